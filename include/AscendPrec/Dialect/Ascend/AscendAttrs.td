@@ -1,0 +1,102 @@
+//===- AscendAttrs.td - `ascend` enums and attributes ------*- tablegen -*-===//
+
+#ifndef ASCENDPREC_DIALECT_ASCEND_ASCENDATTRS_TD
+#define ASCENDPREC_DIALECT_ASCEND_ASCENDATTRS_TD
+
+include "AscendPrec/Dialect/Ascend/AscendDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+// IM-4: the values `op_precision_mode` accepts, spelled as CANN spells them.
+def Ascend_ImplMode : I32EnumAttr<"ImplMode", "operator implementation mode (IM-4)", [
+    I32EnumAttrCase<"HighPrecision", 0, "high_precision">,
+    I32EnumAttrCase<"HighPerformance", 1, "high_performance">,
+    I32EnumAttrCase<"EnableFloat32Execution", 2, "enable_float_32_execution">,
+    I32EnumAttrCase<"EnableHiFloat32Execution", 3, "enable_hi_float_32_execution">,
+    I32EnumAttrCase<"SupportOutOfBoundIndex", 4, "support_out_of_bound_index">,
+    I32EnumAttrCase<"KeepFp16", 5, "keep_fp16">,
+    I32EnumAttrCase<"SuperPerformance", 6, "super_performance">
+  ]> {
+  let cppNamespace = "::mlir::ascend";
+  let genSpecializedAttr = 0;
+}
+def Ascend_ImplModeAttr : EnumAttr<Ascend_Dialect, Ascend_ImplMode, "impl_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The execution engine an op is placed on.
+def Ascend_Engine : I32EnumAttr<"Engine", "execution engine", [
+    I32EnumAttrCase<"AICoreCube", 0, "aicore_cube">,
+    I32EnumAttrCase<"AICoreVector", 1, "aicore_vector">,
+    I32EnumAttrCase<"AICPU", 2, "aicpu">
+  ]> {
+  let cppNamespace = "::mlir::ascend";
+  let genSpecializedAttr = 0;
+}
+
+// ML-1: an op type's colour in the mixed-precision list.
+def Ascend_ListColor : I32EnumAttr<"ListColor", "mixed-precision list colour (ML-1)", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"White", 1, "white">,
+    I32EnumAttrCase<"Black", 2, "black">,
+    I32EnumAttrCase<"Gray", 3, "gray">
+  ]> {
+  let cppNamespace = "::mlir::ascend";
+  let genSpecializedAttr = 0;
+}
+
+// Which hardware unit an op type computes on (vocabulary: cube vs vector).
+def Ascend_ComputeUnit : I32EnumAttr<"ComputeUnit", "AI Core compute unit", [
+    I32EnumAttrCase<"Cube", 0, "cube">,
+    I32EnumAttrCase<"Vector", 1, "vector">
+  ]> {
+  let cppNamespace = "::mlir::ascend";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// The precision decision
+//===----------------------------------------------------------------------===//
+
+def Ascend_PrecisionAttr : AttrDef<Ascend_Dialect, "Precision"> {
+  let mnemonic = "precision";
+  let summary = "the precision decision planning made for one op";
+  let description = [{
+    Records what precision planning decided for an op and why:
+
+    * `origin`: the op's float dtype in the model as imported;
+    * `compute`: the dtype the op computes in;
+    * `inputs` / `outputs`: the dtype of each operand / result, one per
+      operand and result of the op;
+    * `engine`: `aicore_cube`, `aicore_vector` or `aicpu`;
+    * `list`: the op type's mixlist colour (`white`, `black`, `gray`, or
+      `none` when no mixed mode is in force);
+    * `rule`: the ID of the rule in `precision-semantics.md` that decided;
+    * `source`: `"built-in"` or the `file:line` of the config entry.
+
+    Example:
+    ```mlir
+    #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16],
+                      outputs = [f16], engine = aicore_cube, list = white,
+                      rule = "ML-2", source = "built-in">
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::Type":$origin,
+    "::mlir::Type":$compute,
+    ArrayRefParameter<"::mlir::Type">:$inputs,
+    ArrayRefParameter<"::mlir::Type">:$outputs,
+    EnumParameter<Ascend_Engine>:$engine,
+    EnumParameter<Ascend_ListColor>:$list,
+    StringRefParameter<"deciding rule ID">:$rule,
+    StringRefParameter<"where the deciding entry came from">:$source
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // ASCENDPREC_DIALECT_ASCEND_ASCENDATTRS_TD

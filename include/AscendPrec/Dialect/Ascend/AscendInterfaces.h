@@ -1,0 +1,28 @@
+//===- AscendInterfaces.h - AscendOpInterface -----------------------------===//
+
+#ifndef ASCENDPREC_DIALECT_ASCEND_ASCENDINTERFACES_H
+#define ASCENDPREC_DIALECT_ASCEND_ASCENDINTERFACES_H
+
+#include "AscendPrec/Dialect/Ascend/AscendDialect.h"
+#include "AscendPrec/Dialect/Ascend/OpTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::ascend::detail {
+/// The node name followed by the absorbed names (FU-3).
+llvm::SmallVector<llvm::StringRef> getOriginalNames(llvm::StringRef name,
+                                                    ArrayAttr absorbed);
+/// ML-4 visiting order: non-constant producers first, `ascend.Const` last.
+llvm::SmallVector<unsigned> getInputVisitOrder(Operation *op);
+/// Rebuilds `op` with new operands and result element types.
+Operation *cloneWithElementTypes(Operation *op, OpBuilder &builder,
+                                 ValueRange operands, TypeRange resultDTypes);
+/// Checks shared by every `ascend` op: node name, precision decision arity.
+LogicalResult verifyAscendOp(Operation *op);
+} // namespace mlir::ascend::detail
+
+#include "AscendPrec/Dialect/Ascend/AscendInterfaces.h.inc"
+
+#endif // ASCENDPREC_DIALECT_ASCEND_ASCENDINTERFACES_H

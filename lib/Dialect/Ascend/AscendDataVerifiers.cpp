@@ -1,0 +1,237 @@
+//===- AscendDataVerifiers.cpp - verifiers of data-movement ops -----------===//
+//
+// Reshape, Transpose, ConcatV2, Split, StridedSlice, GatherV2, Pad, the
+// resizes, and the generic op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "VerifyUtils.h"
+
+using namespace mlir;
+using namespace mlir::ascend;
+using namespace mlir::ascend::verify;
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  if (x.hasStaticShape() && y.hasStaticShape() &&
+      x.getNumElements() != y.getNumElements())
+    return emitOpError() << "cannot reshape " << x.getNumElements()
+                         << " elements " << x << " into " << y.getNumElements()
+                         << " elements " << y;
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  ArrayRef<int64_t> perm = getPerm();
+  if (failed(expectArraySize(*this, "perm", perm, x.getRank())) ||
+      failed(expectRank(*this, "result", getY(), x.getRank())))
+    return failure();
+  llvm::SmallBitVector seen(x.getRank());
+  for (int64_t p : perm) {
+    if (p < 0 || p >= x.getRank() || seen[p])
+      return emitOpError() << "expects 'perm' to be a permutation of [0, "
+                           << x.getRank() << "), got " << p << " out of place";
+    seen.set(p);
+  }
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (failed(expectDim(*this, Twine("result dimension ") + Twine(i),
+                         y.getDimSize(i), x.getDimSize(p))))
+      return failure();
+  return success();
+}
+
+/// Checks that `pieces` agree with `whole` except along `axis`, and that
+/// their sizes along `axis` add up to `whole`'s. Used by ConcatV2 and Split.
+static LogicalResult verifyPiecesAlongAxis(Operation *op, StringRef pieceName,
+                                           ValueRange pieces, Value whole,
+                                           int64_t axis) {
+  RankedTensorType wholeType = tensorType(whole);
+  int64_t total = 0;
+  bool totalKnown = true;
+  for (auto [index, piece] : llvm::enumerate(pieces)) {
+    RankedTensorType type = tensorType(piece);
+    if (type.getRank() != wholeType.getRank())
+      return op->emitOpError() << "expects every " << pieceName << " of rank "
+                               << wholeType.getRank() << ", got rank "
+                               << type.getRank() << " for " << pieceName
+                               << " #" << index;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != axis &&
+          failed(expectDim(op,
+                           Twine(pieceName) + " #" + Twine(index) +
+                               " dimension " + Twine(d),
+                           type.getDimSize(d), wholeType.getDimSize(d))))
+        return failure();
+    int64_t size = type.getDimSize(axis);
+    totalKnown &= isKnown(size);
+    if (isKnown(size))
+      total += size;
+  }
+  if (totalKnown && isKnown(wholeType.getDimSize(axis)) &&
+      total != wholeType.getDimSize(axis))
+    return op->emitOpError() << "expects the " << pieceName
+                             << " sizes along axis " << axis << " to add up to "
+                             << wholeType.getDimSize(axis) << ", got " << total;
+  return success();
+}
+
+LogicalResult ConcatV2Op::verify() {
+  if (getX().empty())
+    return emitOpError("expects at least one input");
+  FailureOr<int64_t> axis = normalizeAxis(*this, "concat_dim", getConcatDim(),
+                                          tensorType(getY()).getRank());
+  if (failed(axis))
+    return failure();
+  return verifyPiecesAlongAxis(*this, "input", getX(), getY(), *axis);
+}
+
+LogicalResult SplitOp::verify() {
+  if (getY().empty())
+    return emitOpError("expects at least one result");
+  FailureOr<int64_t> axis =
+      normalizeAxis(*this, "axis", getAxis(), tensorType(getX()).getRank());
+  if (failed(axis))
+    return failure();
+  return verifyPiecesAlongAxis(*this, "result", getY(), getX(), *axis);
+}
+
+/// Number of elements a NumPy slice `[begin:end:stride]` takes from a
+/// dimension of size `size`.
+static int64_t sliceLength(int64_t size, int64_t begin, int64_t end,
+                           int64_t stride) {
+  auto normalize = [&](int64_t index, int64_t low, int64_t high) {
+    if (index < 0)
+      index += size;
+    return std::clamp(index, low, high);
+  };
+  if (stride > 0) {
+    begin = normalize(begin, 0, size);
+    end = normalize(end, 0, size);
+    return end > begin ? (end - begin + stride - 1) / stride : 0;
+  }
+  begin = normalize(begin, -1, size - 1);
+  end = normalize(end, -1, size - 1);
+  return begin > end ? (begin - end - stride - 1) / -stride : 0;
+}
+
+LogicalResult StridedSliceOp::verify() {
+  RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  int64_t rank = x.getRank();
+  if (failed(expectArraySize(*this, "begin", getBegin(), rank)) ||
+      failed(expectArraySize(*this, "end", getEnd(), rank)) ||
+      failed(expectArraySize(*this, "strides", getStrides(), rank)) ||
+      failed(expectRank(*this, "result", getY(), rank)))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t stride = getStrides()[d];
+    if (stride == 0)
+      return emitOpError() << "expects non-zero 'strides', got 0 for "
+                              "dimension "
+                           << d;
+    if (!isKnown(x.getDimSize(d)))
+      continue;
+    int64_t expected =
+        sliceLength(x.getDimSize(d), getBegin()[d], getEnd()[d], stride);
+    if (failed(expectDim(*this, Twine("result dimension ") + Twine(d),
+                         y.getDimSize(d), expected)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GatherV2Op::verify() {
+  RankedTensorType x = tensorType(getX()), indices = tensorType(getIndices());
+  FailureOr<int64_t> axis = normalizeAxis(*this, "axis", getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t batchDims = getBatchDims();
+  if (batchDims < 0 || batchDims > *axis || batchDims > indices.getRank())
+    return emitOpError() << "expects 0 <= 'batch_dims' <= min(axis, indices "
+                            "rank), got "
+                         << batchDims;
+  SmallVector<int64_t> expected(x.getShape().take_front(*axis));
+  llvm::append_range(expected, indices.getShape().drop_front(batchDims));
+  llvm::append_range(expected, x.getShape().drop_front(*axis + 1));
+  RankedTensorType y = tensorType(getY());
+  if (y.getRank() != static_cast<int64_t>(expected.size()))
+    return emitOpError() << "expects a result of rank " << expected.size()
+                         << ", got rank " << y.getRank();
+  for (auto [i, dim] : llvm::enumerate(expected))
+    if (failed(expectDim(*this, Twine("result dimension ") + Twine(i),
+                         y.getDimSize(i), dim)))
+      return failure();
+  if (y.getElementType() != x.getElementType())
+    return emitOpError() << "expects a result of the input's element type "
+                         << x.getElementType() << ", got "
+                         << y.getElementType();
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  StringRef mode = getMode();
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return emitOpError() << "expects 'mode' constant, reflect or edge, got '"
+                         << mode << "'";
+  if (failed(expectArraySize(*this, "paddings", getPaddings(),
+                             2 * x.getRank())) ||
+      failed(expectRank(*this, "result", getY(), x.getRank())))
+    return failure();
+  for (int64_t d = 0; d < x.getRank(); ++d) {
+    if (!isKnown(x.getDimSize(d)))
+      continue;
+    int64_t expected =
+        x.getDimSize(d) + getPaddings()[2 * d] + getPaddings()[2 * d + 1];
+    if (expected < 0)
+      return emitOpError() << "paddings crop dimension " << d
+                           << " below zero elements";
+    if (failed(expectDim(*this, Twine("result dimension ") + Twine(d),
+                         y.getDimSize(d), expected)))
+      return failure();
+  }
+  return success();
+}
+
+static LogicalResult verifyResize(Operation *op, Value x, Value y,
+                                  ArrayRef<int64_t> size, bool alignCorners,
+                                  bool halfPixelCenters) {
+  if (failed(expectRank(op, "input 'x' (NCHW)", x, 4)) ||
+      failed(expectRank(op, "result", y, 4)) ||
+      failed(expectArraySize(op, "size", size, 2)) ||
+      failed(expectAllPositive(op, "size", size)))
+    return failure();
+  if (alignCorners && halfPixelCenters)
+    return op->emitOpError("'align_corners' and 'half_pixel_centers' cannot "
+                           "both be set");
+  RankedTensorType xType = tensorType(x), yType = tensorType(y);
+  for (int64_t d = 0; d < 4; ++d) {
+    int64_t expected = d < 2 ? xType.getDimSize(d) : size[d - 2];
+    if (failed(expectDim(op, Twine("result dimension ") + Twine(d),
+                         yType.getDimSize(d), expected)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ResizeNearestNeighborV2Op::verify() {
+  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+                      getHalfPixelCenters());
+}
+LogicalResult ResizeBilinearV2Op::verify() {
+  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+                      getHalfPixelCenters());
+}
+
+LogicalResult GenericOp::verify() {
+  StringRef opType = getOpType();
+  if (!isWellFormedOpType(opType))
+    return emitOpError() << "expects an Ascend IR op type (a letter, then "
+                            "letters, digits or '_'), got '"
+                         << opType << "'";
+  if (hasDedicatedOp(getContext(), opType))
+    return emitOpError() << "op type '" << opType << "' has the dedicated op "
+                         << "'ascend." << opType << "'; use it instead";
+  return success();
+}

@@ -1,0 +1,21 @@
+//===- InitAll.cpp - one registration helper for every AscendPrec tool ----===//
+
+#include "AscendPrec/InitAll.h"
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void mlir::registerAllAscendPrecDialects(DialectRegistry &registry) {
+  registry.insert<ascend::AscendDialect, func::FuncDialect, arith::ArithDialect,
+                  tosa::TosaDialect>();
+}
+
+void mlir::registerAllAscendPrecPasses() {
+  ascendprec::registerAscendPrecPassesAndPipelines();
+  registerCanonicalizerPass();
+  registerCSEPass();
+}

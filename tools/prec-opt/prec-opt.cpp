@@ -1,0 +1,18 @@
+//===- prec-opt.cpp - AscendPrec pass driver ------------------------------===//
+//
+// mlir-opt for AscendPrec: the `ascend`, func, arith and tosa dialects and
+// AscendPrec's own passes, nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllAscendPrecPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllAscendPrecDialects(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "AscendPrec optimizer driver\n", registry));
+}
