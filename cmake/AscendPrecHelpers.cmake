@@ -21,6 +21,10 @@ function(ascendprec_add_library name)
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+  if(ASCENDPREC_SANITIZE)
+    # Instrumented archives need the sanitizer runtimes wherever they link.
+    target_link_options(${name} INTERFACE -fsanitize=address,undefined)
+  endif()
   install(TARGETS ${name} EXPORT ${ASCENDPREC_EXPORT_SET}
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
 endfunction()

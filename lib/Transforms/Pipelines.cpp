@@ -12,13 +12,12 @@ void mlir::ascendprec::buildGraphPreparePipeline(
   checkOptions.renameDuplicates = options.renameDuplicates;
   pm.addPass(createCheckNodeNames(checkOptions));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 }
 
 void mlir::ascendprec::registerAscendPrecPassesAndPipelines() {
   registerAscendPrecPasses();
   PassPipelineRegistration<GraphPrepareOptions>(
       "prec-graph-prepare",
-      "Check node names, canonicalize and CSE an imported ascend graph",
+      "Check node names and canonicalize an imported ascend graph",
       buildGraphPreparePipeline);
 }

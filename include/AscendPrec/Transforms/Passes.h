@@ -21,8 +21,9 @@ struct GraphPrepareOptions
       llvm::cl::init(false)};
 };
 
-/// Checks node names, then canonicalizes and removes common subexpressions:
-/// the clean-up every imported graph gets before planning.
+/// Checks node names, then canonicalizes: the clean-up every imported graph
+/// gets before planning. (No CSE: two ascend ops always differ in their node
+/// names, and merging them would lose one.)
 void buildGraphPreparePipeline(OpPassManager &pm,
                                const GraphPrepareOptions &options);
 

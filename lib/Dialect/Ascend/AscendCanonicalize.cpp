@@ -127,7 +127,8 @@ DenseElementsAttr convertElements(DenseElementsAttr value, Type to) {
 }
 
 /// Cast(Const) -> Const: constants are converted at compile time, never by a
-/// runtime Cast. The new constant takes the Cast's node name.
+/// runtime Cast. The new constant takes the Cast's node name and lists the
+/// original constant's names in `absorbed`, so both stay reachable (FU-3).
 struct FoldCastOfConst : OpRewritePattern<CastOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp cast,
@@ -142,9 +143,15 @@ struct FoldCastOfConst : OpRewritePattern<CastOp> {
         convertElements(value, getElementTypeOrSelf(cast.getY()));
     if (!converted)
       return rewriter.notifyMatchFailure(cast, "no compile-time conversion");
+    SmallVector<Attribute> absorbed;
+    for (ArrayAttr names : {cast.getAbsorbedAttr(), constant.getAbsorbedAttr()})
+      if (names)
+        llvm::append_range(absorbed, names.getValue());
+    absorbed.push_back(constant.getNameAttr());
     auto folded = ConstOp::create(rewriter, cast.getLoc(), converted,
                                   cast.getNameAttr(), /*impl_mode=*/nullptr,
-                                  /*precision=*/nullptr, cast.getAbsorbedAttr());
+                                  /*precision=*/nullptr,
+                                  rewriter.getArrayAttr(absorbed));
     rewriter.replaceOp(cast, folded.getOutput());
     return success();
   }

@@ -78,8 +78,7 @@ static LogicalResult verifyPiecesAlongAxis(Operation *op, StringRef pieceName,
 }
 
 LogicalResult ConcatV2Op::verify() {
-  if (getX().empty())
-    return emitOpError("expects at least one input");
+  // SameOperandsAndResultElementType already requires at least one input.
   FailureOr<int64_t> axis = normalizeAxis(*this, "concat_dim", getConcatDim(),
                                           tensorType(getY()).getRank());
   if (failed(axis))

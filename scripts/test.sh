@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds AscendPrec and runs every test through ctest:
+# each lit file, each GoogleTest case, the install-consumer project and the
+# generated-docs check. Ends with "summary: N passed, M failed".
+#
+# Usage: scripts/test.sh [--sanitize]   (--sanitize: ASan+UBSan build in build-asan)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+build_dir="$root/build"
+for arg in "$@"; do
+  [ "$arg" = --sanitize ] && build_dir="$root/build-asan"
+done
+
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh" --build-dir "$build_dir" "$@"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+(cd "$build_dir" && ctest --output-on-failure -j "$(nproc)") 2>&1 | tee "$log" || status=$?
+status=${PIPESTATUS[0]:-$status}
+
+line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)
+if [ -z "$line" ]; then
+  echo "summary: 0 passed, 1 failed (ctest printed no result line)"
+  exit 1
+fi
+failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+echo "summary: $((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
