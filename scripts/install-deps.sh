@@ -13,10 +13,12 @@ REQUIRED=(
 )
 # Faster builds; the build falls back to the system compiler without them.
 FAST=(clang-22 lld-22 ccache)
+# Sanitizer and libFuzzer runtimes for clang-22 (scripts/test.sh --sanitize, fuzzers).
+RUNTIMES=(libclang-rt-22-dev)
 # Test-only: lit timeouts, ONNX model generation and the ONNX test-data sweep.
 TESTS=(python3-psutil python3-onnx python3-numpy libonnx-testdata)
 
-PACKAGES=("${REQUIRED[@]}" "${FAST[@]}" "${TESTS[@]}")
+PACKAGES=("${REQUIRED[@]}" "${FAST[@]}" "${RUNTIMES[@]}" "${TESTS[@]}")
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -58,7 +58,9 @@ LogicalResult ascend::detail::verifyAscendOp(Operation *op) {
              << decision.getOutputs().size() << " output dtypes but the op has "
              << op->getNumResults() << " results";
   }
-  for (StringRef absorbed : llvm::drop_begin(ascendOp.getOriginalNames()))
+  // Keep the names alive: drop_begin over a temporary would dangle.
+  SmallVector<StringRef> names = ascendOp.getOriginalNames();
+  for (StringRef absorbed : llvm::drop_begin(names))
     if (absorbed.empty())
       return op->emitOpError("'absorbed' must not contain empty node names");
   return success();
