@@ -1,0 +1,85 @@
+//===- Options.h - CANN session options (OP-1, OP-2) ----------------------===//
+//
+// One table of every option AscendPrec accepts, spelled as CANN spells it.
+// Values come from `--key=value` command-line arguments and from a session
+// options JSON file; the command line wins (OP-1). Unknown keys are errors
+// with a "did you mean" suggestion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_POLICY_OPTIONS_H
+#define ASCENDPREC_POLICY_OPTIONS_H
+
+#include "AscendPrec/Policy/Diagnostics.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendprec::policy {
+
+enum class OptionType {
+  String,     ///< free text
+  Enum,       ///< one of `allowedValues`
+  Int,        ///< an integer (`allowedValues`, when set, lists the legal ones)
+  Bool,       ///< true/false (also 1/0 on the command line)
+  Path,       ///< a file; relative paths resolve against the session file
+  Directory,  ///< a directory; resolved like Path
+};
+
+struct OptionSpec {
+  std::string name;
+  OptionType type;
+  /// False for OP-2's options: accepted and type-checked, no effect here.
+  bool affectsCompilation;
+  std::string group; ///< section in --help, as CANN's docs group them
+  std::string help;
+  std::vector<std::string> allowedValues;
+  std::string rule; ///< rule ID that governs the value, if any
+};
+
+/// Every option, in --help order.
+const std::vector<OptionSpec> &optionSpecs();
+const OptionSpec *findOptionSpec(const std::string &name);
+
+struct OptionValue {
+  std::string text; ///< normalized: "true"/"false" for Bool, digits for Int
+  SourceLoc loc;    ///< where it was set
+  bool fromCommandLine = false;
+};
+
+class SessionOptions {
+public:
+  /// Parses `--key=value` arguments. Arguments that are not options (no
+  /// leading "--") are appended to `positional`; `--key` without a value is
+  /// an error. `extraFlags` names tool flags (e.g. "print-policy") that are
+  /// passed through in `toolFlags` instead of being rejected.
+  bool parseCommandLine(const std::vector<std::string> &args,
+                        DiagnosticList &diags,
+                        std::vector<std::string> *positional = nullptr,
+                        const std::vector<std::string> &extraFlags = {},
+                        std::map<std::string, std::string> *toolFlags = nullptr);
+
+  /// Loads a session-options JSON object; keys already set on the command
+  /// line keep their command-line value (OP-1).
+  bool loadSessionFile(const std::string &path, DiagnosticList &diags);
+
+  /// Sets one option from text (as the command line does).
+  bool set(const std::string &name, const std::string &text,
+           const SourceLoc &loc, bool fromCommandLine, DiagnosticList &diags);
+
+  const OptionValue *get(const std::string &name) const;
+  bool has(const std::string &name) const { return get(name) != nullptr; }
+  const std::map<std::string, OptionValue> &all() const { return values; }
+
+private:
+  std::map<std::string, OptionValue> values;
+};
+
+/// Splits "a,b , c" into trimmed non-empty items.
+std::vector<std::string> splitList(const std::string &text, char separator = ',');
+
+} // namespace ascendprec::policy
+
+#endif // ASCENDPREC_POLICY_OPTIONS_H

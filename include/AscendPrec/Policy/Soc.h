@@ -1,0 +1,33 @@
+//===- Soc.h - what AscendPrec knows about each soc_version ---------------===//
+
+#ifndef ASCENDPREC_POLICY_SOC_H
+#define ASCENDPREC_POLICY_SOC_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendprec::policy {
+
+struct SocInfo {
+  std::string family;     ///< Ascend910, Ascend910B, Ascend310P, ...
+  std::string libraryDir; ///< data/ops/<libraryDir>, empty if none ships
+  bool supportsBf16;      ///< PM-12: 910B / 910_93 / 310B class
+  bool supportsHif8;      ///< PM-12: 950 class
+  bool fp32Cube;          ///< PM-4: training default is must_keep_origin_dtype
+};
+
+/// The family a soc_version belongs to (Ascend910B3 -> Ascend910B), or
+/// nothing for a name AscendPrec does not know.
+std::optional<SocInfo> lookupSoc(const std::string &socVersion);
+
+/// soc_version values AscendPrec recognizes, for messages.
+std::vector<std::string> knownSocVersions();
+
+/// Where the built-in operator library lives: $ASCENDPREC_DATA_DIR, else the
+/// installed share/ascendprec/ops, else the source tree's data/ops.
+std::string defaultOpsDataDir();
+
+} // namespace ascendprec::policy
+
+#endif // ASCENDPREC_POLICY_SOC_H

@@ -1,0 +1,315 @@
+//===- Resolver.cpp - per-op answers with rule and source -----------------===//
+
+#include "AscendPrec/Policy/Policy.h"
+
+#include <algorithm>
+
+namespace ascendprec::policy {
+
+namespace {
+
+bool isBuiltinLibrary(const Policy &policy) {
+  return policy.librarySource.rfind("built-in", 0) == 0;
+}
+
+/// The node name and every absorbed name (FU-3).
+std::vector<std::string> originalNames(const OpQuery &op) {
+  std::vector<std::string> names{op.nodeName};
+  names.insert(names.end(), op.absorbedNames.begin(), op.absorbedNames.end());
+  return names;
+}
+
+std::string slotsText(const std::vector<DTypeSlot> &slots) {
+  std::string text = "(";
+  for (size_t i = 0; i < slots.size(); ++i)
+    text += (i ? ", " : "") + (slots[i] ? dtypeName(*slots[i]) : std::string("any"));
+  return text + ")";
+}
+
+bool rowMatches(const KernelRow &row, const PinAnswer &pin) {
+  auto matches = [](const std::vector<DType> &dtypes,
+                    const std::vector<DTypeSlot> &slots) {
+    for (size_t i = 0; i < slots.size() && i < dtypes.size(); ++i)
+      if (slots[i] && *slots[i] != dtypes[i])
+        return false;
+    return true;
+  };
+  return matches(row.inputs, pin.inputs) && matches(row.outputs, pin.outputs);
+}
+
+} // namespace
+
+ListAnswer Policy::listColor(const std::string &opType) const {
+  const OpInfo *info = library.find(opType);
+  ListColor builtin = info ? info->builtinColor() : ListColor::Gray;
+  if (mixList) {
+    ListColor color = mixList->apply(opType, builtin);
+    if (const MixListEdit *edit = mixList->decidingEdit(opType, builtin);
+        edit && color != builtin)
+      return {color,
+              {"ML-6", edit->loc,
+               std::string(edit->add ? "added to the " : "removed from the ") +
+                   listColorName(edit->list) + " list by modify_mixlist"}};
+  }
+  Provenance why{"ML-1", {}, ""};
+  if (!info)
+    why.why = "not in the operator library: gray";
+  else if (!info->precisionReduce)
+    why.why = "no precision_reduce flag in the operator library: gray";
+  else
+    why.why = std::string("precision_reduce ") +
+              (*info->precisionReduce ? "true" : "false") +
+              " in the operator library";
+  if (info && info->precisionReduce && !isBuiltinLibrary(*this))
+    why.source = info->precisionReduceLoc;
+  return {builtin, why};
+}
+
+PinAnswer Policy::customizeDTypes(const OpQuery &op,
+                                  DiagnosticList &diags) const {
+  PinAnswer answer;
+  if (!customizeList)
+    return answer;
+  // CD-4: Opname beats OpType. Names absorbed by fusion do not match: the pin
+  // of a fused op is dropped (CD-7).
+  const CustomizeDTypesEntry *byName = customizeList->findByName(op.nodeName);
+  const CustomizeDTypesEntry *byType = customizeList->findByOpType(op.opType);
+  const CustomizeDTypesEntry *entry = byName ? byName : byType;
+  if (!entry)
+    return answer;
+  if (!customizeActive) {
+    answer.why = {"CD-6", entry->loc,
+                  "customize_dtypes has no effect under " + modeSpelling};
+    return answer;
+  }
+  // CD-3: no more dtypes than the op has inputs / outputs.
+  auto checkArity = [&](size_t listed, size_t actual, const char *what) {
+    if (listed <= actual)
+      return true;
+    diags.error(entry->loc,
+                "customize_dtypes lists " + std::to_string(listed) + " " + what +
+                    " dtypes for " + op.nodeName + " (" + op.opType +
+                    "), which has " + std::to_string(actual) + " " + what + "s",
+                "CD-3");
+    return false;
+  };
+  if (!checkArity(entry->inputs.size(), op.inputDTypes.size(), "input") ||
+      !checkArity(entry->outputs.size(), op.outputDTypes.size(), "output"))
+    return answer;
+  answer.pinned = true;
+  answer.inputs = entry->inputs;
+  answer.outputs = entry->outputs;
+  std::string why = "pinned by customize_dtypes " + std::string(entry->isOpType
+                                                                     ? "OpType::"
+                                                                     : "") +
+                    entry->key;
+  if (byName && byType)
+    why += " (the Opname entry wins over OpType::" + op.opType + " at line " +
+           std::to_string(byType->loc.line) + ")";
+  answer.why = {"CD-4", entry->loc, why};
+  return answer;
+}
+
+KeepDTypeAnswer Policy::keepDType(const OpQuery &op) const {
+  KeepDTypeAnswer answer;
+  if (!keepDTypeList)
+    return answer;
+  const KeepDTypeEntry *match = nullptr;
+  std::vector<std::string> names = originalNames(op);
+  for (const KeepDTypeEntry &entry : keepDTypeList->entries) {
+    bool hit = entry.isOpType
+                   ? entry.name == op.opType
+                   : std::find(names.begin(), names.end(), entry.name) !=
+                         names.end();
+    if (hit) {
+      match = &entry;
+      break;
+    }
+  }
+  if (!match)
+    return answer;
+  if (!keepDTypeActive) {
+    answer.why = {"KD-3", match->loc,
+                  "keep_dtype has no effect under " + modeSpelling};
+    return answer;
+  }
+  // KD-5: a customize_dtypes pin for the same op wins.
+  DiagnosticList scratch;
+  PinAnswer pin = customizeDTypes(op, scratch);
+  if (pin.pinned) {
+    answer.why = {"KD-5", match->loc,
+                  "keep_dtype entry overridden by customize_dtypes at " +
+                      pin.why.sourceText()};
+    return answer;
+  }
+  answer.keep = true;
+  bool viaAbsorbed = !match->isOpType && match->name != op.nodeName;
+  answer.why = {"KD-2", match->loc,
+                "kept at origin dtype by keep_dtype " +
+                    std::string(match->isOpType ? "OpType::" : "") + match->name +
+                    (viaAbsorbed ? " (a name fused into " + op.nodeName + ")"
+                                 : "")};
+  return answer;
+}
+
+ImplModeAnswer Policy::implMode(const OpQuery &op, DiagnosticList &diags) const {
+  ImplModeAnswer answer;
+  // IM-5: ByNodeName > ByOpType > op_select_implmode > the op's default.
+  if (opPrecisionMode) {
+    for (const std::string &name : originalNames(op))
+      if (auto it = opPrecisionMode->byNodeName.find(name);
+          it != opPrecisionMode->byNodeName.end()) {
+        answer = {it->second.mode,
+                  {"IM-5", it->second.loc,
+                   "op_precision_mode [ByNodeName] " + name}};
+        break;
+      }
+    if (!answer.mode)
+      if (auto it = opPrecisionMode->byOpType.find(op.opType);
+          it != opPrecisionMode->byOpType.end())
+        answer = {it->second.mode,
+                  {"IM-5", it->second.loc,
+                   "op_precision_mode [ByOpType] " + op.opType}};
+  } else if (opSelectImplMode) {
+    const std::string &select = *opSelectImplMode;
+    bool forAll = select.size() > 8 &&
+                  select.compare(select.size() - 8, 8, "_for_all") == 0;
+    auto fromList = [&](const std::string &listName) {
+      auto list = library.implModeLists.find(listName);
+      if (list == library.implModeLists.end())
+        return;
+      auto entry = list->second.modes.find(op.opType);
+      if (entry == list->second.modes.end() || entry->second.empty())
+        return;
+      answer = {entry->second.front(),
+                {"IM-2", list->second.locs.at(op.opType),
+                 "listed in " + listName + ".ini (op_select_implmode=" + select +
+                     ")"}};
+    };
+    if (forAll) {
+      fromList(select);
+    } else if (!optypelistForImplmode.empty()) {
+      if (std::find(optypelistForImplmode.begin(), optypelistForImplmode.end(),
+                    op.opType) != optypelistForImplmode.end()) {
+        const OptionValue *list = options.get("optypelist_for_implmode");
+        answer = {select,
+                  {"IM-3", list ? list->loc : SourceLoc{},
+                   "listed in optypelist_for_implmode"}};
+      }
+    } else {
+      fromList(select);
+    }
+  }
+  // IM-6: all_ops_impl_mode.ini says which modes the op has.
+  auto all = library.implModeLists.find("all_ops_impl_mode");
+  if (all == library.implModeLists.end())
+    return answer;
+  auto supported = all->second.modes.find(op.opType);
+  if (supported == all->second.modes.end() || supported->second.empty())
+    return answer;
+  const std::vector<std::string> &modes = supported->second;
+  SourceLoc listLoc = all->second.locs.at(op.opType);
+  if (modes.size() == 1) {
+    if (answer.mode && *answer.mode != modes.front())
+      diags.warning(answer.why.source,
+                    op.nodeName + " (" + op.opType + ") supports only " +
+                        modes.front() + "; " + *answer.mode +
+                        " cannot apply",
+                    "IM-6");
+    return {modes.front(),
+            {"IM-6", listLoc, op.opType + " supports only " + modes.front()}};
+  }
+  if (answer.mode &&
+      std::find(modes.begin(), modes.end(), *answer.mode) == modes.end()) {
+    diags.warning(answer.why.source,
+                  op.nodeName + " (" + op.opType + ") has no " + *answer.mode +
+                      " mode (all_ops_impl_mode.ini lists " +
+                      joinChoices(modes, ", ") + "); its default is used",
+                  "IM-6");
+    return {std::nullopt,
+            {"IM-6", listLoc,
+             *answer.mode + " is not a mode of " + op.opType +
+                 "; default used"}};
+  }
+  return answer;
+}
+
+KernelRowsAnswer Policy::kernelRows(const OpQuery &op, const PinAnswer &pin,
+                                    DiagnosticList &diags) const {
+  KernelRowsAnswer answer;
+  const OpInfo *info = library.find(op.opType);
+  if (!info)
+    return answer;
+  auto filter = [&](const std::optional<KernelInfo> &kernel,
+                    std::vector<KernelRow> &out) {
+    if (!kernel)
+      return;
+    for (const KernelRow &row : kernel->rows)
+      if (!pin.pinned || rowMatches(row, pin))
+        out.push_back(row);
+  };
+  filter(info->aicore, answer.aicore);
+  filter(info->aicpu, answer.aicpu);
+  if (pin.pinned && answer.aicore.empty() && answer.aicpu.empty()) {
+    std::string rows;
+    for (const auto *kernel : {&info->aicore, &info->aicpu})
+      if (*kernel)
+        for (const KernelRow &row : (*kernel)->rows)
+          rows += "\n  " + std::string(kernel == &info->aicore ? "AI Core " : "AI CPU  ") +
+                  row.str();
+    diags.error(pin.why.source,
+                "customize_dtypes pins " + op.nodeName + " (" + op.opType +
+                    ") to inputs " + slotsText(pin.inputs) + ", outputs " +
+                    slotsText(pin.outputs) +
+                    ", which no kernel supports; the model cannot be built. "
+                    "Its kernels support:" +
+                    (rows.empty() ? std::string(" (none)") : rows),
+                "CD-5");
+    answer.ok = false;
+  }
+  return answer;
+}
+
+void Policy::reportUnmatchedKeepDType(const std::set<std::string> &nodeNames,
+                                      const std::set<std::string> &opTypes,
+                                      DiagnosticList &diags) const {
+  if (!keepDTypeList)
+    return;
+  std::vector<std::string> unmatched;
+  for (const KeepDTypeEntry &entry : keepDTypeList->entries) {
+    bool hit = entry.isOpType ? opTypes.count(entry.name) != 0
+                              : nodeNames.count(entry.name) != 0;
+    if (!hit)
+      unmatched.push_back((entry.isOpType ? "OpType::" : "") + entry.name +
+                          " (line " + std::to_string(entry.loc.line) + ")");
+  }
+  if (unmatched.empty())
+    return;
+  size_t total = unmatched.size();
+  if (total > 10)
+    unmatched.resize(10);
+  diags.warning(SourceLoc{keepDTypeList->path},
+                std::to_string(total) + " keep_dtype entr" +
+                    (total == 1 ? "y matches" : "ies match") +
+                    " no op in the model: " + joinChoices(unmatched, ", ") +
+                    (total > 10 ? " and " + std::to_string(total - 10) + " more"
+                                : ""),
+                "KD-4");
+}
+
+void Policy::reportUnusedMixListOpTypes(const std::set<std::string> &opTypes,
+                                        DiagnosticList &diags) const {
+  if (!mixList)
+    return;
+  std::vector<std::string> unused;
+  for (const auto &entry : mixList->edits)
+    if (!opTypes.count(entry.first))
+      unused.push_back(entry.first);
+  if (!unused.empty())
+    diags.warning(SourceLoc{mixList->path},
+                  "modify_mixlist names op types that appear nowhere in the "
+                  "model: " + joinChoices(unused, ", "),
+                  "ML-7");
+}
+
+} // namespace ascendprec::policy
