@@ -8,12 +8,17 @@ from lit.llvm import llvm_config
 
 config.name = "AscendPrec"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ascendprec_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "install-consumer"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "install-consumer",
+                   "inputs"]
 
 config.substitutions.append(("%ascendprec_src", config.ascendprec_src_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["prec-opt"], [config.ascendprec_tools_dir])
+
+# Tests read the source tree's operator library, never an installed one.
+config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(
+    config.ascendprec_src_root, "data", "ops")

@@ -178,6 +178,9 @@ parseCustomizeDTypes(std::string_view text, const std::string &file,
       size_t input = line.text.find("::InputDtype:");
       size_t output = line.text.find("::OutputDtype:");
       size_t separator = std::min(input, output);
+      // A misspelled keyword ("::InputDType:") still separates the name.
+      if (separator == std::string_view::npos)
+        separator = line.text.rfind("::");
       if (separator == std::string_view::npos || separator == 0) {
         diags.error(line.loc,
                     separator == 0

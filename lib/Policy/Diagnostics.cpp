@@ -102,12 +102,21 @@ unsigned editDistance(const std::string &a, const std::string &b) {
   return row[b.size()];
 }
 
+static std::string lowercase(std::string text) {
+  for (char &c : text)
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+  return text;
+}
+
 std::string closestMatch(const std::string &word,
                          const std::vector<std::string> &candidates) {
+  // Case is ignored: "Matmul" should find "MatMulV2".
+  std::string lowered = lowercase(word);
   std::string best;
   unsigned bestDistance = ~0u;
   for (const std::string &candidate : candidates) {
-    unsigned distance = editDistance(word, candidate);
+    unsigned distance = editDistance(lowered, lowercase(candidate));
     if (distance < bestDistance) {
       bestDistance = distance;
       best = candidate;

@@ -99,4 +99,28 @@ bool needsHif8(PrecisionMode mode) {
          mode == PrecisionMode::CubeHiFloat8;
 }
 
+std::optional<int> documentedAccuracyRank(PrecisionMode mode) {
+  switch (mode) {
+  case PrecisionMode::ForceFp32:
+    return 0;
+  case PrecisionMode::MustKeepOrigin:
+    return 1;
+  case PrecisionMode::AllowFp32ToFp16:
+    return 2;
+  case PrecisionMode::MixedFloat16:
+    return 3;
+  case PrecisionMode::ForceFp16:
+    return 4;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int> documentedPerformanceRank(PrecisionMode mode) {
+  std::optional<int> accuracy = documentedAccuracyRank(mode);
+  if (!accuracy)
+    return std::nullopt;
+  return 4 - *accuracy;
+}
+
 } // namespace ascendprec::policy

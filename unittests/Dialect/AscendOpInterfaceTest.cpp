@@ -46,7 +46,7 @@ TEST_F(AscendOpInterfaceTest, ComputeUnitComesFromTheOpType) {
 }
 
 // ML-4: non-constant producers in index order, then constants.
-TEST_F(AscendOpInterfaceTest, ML4VisitOrderPutsConstantsLast) {
+TEST_F(AscendOpInterfaceTest, ML_4_VisitOrderPutsConstantsLast) {
   auto module = parse(R"mlir(
     func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
       %c = ascend.Const dense<1.0> : tensor<4xf32> {name = "c"}

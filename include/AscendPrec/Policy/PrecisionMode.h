@@ -43,6 +43,14 @@ DType lowDType(PrecisionMode mode);
 bool needsBf16(PrecisionMode mode);
 bool needsHif8(PrecisionMode mode);
 
+/// PM-13: the seeds' accuracy order, force_fp32 (0, most accurate) >
+/// must_keep_origin_dtype > allow_fp32_to_fp16 > allow_mix_precision >
+/// force_fp16 (4). Nothing for the modes the seeds do not rank.
+std::optional<int> documentedAccuracyRank(PrecisionMode mode);
+/// PM-13: the seeds' performance order, force_fp16 (0, fastest; ties with
+/// allow_mix_precision allowed) ... force_fp32 (4).
+std::optional<int> documentedPerformanceRank(PrecisionMode mode);
+
 } // namespace ascendprec::policy
 
 #endif // ASCENDPREC_POLICY_PRECISIONMODE_H

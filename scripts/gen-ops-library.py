@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Generates data/ops/<SoC>/: AscendPrec's built-in operator library in CANN's
+own file formats (ops-info JSON, AI CPU kernel info, impl_mode .ini lists and
+the platform-config .ini). The tables below are the single source of the
+facts; data/ops/README.md says where each kind of fact came from and what was
+assumed. Run after editing:  scripts/gen-ops-library.py [--check]"""
+
+import json
+import sys
+from pathlib import Path
+
+FP16, FP32, BF16 = "float16", "float", "bfloat16"
+I8, U8, I32, I64, BOOL, F64 = "int8", "uint8", "int32", "int64", "bool", "double"
+
+SOCS = ["Ascend910", "Ascend910B", "Ascend310P"]
+HAS_BF16 = {"Ascend910": False, "Ascend910B": True, "Ascend310P": False}
+# 910A and 310P cubes compute fp16/int8 only; 910B also fp32 and bf16.
+FP32_CUBE = {"Ascend910": False, "Ascend910B": True, "Ascend310P": False}
+
+
+def same(*dtypes):
+    """Rows where every input and output has the same dtype."""
+    return [("same", d) for d in dtypes]
+
+
+def vector_float(soc, extra=()):
+    rows = [FP16, FP32] + list(extra)
+    if HAS_BF16[soc]:
+        rows.append(BF16)
+    return rows
+
+
+def cube_rows(soc, n_in):
+    """x, w, bias -> y rows of the cube ops."""
+    def row(x, b, y):
+        return ([x, x, b][:n_in], [y])
+    rows = [row(FP16, FP16, FP16), row(FP16, FP32, FP32), row(I8, I32, I32)]
+    if FP32_CUBE[soc]:
+        rows += [row(FP32, FP32, FP32), row(BF16, BF16, BF16),
+                 row(BF16, FP32, FP32)]
+    return rows
+
+
+# op type -> (inputs, outputs, precision_reduce or None, pattern)
+# inputs/outputs: names; rows are computed per SoC by rows_for().
+OPS = {
+    "Conv2D": (["x", "filter", "bias"], ["y"], True, "Convolution"),
+    "Conv2DBackpropInput": (["x", "filter", "bias"], ["y"], True, "Convolution"),
+    "MatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
+    "BatchMatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
+    "Add": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Sub": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Mul": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "RealDiv": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Maximum": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Minimum": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Pow": (["x1", "x2"], ["y"], False, "Broadcast"),
+    "Neg": (["x"], ["y"], None, "Elewise"),
+    "Abs": (["x"], ["y"], None, "Elewise"),
+    "Sqrt": (["x"], ["y"], None, "Elewise"),
+    "Rsqrt": (["x"], ["y"], None, "Elewise"),
+    "Exp": (["x"], ["y"], False, "Elewise"),
+    "Log": (["x"], ["y"], False, "Elewise"),
+    "Erf": (["x"], ["y"], None, "Elewise"),
+    "Relu": (["x"], ["y"], None, "Elewise"),
+    "LeakyRelu": (["x"], ["y"], None, "Elewise"),
+    "PRelu": (["x", "weight"], ["y"], None, "Broadcast"),
+    "Gelu": (["x"], ["y"], None, "Elewise"),
+    "Sigmoid": (["x"], ["y"], None, "Elewise"),
+    "HardSigmoid": (["x"], ["y"], None, "Elewise"),
+    "Tanh": (["x"], ["y"], None, "Elewise"),
+    "ClipByValue": (["x", "clip_value_min", "clip_value_max"], ["y"], None, "Broadcast"),
+    "BiasAdd": (["x", "bias"], ["y"], None, "Broadcast"),
+    "SoftmaxV2": (["x"], ["y"], False, "Opaque"),
+    "LogSoftmaxV2": (["x"], ["y"], False, "Opaque"),
+    "LayerNorm": (["x", "gamma", "beta"], ["y", "mean", "variance"], None, "Opaque"),
+    "BatchNorm": (["x", "scale", "offset", "mean", "variance"], ["y"], None, "Opaque"),
+    "InstanceNorm": (["x", "gamma", "beta"], ["y", "mean", "variance"], None, "Opaque"),
+    "ReduceSum": (["x"], ["y"], False, "CommReduce"),
+    "ReduceMean": (["x"], ["y"], False, "CommReduce"),
+    "ReduceMax": (["x"], ["y"], None, "CommReduce"),
+    "MaxPool": (["x"], ["y"], None, "Opaque"),
+    "AvgPool": (["x"], ["y"], None, "Opaque"),
+    "Reshape": (["x"], ["y"], None, "formatAgnostic"),
+    "Transpose": (["x"], ["y"], None, "Opaque"),
+    "ConcatV2": (["x"], ["y"], None, "Opaque"),
+    "Split": (["x"], ["y"], None, "Opaque"),
+    "StridedSlice": (["x"], ["y"], None, "Opaque"),
+    "GatherV2": (["x", "indices"], ["y"], None, "Opaque"),
+    "Pad": (["x"], ["y"], None, "Opaque"),
+    "ResizeNearestNeighborV2": (["x"], ["y"], None, "Opaque"),
+    "ResizeBilinearV2": (["x"], ["y"], None, "Opaque"),
+    "Cast": (["x"], ["y"], None, "formatAgnostic"),
+}
+
+DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad"]
+
+
+def rows_for(soc, op):
+    """Kernel rows of one op on one SoC: a list of (inputs, outputs)."""
+    ins, outs, _, _ = OPS[op]
+    n_in, n_out = len(ins), len(outs)
+
+    def uniform(dtypes):
+        return [([d] * n_in, [d] * n_out) for d in dtypes]
+
+    bf = [BF16] if HAS_BF16[soc] else []
+    if op in ("Conv2D", "Conv2DBackpropInput", "MatMulV2", "BatchMatMulV2"):
+        return cube_rows(soc, n_in)
+    if op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Neg",
+              "Abs", "ClipByValue", "BiasAdd"):
+        return uniform([FP16, FP32, I32] + bf)
+    if op == "Relu":
+        return uniform([FP16, FP32, I32, I8] + bf)
+    if op in ("ReduceSum", "ReduceMax"):
+        return uniform([FP16, FP32, I32] + bf)
+    if op in ("MaxPool", "AvgPool"):
+        # 910A/310P pooling kernels: float16 only (assumed, see README).
+        return uniform([FP16] + ([FP32, BF16] if FP32_CUBE[soc] else []))
+    if op in DATA_MOVEMENT:
+        return uniform([FP16, FP32, I8, U8, I32, I64, BOOL] + bf)
+    if op == "GatherV2":
+        return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+                for idx in (I32, I64)]
+    if op == "LayerNorm":
+        return uniform([FP16, FP32] + bf) + [([FP16, FP32, FP32], [FP16, FP32, FP32])]
+    if op == "BatchNorm":
+        return [([d, FP32, FP32, FP32, FP32], [d]) for d in [FP16, FP32] + bf]
+    if op == "InstanceNorm":
+        return uniform([FP16, FP32] + bf)
+    if op == "Cast":
+        types = [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+        return [([a], [b]) for a in types for b in types if a != b]
+    # Float math and activations.
+    return uniform(vector_float(soc))
+
+
+# AI CPU kernels (engine DNN_VM_AICPU): op type -> dtypes, uniform rows.
+AICPU_FLOAT = [FP16, FP32, F64]
+AICPU = {
+    "Add": AICPU_FLOAT + [I32, I64], "Sub": AICPU_FLOAT + [I32, I64],
+    "Mul": AICPU_FLOAT + [I32, I64], "RealDiv": AICPU_FLOAT,
+    "Maximum": AICPU_FLOAT + [I32, I64], "Minimum": AICPU_FLOAT + [I32, I64],
+    "Pow": AICPU_FLOAT, "Neg": AICPU_FLOAT + [I32, I64],
+    "Abs": AICPU_FLOAT + [I32, I64], "Sqrt": AICPU_FLOAT, "Rsqrt": AICPU_FLOAT,
+    "Exp": AICPU_FLOAT, "Log": AICPU_FLOAT, "Erf": AICPU_FLOAT,
+    "Relu": AICPU_FLOAT + [I32, I64], "Sigmoid": AICPU_FLOAT, "Tanh": AICPU_FLOAT,
+    "SoftmaxV2": AICPU_FLOAT, "LogSoftmaxV2": AICPU_FLOAT,
+    "ReduceSum": AICPU_FLOAT + [I32, I64], "ReduceMean": AICPU_FLOAT,
+    "ReduceMax": AICPU_FLOAT + [I32, I64], "MatMulV2": AICPU_FLOAT,
+    "BatchMatMulV2": AICPU_FLOAT, "Transpose": AICPU_FLOAT + [I32, I64],
+    "ConcatV2": AICPU_FLOAT + [I32, I64], "Split": AICPU_FLOAT + [I32, I64],
+    "StridedSlice": AICPU_FLOAT + [I32, I64], "Pad": AICPU_FLOAT + [I32, I64],
+    "Reshape": AICPU_FLOAT + [I32, I64],
+}
+
+DT_NAMES = {FP16: "DT_FLOAT16", FP32: "DT_FLOAT", F64: "DT_DOUBLE",
+            I32: "DT_INT32", I64: "DT_INT64", BF16: "DT_BFLOAT16"}
+
+# Impl-mode lists (IM-2) and the modes each op has (all_ops_impl_mode.ini).
+PRECISION_SENSITIVE = ["SoftmaxV2", "LogSoftmaxV2", "Gelu", "Tanh", "Sigmoid",
+                       "Exp", "Log", "Sqrt", "Erf", "LayerNorm", "AvgPool", "Pow"]
+FOR_ALL_EXTRA = ["ReduceMean", "ResizeBilinearV2"]
+
+
+def all_ops_modes(soc):
+    modes = {op: ["high_precision", "high_performance"]
+             for op in PRECISION_SENSITIVE + FOR_ALL_EXTRA}
+    modes["LayerNorm"].append("keep_fp16")
+    modes["Rsqrt"] = ["high_precision"]  # an op with one mode (IM-6)
+    modes["GatherV2"] = ["high_performance", "support_out_of_bound_index"]
+    cube_modes = ["high_precision", "high_performance"]
+    if FP32_CUBE[soc]:
+        cube_modes += ["enable_float_32_execution", "enable_hi_float_32_execution"]
+    for op in ("MatMulV2", "BatchMatMulV2", "Conv2D"):
+        modes[op] = list(cube_modes)
+    return modes
+
+
+PLATFORM = {
+    "Ascend910": {
+        "version": {"SoC_version": "Ascend910A", "Short_SoC_version": "Ascend910"},
+        "SoCInfo": {"ai_core_cnt": 32, "cube_core_cnt": 32, "vector_core_cnt": 32,
+                    "ai_cpu_cnt": 14, "memory_size": 34359738368,
+                    "l2_size": 33554432},
+        "AICoreSpec": {"cube_freq": 1000, "cube_m_size": 16, "cube_n_size": 16,
+                       "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
+                       "l0_c_size": 262144, "l1_size": 1048576, "ub_size": 262144},
+        "AICoreMemoryRates": {"ddr_rate": 67, "l2_rate": 128},
+    },
+    "Ascend910B": {
+        "version": {"SoC_version": "Ascend910B3", "Short_SoC_version": "Ascend910B"},
+        "SoCInfo": {"ai_core_cnt": 20, "cube_core_cnt": 20, "vector_core_cnt": 40,
+                    "ai_cpu_cnt": 6, "memory_size": 68719476736,
+                    "l2_size": 201326592},
+        "AICoreSpec": {"cube_freq": 1800, "cube_m_size": 16, "cube_n_size": 16,
+                       "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
+                       "l0_c_size": 131072, "l1_size": 524288, "ub_size": 196608},
+        "AICoreMemoryRates": {"ddr_rate": 32, "l2_rate": 110},
+    },
+    "Ascend310P": {
+        "version": {"SoC_version": "Ascend310P3", "Short_SoC_version": "Ascend310P"},
+        "SoCInfo": {"ai_core_cnt": 8, "cube_core_cnt": 8, "vector_core_cnt": 7,
+                    "ai_cpu_cnt": 4, "memory_size": 25769803776,
+                    "l2_size": 16777216},
+        "AICoreSpec": {"cube_freq": 1080, "cube_m_size": 16, "cube_n_size": 16,
+                       "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
+                       "l0_c_size": 262144, "l1_size": 1048576, "ub_size": 262144},
+        "AICoreMemoryRates": {"ddr_rate": 17, "l2_rate": 114},
+    },
+}
+
+
+def aicore_json(soc):
+    doc = {}
+    for op, (ins, outs, reduce_flag, pattern) in OPS.items():
+        rows = rows_for(soc, op)
+        entry = {}
+        for i, name in enumerate(ins):
+            entry[f"input{i}"] = {
+                "dtype": ",".join(r[0][i] for r in rows), "name": name,
+                "paramType": "optional" if name == "bias" else "required"}
+        entry["op"] = {"pattern": pattern}
+        for i, name in enumerate(outs):
+            entry[f"output{i}"] = {"dtype": ",".join(r[1][i] for r in rows),
+                                   "name": name, "paramType": "required"}
+        if reduce_flag is not None:
+            entry["precision_reduce"] = {"flag": "true" if reduce_flag else "false"}
+        doc[op] = entry
+    return doc
+
+
+def aicpu_json(soc):
+    doc = {}
+    for op, dtypes in AICPU.items():
+        ins, outs, _, _ = OPS[op]
+        types = ",".join(DT_NAMES[d] for d in dtypes)
+        entry = {f"input{i}": {"name": n, "type": types} for i, n in enumerate(ins)}
+        entry["opInfo"] = {"engine": "DNN_VM_AICPU", "opKernelLib": "AICPUKernel",
+                           "computeCost": "100", "flagAsync": "False",
+                           "flagPartial": "False"}
+        entry.update({f"output{i}": {"name": n, "type": types}
+                      for i, n in enumerate(outs)})
+        doc[op] = entry
+    return doc
+
+
+def ini(sections, header):
+    lines = [f"# {header}", "# Generated by scripts/gen-ops-library.py; see data/ops/README.md.", ""]
+    for name, values in sections.items():
+        if name:
+            lines.append(f"[{name}]")
+        for key, value in values.items():
+            lines.append(f"{key}={value}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def files_for(soc):
+    lower = soc.lower()
+    out = {
+        f"aic-{lower}-ops-info.json": json.dumps(aicore_json(soc), indent=4) + "\n",
+        "aicpu_kernel.json": json.dumps(aicpu_json(soc), indent=4) + "\n",
+        f"platform_config/{soc}.ini": ini(PLATFORM[soc], f"Platform facts of {soc}"),
+    }
+    modes = all_ops_modes(soc)
+    out["impl_mode/all_ops_impl_mode.ini"] = ini(
+        {"": {op: ",".join(m) for op, m in sorted(modes.items())}},
+        "Implementation modes each op type supports (IM-6)")
+    for mode in ("high_precision", "high_performance"):
+        listed = {op: mode for op in PRECISION_SENSITIVE}
+        out[f"impl_mode/{mode}.ini"] = ini({"": listed}, f"Op types {mode} applies to (IM-2)")
+        for_all = dict(listed)
+        for_all.update({op: mode for op in FOR_ALL_EXTRA})
+        out[f"impl_mode/{mode}_for_all.ini"] = ini(
+            {"": for_all}, f"Op types {mode}_for_all applies to (IM-2)")
+    return out
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    root = Path(__file__).resolve().parent.parent / "data" / "ops"
+    stale = []
+    for soc in SOCS:
+        for rel, text in files_for(soc).items():
+            path = root / soc / rel
+            if check:
+                if not path.exists() or path.read_text() != text:
+                    stale.append(str(path))
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+    if stale:
+        print("gen-ops-library: stale files (run scripts/gen-ops-library.py):\n  " +
+              "\n  ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

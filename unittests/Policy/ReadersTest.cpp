@@ -1,0 +1,127 @@
+//===- ReadersTest.cpp - located JSON and INI readers (OP-5, ML-9) --------===//
+
+#include "AscendPrec/Policy/Ini.h"
+#include "PolicyTestUtils.h"
+
+using namespace ascendprec::policy;
+using namespace ascendprec::policy::testing;
+
+namespace {
+
+TEST(JsonReader, ValuesRememberLineAndColumn) {
+  DiagnosticList diags;
+  auto value = parseJson("{\n  \"a\": [1, \"x\"],\n  \"b\": true\n}", "f.json",
+                         diags);
+  ASSERT_TRUE(value) << diags.format();
+  const JsonValue *a = value->find("a");
+  ASSERT_TRUE(a && a->isArray());
+  EXPECT_EQ(a->loc.line, 2u);
+  EXPECT_EQ(a->loc.column, 8u);
+  EXPECT_EQ(a->array[1].string, "x");
+  EXPECT_EQ(a->array[1].loc.column, 12u);
+  EXPECT_EQ(value->keyLocs[1].line, 3u);
+}
+
+TEST(JsonReader, ML_9_AcceptsLineAndBlockComments) {
+  DiagnosticList diags;
+  auto value = parseJson("// head\n{ /* x */ \"k\": 1 // tail\n}", "f", diags);
+  ASSERT_TRUE(value) << diags.format();
+  EXPECT_EQ(value->find("k")->number, 1);
+}
+
+TEST(JsonReader, ML_9_EmptyFileIsAnError) {
+  DiagnosticList diags;
+  EXPECT_FALSE(parseJson("  // only a comment\n", "f", diags));
+  EXPECT_DIAG_AT(diags, "", "the file is empty", 2, 1);
+}
+
+TEST(JsonReader, OP_5_MissingCommaNamesItsPosition) {
+  DiagnosticList diags;
+  EXPECT_FALSE(parseJson(readInput("bad-mixlist-missing-comma.json"),
+                         "bad.json", diags));
+  EXPECT_DIAG_AT(diags, "", "expected ',' or ']' after an array element (a "
+                            "missing comma?)",
+                 2, 37);
+}
+
+TEST(JsonReader, OP_5_RejectsMalformedInputWithoutCrashing) {
+  for (const char *text :
+       {"{", "[1,]", "{\"a\" 1}", "{\"a\":}", "\"unterminated", "tru", "01x",
+        "{\"a\":1,}", "[\"\\q\"]", "\"\\ud800\"", "/* open", "{} extra",
+        "{\"k\":1,\"k\":2}", "-", "1e", "[[[[[[[[[[[[[[[[[[[[[[[[[[[["}) {
+    DiagnosticList diags;
+    EXPECT_FALSE(parseJson(text, "f", diags)) << text;
+    EXPECT_TRUE(diags.hasErrors()) << text;
+    EXPECT_TRUE(diags.all().front().loc.line >= 1) << text;
+  }
+}
+
+TEST(JsonReader, OP_5_DeepNestingIsBounded) {
+  DiagnosticList diags;
+  std::string deep(100000, '[');
+  EXPECT_FALSE(parseJson(deep, "f", diags));
+  EXPECT_NE(findDiag(diags, "", "nested more than"), nullptr);
+}
+
+TEST(JsonReader, DuplicateKeysAreErrorsWithANoteAtTheFirst) {
+  DiagnosticList diags;
+  EXPECT_FALSE(parseJson("{\"a\": 1,\n \"a\": 2}", "f", diags));
+  EXPECT_DIAG_AT(diags, "", "duplicate key \"a\"", 2, 2);
+  EXPECT_EQ(diags.all().front().notes.front().loc.line, 1u);
+}
+
+TEST(JsonReader, UnicodeEscapesBecomeUtf8) {
+  DiagnosticList diags;
+  auto value = parseJson("\"\\u9ed1\\ud83d\\ude00\"", "f", diags);
+  ASSERT_TRUE(value);
+  EXPECT_EQ(value->string, "\xE9\xBB\x91\xF0\x9F\x98\x80");
+}
+
+TEST(IniReader, SectionsKeysAndSpacesAroundEquals) {
+  DiagnosticList diags;
+  auto ini = parseIni("# c\n; c\nglobal=1\n[S]\n  key = value \n", "f.ini", diags);
+  ASSERT_TRUE(ini) << diags.format();
+  ASSERT_EQ(ini->entries.size(), 2u);
+  EXPECT_EQ(ini->entries[0].section, "");
+  const IniEntry *entry = ini->find("S", "key");
+  ASSERT_TRUE(entry);
+  EXPECT_EQ(entry->value, "value");
+  EXPECT_EQ(entry->keyLoc.line, 5u);
+  EXPECT_EQ(entry->keyLoc.column, 3u);
+  EXPECT_EQ(entry->valueLoc.column, 9u);
+}
+
+TEST(IniReader, SeveralPairsOnOneLineAsTheDocsPrintThem) {
+  DiagnosticList diags;
+  auto ini = parseIni(readInput("seed001-op_precision.ini"), "f", diags);
+  ASSERT_TRUE(ini) << diags.format();
+  ASSERT_EQ(ini->entries.size(), 2u);
+  EXPECT_EQ(ini->entries[1].key, "optype2");
+  EXPECT_EQ(ini->entries[1].keyLoc.column, 24u);
+}
+
+TEST(IniReader, OP_5_MalformedLinesNameLineAndColumn) {
+  DiagnosticList diags;
+  EXPECT_FALSE(parseIni("[S]\n  lonely\n", "f.ini", diags));
+  EXPECT_DIAG_AT(diags, "", "expected 'key=value', found 'lonely'", 2, 3);
+  DiagnosticList header;
+  EXPECT_FALSE(parseIni("[S\n", "f.ini", header));
+  EXPECT_DIAG_AT(header, "", "malformed section header", 1, 1);
+  DiagnosticList equals;
+  EXPECT_FALSE(parseIni("=x\n", "f.ini", equals));
+  EXPECT_DIAG_AT(equals, "", "'=' without a key", 1, 1);
+}
+
+TEST(Diagnostics, FormatNamesFileLineColumnAndRule) {
+  DiagnosticList diags;
+  diags.error({"a.json", 3, 7}, "bad thing", "ML-5");
+  EXPECT_EQ(diags.format(), "a.json:3:7: error: bad thing [ML-5]\n");
+}
+
+TEST(Diagnostics, DidYouMeanFindsCloseWordsOnly) {
+  EXPECT_EQ(closestMatch("precison_mode", {"precision_mode", "keep_dtype"}),
+            "precision_mode");
+  EXPECT_EQ(closestMatch("zzz", {"precision_mode"}), "");
+}
+
+} // namespace
