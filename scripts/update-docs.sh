@@ -27,4 +27,14 @@ for pair in "${pairs[@]}"; do
     cp "$src" "$dst"
   fi
 done
+# The option reference comes from the option table itself.
+options_md=$("$build_dir/bin/prec-opt" --print-option-reference)
+if [ $check = 1 ]; then
+  if [ "$options_md" != "$(cat "$root/docs/generated/options.md" 2>/dev/null)" ]; then
+    echo "update-docs: docs/generated/options.md is stale; run scripts/update-docs.sh" >&2
+    status=1
+  fi
+else
+  printf '%s\n' "$options_md" > "$root/docs/generated/options.md"
+fi
 exit $status

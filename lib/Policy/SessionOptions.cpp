@@ -177,10 +177,16 @@ bool SessionOptions::parseCommandLine(
 
 bool SessionOptions::loadSessionFile(const std::string &path,
                                      DiagnosticList &diags) {
-  size_t errorsBefore = diags.errorCount();
   std::string text;
   if (!readFile(path, text, diags, {}, "OP-1"))
     return false;
+  return loadSessionText(text, path, diags);
+}
+
+bool SessionOptions::loadSessionText(std::string_view text,
+                                     const std::string &path,
+                                     DiagnosticList &diags) {
+  size_t errorsBefore = diags.errorCount();
   std::optional<JsonValue> root = parseJson(text, path, diags);
   if (!root)
     return false;

@@ -9,6 +9,7 @@
 #include "PrintPolicy.h"
 
 #include "AscendPrec/Policy/CommandLine.h"
+#include "AscendPrec/Policy/OptionReference.h"
 #include "AscendPrec/Policy/PolicyJson.h"
 
 #include <cstring>
@@ -19,12 +20,17 @@ namespace ascendprec {
 bool wantsPrintPolicy(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--print-policy") ||
-        !std::strcmp(argv[i], "-print-policy"))
+        !std::strcmp(argv[i], "-print-policy") ||
+        !std::strcmp(argv[i], "--print-option-reference"))
       return true;
   return false;
 }
 
 int runPrintPolicy(int argc, char **argv) {
+  if (argc == 2 && !std::strcmp(argv[1], "--print-option-reference")) {
+    std::cout << ascendprec::policy::optionReferenceMarkdown();
+    return 0;
+  }
   using namespace ascendprec::policy;
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i)

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ascendprec::policy {
@@ -64,6 +65,9 @@ public:
   /// Loads a session-options JSON object; keys already set on the command
   /// line keep their command-line value (OP-1).
   bool loadSessionFile(const std::string &path, DiagnosticList &diags);
+  /// The same for text already read from `path`.
+  bool loadSessionText(std::string_view text, const std::string &path,
+                       DiagnosticList &diags);
 
   /// Sets one option from text (as the command line does).
   bool set(const std::string &name, const std::string &text,
