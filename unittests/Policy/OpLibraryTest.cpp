@@ -64,10 +64,7 @@ TEST(OpLibrary, OP_4_OpsInfoDirLoadsEveryJsonAndItsPlatform) {
                                        "output0": {"dtype": "float16"}}})");
   dir.write("impl_mode/all_ops_impl_mode.ini", "Gelu=high_precision\n");
   DiagnosticList diags;
-  std::optional<ParsedCommandLine> parsed = parseCannArguments(
-      {"--soc_version=Ascend910", "--ops_info_dir=" + dir.str()}, {}, diags);
-  ASSERT_TRUE(parsed);
-  auto policy = Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
+  auto policy = buildPolicy({"--soc_version=Ascend910", "--ops_info_dir=" + dir.str()}, diags);
   ASSERT_TRUE(policy) << diags.format();
   EXPECT_EQ(policy->library.ops.size(), 2u);
   EXPECT_EQ(policy->librarySource, dir.str());

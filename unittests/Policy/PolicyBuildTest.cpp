@@ -16,14 +16,11 @@ namespace {
 
 std::optional<Policy> build(const std::vector<std::string> &args,
                             DiagnosticList &diags) {
-  std::optional<ParsedCommandLine> parsed = parseCannArguments(args, {}, diags);
-  if (!parsed)
-    return std::nullopt;
-  return Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
+  return buildPolicy(args, diags);
 }
 
 std::string input(const std::string &option, const std::string &file) {
-  return "--" + option + "=" + inputPath(file);
+  return inputOption(option, file);
 }
 
 //===--- OP: options ---===//

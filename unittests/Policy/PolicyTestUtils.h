@@ -3,8 +3,10 @@
 #ifndef ASCENDPREC_UNITTESTS_POLICY_POLICYTESTUTILS_H
 #define ASCENDPREC_UNITTESTS_POLICY_POLICYTESTUTILS_H
 
+#include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/Json.h"
+#include "AscendPrec/Policy/Policy.h"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +28,22 @@ inline std::string readInput(const std::string &name) {
   std::ifstream in(inputPath(name), std::ios::binary);
   EXPECT_TRUE(in.good()) << "missing test input " << name;
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// "--<option>=<path of test input file>".
+inline std::string inputOption(const std::string &option,
+                               const std::string &file) {
+  return "--" + option + "=" + inputPath(file);
+}
+
+/// Builds a policy from CANN command-line arguments against the source
+/// tree's operator library.
+inline std::optional<Policy> buildPolicy(const std::vector<std::string> &args,
+                                         DiagnosticList &diags) {
+  std::optional<ParsedCommandLine> parsed = parseCannArguments(args, {}, diags);
+  if (!parsed)
+    return std::nullopt;
+  return Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
 }
 
 /// The first diagnostic with `rule` whose message contains `text`, or null.

@@ -11,10 +11,7 @@ namespace {
 
 Policy mustBuild(const std::vector<std::string> &args) {
   DiagnosticList diags;
-  std::optional<ParsedCommandLine> parsed = parseCannArguments(args, {}, diags);
-  std::optional<Policy> policy;
-  if (parsed)
-    policy = Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
+  std::optional<Policy> policy = buildPolicy(args, diags);
   if (!policy) {
     ADD_FAILURE() << diags.format();
     std::abort();
@@ -23,7 +20,7 @@ Policy mustBuild(const std::vector<std::string> &args) {
 }
 
 std::string input(const std::string &option, const std::string &file) {
-  return "--" + option + "=" + inputPath(file);
+  return inputOption(option, file);
 }
 
 OpQuery op(std::string type, std::string name, std::vector<DType> ins,
@@ -92,12 +89,9 @@ TEST(Resolver, ML_6_ModifiedListsNameTheFileAndLine) {
 
 TEST(Resolver, ML_7_Seed002WarnsAboutUnknownTypesAndAbsentRemovals) {
   DiagnosticList diags;
-  std::optional<ParsedCommandLine> parsed = parseCannArguments(
-      {"--soc_version=Ascend910", "--precision_mode=allow_mix_precision",
-       input("modify_mixlist", "seed002-ops_info.json")},
-      {}, diags);
-  ASSERT_TRUE(parsed);
-  auto policy = Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
+  auto policy = buildPolicy({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision",
+                             input("modify_mixlist", "seed002-ops_info.json")},
+                            diags);
   ASSERT_TRUE(policy) << diags.format();
   EXPECT_NE(findDiag(diags, "ML-7", "'Matmul' is not in the operator library for "
                                     "Ascend910; did you mean 'MatMulV2'?"),
