@@ -111,6 +111,10 @@ static std::string lowercase(std::string text) {
 
 std::string closestMatch(const std::string &word,
                          const std::vector<std::string> &candidates) {
+  // No option, op type or dtype name is this long: do not spend quadratic
+  // time suggesting one for garbage.
+  if (word.size() > 64)
+    return {};
   // Case is ignored: "Matmul" should find "MatMulV2".
   std::string lowered = lowercase(word);
   std::string best;
