@@ -14,10 +14,49 @@ void mlir::ascendprec::buildGraphPreparePipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::ascendprec::buildPrecisionPipeline(
+    OpPassManager &pm, const PrecisionPipelineOptions &options) {
+  PlanPrecisionOptions plan;
+  plan.socVersion = options.socVersion;
+  plan.graphRunMode = options.graphRunMode;
+  plan.precisionMode = options.precisionMode;
+  plan.precisionModeV2 = options.precisionModeV2;
+  plan.modifyMixlist = options.modifyMixlist;
+  plan.keepDtype = options.keepDtype;
+  plan.customizeDtypes = options.customizeDtypes;
+  plan.opSelectImplmode = options.opSelectImplmode;
+  plan.optypelistForImplmode = options.optypelistForImplmode;
+  plan.opPrecisionMode = options.opPrecisionMode;
+  plan.opsInfoDir = options.opsInfoDir;
+  plan.sessionOptions = options.sessionOptions;
+  plan.explain = options.explain;
+  pm.addPass(createPlanPrecision(plan));
+  MaterializePrecisionOptions materialize;
+  materialize.keepIoDtypes = options.keepIoDtypes;
+  pm.addPass(createMaterializePrecision(materialize));
+  pm.addPass(createCleanupCasts());
+  if (!options.report.empty()) {
+    std::string base = options.report;
+    if (StringRef(base).ends_with(".json"))
+      base.resize(base.size() - 5);
+    PrecisionReportOptions report;
+    report.report = options.report;
+    report.reportText = base + ".txt";
+    report.reportDot = base + ".dot";
+    report.reportHtml = base + ".html";
+    report.lockfile = base + ".lock.cfg";
+    pm.addPass(createPrecisionReport(report));
+  }
+}
+
 void mlir::ascendprec::registerAscendPrecPassesAndPipelines() {
   registerAscendPrecPasses();
   PassPipelineRegistration<GraphPrepareOptions>(
       "prec-graph-prepare",
       "Check node names and canonicalize an imported ascend graph",
       buildGraphPreparePipeline);
+  PassPipelineRegistration<PrecisionPipelineOptions>(
+      "prec-precision-pipeline",
+      "Plan, materialize and clean up precision (and write the report)",
+      buildPrecisionPipeline);
 }

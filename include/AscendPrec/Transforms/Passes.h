@@ -27,6 +27,43 @@ struct GraphPrepareOptions
 void buildGraphPreparePipeline(OpPassManager &pm,
                                const GraphPrepareOptions &options);
 
+/// Options of the `prec-precision-pipeline`: CANN's option names, plus
+/// where to write the report.
+struct PrecisionPipelineOptions
+    : public PassPipelineOptions<PrecisionPipelineOptions> {
+#define ASCENDPREC_CANN_OPTION(field, name, help)                               \
+  PassOptions::Option<std::string> field{*this, name, llvm::cl::desc(help)};
+  ASCENDPREC_CANN_OPTION(socVersion, "soc_version", "target SoC (required)")
+  ASCENDPREC_CANN_OPTION(graphRunMode, "graph_run_mode", "0 inference, 1 training")
+  ASCENDPREC_CANN_OPTION(precisionMode, "precision_mode", "precision mode")
+  ASCENDPREC_CANN_OPTION(precisionModeV2, "precision_mode_v2", "precision mode (v2 names)")
+  ASCENDPREC_CANN_OPTION(modifyMixlist, "modify_mixlist", "modify_mixlist JSON")
+  ASCENDPREC_CANN_OPTION(keepDtype, "keep_dtype", "keep_dtype file")
+  ASCENDPREC_CANN_OPTION(customizeDtypes, "customize_dtypes", "customize_dtypes file")
+  ASCENDPREC_CANN_OPTION(opSelectImplmode, "op_select_implmode", "impl mode (deprecated)")
+  ASCENDPREC_CANN_OPTION(optypelistForImplmode, "optypelist_for_implmode",
+                         "op types for op_select_implmode")
+  ASCENDPREC_CANN_OPTION(opPrecisionMode, "op_precision_mode", "op_precision_mode .ini")
+  ASCENDPREC_CANN_OPTION(opsInfoDir, "ops_info_dir", "operator-library directory")
+  ASCENDPREC_CANN_OPTION(sessionOptions, "session_options", "session options JSON")
+#undef ASCENDPREC_CANN_OPTION
+  PassOptions::Option<bool> explain{
+      *this, "explain", llvm::cl::desc("One remark per op saying why"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> keepIoDtypes{
+      *this, "keep-io-dtypes",
+      llvm::cl::desc("Keep the function signature's dtypes"), llvm::cl::init(true)};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write FILE.json plus FILE.txt, FILE.dot, FILE.html and "
+                     "FILE.lock.cfg (the lockfile)")};
+};
+
+/// prec-plan-precision, prec-materialize-precision, prec-cleanup-casts and,
+/// with `report`, prec-precision-report.
+void buildPrecisionPipeline(OpPassManager &pm,
+                            const PrecisionPipelineOptions &options);
+
 /// Registers every AscendPrec pass (the generated registerAscendPrecPasses())
 /// and every named pipeline.
 void registerAscendPrecPassesAndPipelines();

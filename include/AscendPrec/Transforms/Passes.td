@@ -30,4 +30,108 @@ def CheckNodeNames : Pass<"prec-check-node-names", "::mlir::ModuleOp"> {
   ];
 }
 
+// The CANN options every pass that needs the policy takes, spelled as CANN
+// spells them.
+defvar PolicyOptions = [
+  Option<"socVersion", "soc_version", "std::string", /*default=*/"",
+         "Target SoC (required), e.g. Ascend910, Ascend910B3, Ascend310P3">,
+  Option<"graphRunMode", "graph_run_mode", "std::string", /*default=*/"",
+         "0: inference (default), 1: training">,
+  Option<"precisionMode", "precision_mode", "std::string", /*default=*/"",
+         "force_fp16, force_fp32, cube_fp16in_fp32out, allow_mix_precision, ...">,
+  Option<"precisionModeV2", "precision_mode_v2", "std::string", /*default=*/"",
+         "fp16, origin, cube_fp16in_fp32out, mixed_float16, mixed_bfloat16, ...">,
+  Option<"modifyMixlist", "modify_mixlist", "std::string", /*default=*/"",
+         "modify_mixlist JSON file">,
+  Option<"keepDtype", "keep_dtype", "std::string", /*default=*/"",
+         "keep_dtype file">,
+  Option<"customizeDtypes", "customize_dtypes", "std::string", /*default=*/"",
+         "customize_dtypes file">,
+  Option<"opSelectImplmode", "op_select_implmode", "std::string", /*default=*/"",
+         "high_precision, high_performance, *_for_all (deprecated)">,
+  Option<"optypelistForImplmode", "optypelist_for_implmode", "std::string",
+         /*default=*/"", "op types that take op_select_implmode's mode">,
+  Option<"opPrecisionMode", "op_precision_mode", "std::string", /*default=*/"",
+         "op_precision_mode .ini file">,
+  Option<"opsInfoDir", "ops_info_dir", "std::string", /*default=*/"",
+         "directory of CANN operator-library files">,
+  Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
+         "JSON file of CANN options (the options above win)">
+];
+
+def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
+  let summary = "Decides every op's dtypes, engine and implementation mode";
+  let description = [{
+    Applies the precision mode (PM-4..PM-12), the mixed-precision lists
+    (ML-1..ML-4), keep_dtype (KD-2..KD-5), customize_dtypes (CD-4..CD-6) and
+    the implementation-mode rules (IM-5..IM-7) to every `ascend` op except
+    `ascend.Const`, and attaches the decision as `precision =
+    #ascend.precision<...>` (with the deciding rule ID and `built-in` or the
+    `file:line` of the entry that decided) and `impl_mode`. Types are not
+    changed; `prec-materialize-precision` does that.
+
+    Errors (CD-5, PM-6, PM-7, PM-9, ML-3) are op errors with a note at the
+    config line. With `explain`, every op gets a remark saying why.
+
+    ```
+    prec-opt --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision modify_mixlist=ops_info.json explain=true" model.mlir
+    ```
+  }];
+  let options = !listconcat(PolicyOptions, [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit one remark per op saying what it computes in and why">
+  ]);
+  let dependentDialects = ["::mlir::ascend::AscendDialect"];
+}
+
+def MaterializePrecision : Pass<"prec-materialize-precision", "::mlir::ModuleOp"> {
+  let summary = "Rewrites element types and inserts Casts to follow the plan";
+  let description = [{
+    Gives every planned op's operands and results the dtypes of its
+    `#ascend.precision` decision. Where a producer's dtype differs from what
+    a consumer needs, an `ascend.Cast` is inserted (one per value and dtype,
+    named `<value>/Cast_<dtype>`); a constant is converted at compile time
+    instead, never by a runtime Cast. Function inputs and outputs keep their
+    dtypes (Casts at the boundary) unless `keep-io-dtypes=false`.
+  }];
+  let options = [
+    Option<"keepIoDtypes", "keep-io-dtypes", "bool", /*default=*/"true",
+           "Keep the function signature's dtypes (insert boundary Casts)">
+  ];
+}
+
+def CleanupCasts : Pass<"prec-cleanup-casts", "::mlir::ModuleOp"> {
+  let summary = "Removes Casts that do not change values";
+  let description = [{
+    Removes Casts to the same type, exact round trips (`f16 -> f32 -> f16`),
+    merges chains whose first step is exact, folds Casts of constants, and
+    merges duplicate Casts of one value to one dtype (the kept Cast lists the
+    others' names in `absorbed`). A lossy round trip such as
+    `f32 -> f16 -> f32` that the plan requires is never removed.
+  }];
+}
+
+def PrecisionReport : Pass<"prec-precision-report", "::mlir::ModuleOp"> {
+  let summary = "Writes the precision report, picture and lockfile";
+  let description = [{
+    Reads the decisions on the ops and writes, for every path given:
+    `report` (JSON, schema in docs/reference/report.md), `report-text` (a
+    table for the terminal), `report-dot` (Graphviz, ops coloured by compute
+    dtype, inserted Casts marked), `report-html` (the same as a page), and
+    `lockfile` (customize_dtypes lines that reproduce every decision when
+    fed back as `customize_dtypes`). Use `-` for standard output.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"", "JSON report path">,
+    Option<"reportText", "report-text", "std::string", /*default=*/"",
+           "text table path">,
+    Option<"reportDot", "report-dot", "std::string", /*default=*/"",
+           "Graphviz picture path">,
+    Option<"reportHtml", "report-html", "std::string", /*default=*/"",
+           "HTML page path">,
+    Option<"lockfile", "lockfile", "std::string", /*default=*/"",
+           "customize_dtypes lockfile path">
+  ];
+}
+
 #endif // ASCENDPREC_TRANSFORMS_PASSES_TD

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/ConstantConversion.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/APSInt.h"
@@ -22,8 +23,7 @@ static bool isUnsignedInt(Type type) {
   return intType && (intType.isUnsigned() || intType.getWidth() == 1);
 }
 
-/// True when every value of `from` is exactly representable in `to`.
-static bool isLosslessConversion(Type from, Type to) {
+bool mlir::ascend::isLosslessConversion(Type from, Type to) {
   if (from == to)
     return true;
   auto fromFloat = dyn_cast<FloatType>(from);
@@ -75,10 +75,10 @@ struct MergeExactCastChain : OpRewritePattern<CastOp> {
   }
 };
 
-/// Converts a DenseElementsAttr to another element type the way Cast does at
-/// run time, or returns null when some element has no defined result
-/// (NaN or an out-of-range float converted to an integer).
-DenseElementsAttr convertElements(DenseElementsAttr value, Type to) {
+} // namespace
+
+DenseElementsAttr mlir::ascend::convertElements(DenseElementsAttr value,
+                                                Type to) {
   Type from = value.getElementType();
   auto toFloat = dyn_cast<FloatType>(to);
   auto toInt = dyn_cast<IntegerType>(to);
@@ -126,6 +126,7 @@ DenseElementsAttr convertElements(DenseElementsAttr value, Type to) {
   return {};
 }
 
+namespace {
 /// Cast(Const) -> Const: constants are converted at compile time, never by a
 /// runtime Cast. The new constant takes the Cast's node name and lists the
 /// original constant's names in `absorbed`, so both stay reachable (FU-3).

@@ -1,0 +1,159 @@
+//===- MaterializePrecision.cpp - prec-materialize-precision --------------===//
+//
+// Makes the IR's element types follow the #ascend.precision decisions:
+// results take their planned dtypes, operands get a Cast where the producer's
+// dtype differs from the consumer's, constants are converted at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/ConstantConversion.h"
+#include "AscendPrec/Transforms/Passes.h"
+#include "PlanningState.h"
+#include "PolicyBridge.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::ascendprec {
+#define GEN_PASS_DEF_MATERIALIZEPRECISION
+#include "AscendPrec/Transforms/Passes.h.inc"
+} // namespace mlir::ascendprec
+
+using namespace mlir;
+using namespace mlir::ascend;
+using namespace mlir::ascendprec;
+
+namespace {
+
+/// Hands out one converted value per (value, dtype) pair.
+class Converter {
+public:
+  explicit Converter(ModuleOp module) : module(module) {}
+
+  /// `value` as element type `dtype`: a converted constant, or a Cast right
+  /// after the value's definition.
+  Value convert(Value value, Type dtype) {
+    if (getElementTypeOrSelf(value) == dtype)
+      return value;
+    auto key = std::make_pair(value, dtype);
+    if (Value cached = cache.lookup(key))
+      return cached;
+    auto type = cast<ShapedType>(value.getType()).clone(dtype);
+    OpBuilder builder(value.getContext());
+    std::string name = valueName(value) + "/Cast_" + dtypeNameOf(dtype);
+    Value converted;
+    if (auto constant = value.getDefiningOp<ConstOp>()) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (DenseElementsAttr folded = dense ? convertElements(dense, dtype) : nullptr) {
+        builder.setInsertionPointAfter(constant);
+        converted = ConstOp::create(builder, constant.getLoc(), folded,
+                                    builder.getStringAttr(constant.getName().str() +
+                                                          "/" + dtypeNameOf(dtype)),
+                                    nullptr, nullptr, nullptr);
+        addToCounter(module, kConstantsConvertedAttr, 1);
+      }
+    }
+    if (!converted) {
+      if (Operation *producer = value.getDefiningOp())
+        builder.setInsertionPointAfter(producer);
+      else
+        builder.setInsertionPointToStart(value.getParentBlock());
+      auto castOp = CastOp::create(builder, value.getLoc(), type, value,
+                                   builder.getStringAttr(name), nullptr,
+                                   nullptr, nullptr);
+      castOp->setAttr(kInsertedAttr, builder.getUnitAttr());
+      converted = castOp;
+      addToCounter(module, kCastsInsertedAttr, 1);
+    }
+    cache[key] = converted;
+    return converted;
+  }
+
+private:
+  static std::string valueName(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return "arg" + std::to_string(arg.getArgNumber());
+    auto op = cast<AscendOpInterface>(value.getDefiningOp());
+    std::string name = op.getNodeName().str();
+    if (op->getNumResults() > 1)
+      name += ":" + std::to_string(cast<OpResult>(value).getResultNumber());
+    return name;
+  }
+
+  ModuleOp module;
+  llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+};
+
+struct MaterializePrecisionPass
+    : mlir::ascendprec::impl::MaterializePrecisionBase<MaterializePrecisionPass> {
+  using MaterializePrecisionBase::MaterializePrecisionBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Converter converter(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      SmallVector<AscendOpInterface> planned;
+      func.walk([&](AscendOpInterface op) {
+        if (op.getPrecisionDecision())
+          planned.push_back(op);
+      });
+      for (AscendOpInterface op : planned) {
+        PrecisionAttr decision = op.getPrecisionDecision();
+        for (auto [index, dtype] : llvm::enumerate(decision.getInputs()))
+          op->setOperand(index, converter.convert(op->getOperand(index), dtype));
+        for (auto [result, dtype] : llvm::zip(op->getResults(), decision.getOutputs()))
+          result.setType(cast<ShapedType>(result.getType()).clone(dtype));
+      }
+      materializeBoundary(func, converter);
+    }
+  }
+
+  /// Function results keep their declared dtypes (or the function type
+  /// follows the plan with keep-io-dtypes=false).
+  void materializeBoundary(func::FuncOp func, Converter &converter) {
+    func.walk([&](func::ReturnOp ret) {
+      FunctionType type = func.getFunctionType();
+      if (!keepIoDtypes) {
+        func.setType(FunctionType::get(func.getContext(), type.getInputs(),
+                                       ret.getOperandTypes()));
+        return;
+      }
+      for (auto [index, resultType] : llvm::enumerate(type.getResults()))
+        ret->setOperand(index, converter.convert(ret->getOperand(index),
+                                                 getElementTypeOrSelf(resultType)));
+    });
+    if (keepIoDtypes || func.isExternal())
+      return;
+    // Arguments whose every use wants one dtype take it.
+    Block &entry = func.getBody().front();
+    SmallVector<Type> inputs(func.getFunctionType().getInputs());
+    for (BlockArgument arg : entry.getArguments()) {
+      Type wanted;
+      bool uniform = true;
+      for (OpOperand &use : arg.getUses()) {
+        Type user = use.getOwner()->getOperand(use.getOperandNumber()).getType();
+        if (auto cast = dyn_cast<CastOp>(use.getOwner());
+            cast && cast->hasAttr(kInsertedAttr))
+          user = cast.getY().getType();
+        uniform &= !wanted || wanted == user;
+        wanted = user;
+      }
+      if (!uniform || !wanted || wanted == arg.getType())
+        continue;
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
+        if (auto cast = dyn_cast<CastOp>(use.getOwner());
+            cast && cast->hasAttr(kInsertedAttr)) {
+          cast.getY().replaceAllUsesWith(arg);
+          cast->erase();
+          addToCounter(func->getParentOfType<ModuleOp>(), kCastsInsertedAttr, -1);
+        }
+      arg.setType(wanted);
+      inputs[arg.getArgNumber()] = wanted;
+    }
+    func.setType(FunctionType::get(func.getContext(), inputs,
+                                   func.getFunctionType().getResults()));
+  }
+};
+
+} // namespace

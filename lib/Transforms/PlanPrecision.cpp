@@ -1,0 +1,89 @@
+//===- PlanPrecision.cpp - prec-plan-precision ----------------------------===//
+
+#include "AscendPrec/Transforms/Passes.h"
+#include "PlanningState.h"
+#include "PolicyBridge.h"
+#include "PrecisionPlanner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::ascendprec {
+#define GEN_PASS_DEF_PLANPRECISION
+#include "AscendPrec/Transforms/Passes.h.inc"
+} // namespace mlir::ascendprec
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+namespace policy = ::ascendprec::policy;
+
+namespace {
+
+struct PlanPrecisionPass
+    : mlir::ascendprec::impl::PlanPrecisionBase<PlanPrecisionPass> {
+  using PlanPrecisionBase::PlanPrecisionBase;
+
+  std::vector<std::pair<std::string, std::string>> cannOptions() const {
+    return {{"soc_version", socVersion},
+            {"graph_run_mode", graphRunMode},
+            {"precision_mode", precisionMode},
+            {"precision_mode_v2", precisionModeV2},
+            {"modify_mixlist", modifyMixlist},
+            {"keep_dtype", keepDtype},
+            {"customize_dtypes", customizeDtypes},
+            {"op_select_implmode", opSelectImplmode},
+            {"optypelist_for_implmode", optypelistForImplmode},
+            {"op_precision_mode", opPrecisionMode},
+            {"ops_info_dir", opsInfoDir}};
+  }
+
+  /// Records the resolved policy and the planning warnings on the module.
+  void recordState(ModuleOp module, const policy::Policy &resolved,
+                   const policy::DiagnosticList &warnings) {
+    Builder b(module.getContext());
+    SmallVector<NamedAttribute> options;
+    for (const auto &[name, value] : resolved.options.all())
+      options.push_back(b.getNamedAttr(name, b.getStringAttr(value.text)));
+    SmallVector<NamedAttribute> state = {
+        b.getNamedAttr("soc_version", b.getStringAttr(resolved.socVersion)),
+        b.getNamedAttr("precision_mode", b.getStringAttr(resolved.modeSpelling)),
+        b.getNamedAttr("options", b.getDictionaryAttr(options))};
+    module->setAttr(kPolicyAttr, b.getDictionaryAttr(state));
+    SmallVector<Attribute> list;
+    auto addDiagnostic = [&](const policy::Diagnostic &diag) {
+      list.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("severity",
+                          b.getStringAttr(diag.severity == policy::Severity::Error
+                                              ? "error"
+                                              : "warning")),
+           b.getNamedAttr("rule", b.getStringAttr(diag.rule)),
+           b.getNamedAttr("location", b.getStringAttr(diag.loc.isKnown()
+                                                          ? diag.loc.str()
+                                                          : std::string())),
+           b.getNamedAttr("message", b.getStringAttr(diag.message))}));
+    };
+    for (const policy::Diagnostic &diag : resolved.buildDiagnostics.all())
+      addDiagnostic(diag);
+    for (const policy::Diagnostic &diag : warnings.all())
+      addDiagnostic(diag);
+    module->setAttr(kWarningsAttr, b.getArrayAttr(list));
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<policy::Policy> resolved = buildPolicyFromOptions(
+        &getContext(), cannOptions(), sessionOptions, module.getLoc());
+    if (!resolved)
+      return signalPassFailure();
+    PrecisionPlanner planner(*resolved, explain);
+    bool ok = true;
+    for (auto func : module.getOps<func::FuncOp>())
+      ok &= succeeded(planner.planFunction(func));
+    if (!ok)
+      return signalPassFailure();
+    planner.reportModelWarnings(module.getLoc());
+    recordState(module, *resolved, planner.warnings());
+  }
+};
+
+} // namespace

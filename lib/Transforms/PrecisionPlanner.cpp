@@ -1,0 +1,563 @@
+//===- PrecisionPlanner.cpp - decide every op's dtypes --------------------===//
+//
+// For each op: describe it to the policy (op type, names, origin dtypes),
+// build the ordered list of dtype requests the rules allow (mode, list colour,
+// keep_dtype, customize_dtypes pins), take the first request some kernel row
+// fits, and record the decision with its rule and source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PrecisionPlanner.h"
+#include "PolicyBridge.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::ascend;
+using namespace mlir::ascendprec;
+namespace policy = ::ascendprec::policy;
+using policy::DType;
+using policy::PrecisionMode;
+
+namespace {
+
+/// The op as the policy sees it.
+struct OpShape {
+  policy::OpQuery query;
+  SmallVector<bool> floatInputs, floatOutputs;
+  int primaryInput = -1, primaryOutput = -1; ///< first float operand/result
+  DType origin = DType::Float32;
+};
+
+enum class Unit { AICore, AICPU };
+
+/// One dtype the rules allow the op to compute in, in order of preference.
+struct Request {
+  DType in;                 ///< dtype of the primary float input
+  std::optional<DType> out; ///< of the primary float output; nullopt: any
+  Unit unit;
+};
+
+/// The requests a rule allows, with its provenance and its error message.
+struct Plan {
+  std::vector<Request> requests;
+  policy::Provenance why;
+  std::string failureRule, failure; ///< when no request fits
+};
+
+bool fitsSignature(const std::vector<DType> &row, size_t count) {
+  // A single entry stands for a dynamic (variadic) parameter.
+  return row.size() >= count || row.size() == 1;
+}
+DType rowDType(const std::vector<DType> &row, size_t index) {
+  return index < row.size() ? row[index] : row.front();
+}
+
+/// Whether `row` can run the op under `request`; `score` counts float
+/// positions that take the request's dtype (uniform rows are preferred).
+bool rowFits(const policy::KernelRow &row, const OpShape &shape,
+             const Request &request, int &score) {
+  size_t numInputs = shape.query.inputDTypes.size();
+  size_t numOutputs = shape.query.outputDTypes.size();
+  if ((numInputs && (row.inputs.empty() || !fitsSignature(row.inputs, numInputs))) ||
+      row.outputs.empty() || !fitsSignature(row.outputs, numOutputs))
+    return false;
+  score = 0;
+  for (size_t i = 0; i < numInputs; ++i) {
+    DType dtype = rowDType(row.inputs, i);
+    if (!shape.floatInputs[i]) {
+      if (dtype != shape.query.inputDTypes[i])
+        return false;
+      continue;
+    }
+    if (static_cast<int>(i) == shape.primaryInput && dtype != request.in)
+      return false;
+    score += dtype == request.in;
+  }
+  for (size_t j = 0; j < numOutputs; ++j) {
+    DType dtype = rowDType(row.outputs, j);
+    if (!shape.floatOutputs[j]) {
+      if (dtype != shape.query.outputDTypes[j])
+        return false;
+      continue;
+    }
+    if (static_cast<int>(j) == shape.primaryOutput) {
+      DType wanted = request.out ? *request.out : request.in;
+      if ((request.out || shape.primaryInput < 0) && dtype != wanted)
+        return false;
+    }
+    score += dtype == (request.out ? *request.out : request.in);
+  }
+  return true;
+}
+
+const policy::KernelRow *pickRow(const std::vector<policy::KernelRow> &rows,
+                                 const OpShape &shape, const Request &request) {
+  const policy::KernelRow *best = nullptr;
+  int bestScore = -1;
+  for (const policy::KernelRow &row : rows) {
+    int score;
+    if (rowFits(row, shape, request, score) && score > bestScore) {
+      best = &row;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+std::string rowsText(const policy::KernelRowsAnswer &rows) {
+  std::string text;
+  for (const policy::KernelRow &row : rows.aicore)
+    text += "\n  AI Core " + row.str();
+  for (const policy::KernelRow &row : rows.aicpu)
+    text += "\n  AI CPU  " + row.str();
+  return text.empty() ? " (none)" : text;
+}
+
+ascend::ListColor toAttr(policy::ListColor color) {
+  switch (color) {
+  case policy::ListColor::White:
+    return ascend::ListColor::White;
+  case policy::ListColor::Black:
+    return ascend::ListColor::Black;
+  case policy::ListColor::Gray:
+    return ascend::ListColor::Gray;
+  case policy::ListColor::None:
+    return ascend::ListColor::None;
+  }
+  return ascend::ListColor::None;
+}
+
+std::string mlirName(DType dtype, MLIRContext *context) {
+  Type type = toMlirType(context, dtype);
+  if (!type)
+    return policy::dtypeName(dtype);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+bool isWider(DType a, DType b) {
+  auto rank = [](DType d) {
+    switch (d) {
+    case DType::Double:
+      return 4;
+    case DType::Float32:
+      return 3;
+    case DType::Float16:
+    case DType::BFloat16:
+      return 2;
+    case DType::HiFloat8:
+      return 1;
+    default:
+      return 0;
+    }
+  };
+  return rank(a) > rank(b);
+}
+
+} // namespace
+
+LogicalResult PrecisionPlanner::planFunction(func::FuncOp func) {
+  bool ok = true;
+  func.walk([&](AscendOpInterface op) {
+    if (isa<ConstOp>(op.getOperation())) {
+      planned[op->getResult(0)] = getElementTypeOrSelf(op->getResult(0));
+      return;
+    }
+    ok &= succeeded(planOp(op));
+  });
+  return success(ok);
+}
+
+Type PrecisionPlanner::followedDType(AscendOpInterface op,
+                                     std::string &producerName) {
+  for (unsigned index : op.getInputVisitOrder()) {
+    Value value = op->getOperand(index);
+    if (!isa<FloatType>(getElementTypeOrSelf(value)))
+      continue; // indices and other integer inputs carry no precision
+    Operation *producer = value.getDefiningOp();
+    if (!producer || isa<ConstOp>(producer))
+      return {}; // a graph input, or only constants left (ML-4)
+    Type dtype = planned.lookup(value);
+    if (!dtype)
+      dtype = getElementTypeOrSelf(value);
+    // ML-4: a Cast from a low dtype to fp32 that is not black is looked
+    // through: the op follows what the Cast converts.
+    if (auto cast = dyn_cast<CastOp>(producer)) {
+      Type source = planned.lookup(cast.getX());
+      if (!source)
+        source = getElementTypeOrSelf(cast.getX());
+      if (dtype.isF32() && (source.isF16() || source.isBF16()) &&
+          policy.listColor("Cast").color != policy::ListColor::Black) {
+        producerName = cast.getName().str() + "'s input";
+        return source;
+      }
+    }
+    producerName = cast<AscendOpInterface>(producer).getNodeName().str();
+    return dtype;
+  }
+  return {};
+}
+
+LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
+  MLIRContext *context = op->getContext();
+  OpShape shape;
+  shape.query.opType = op.getOpType().str();
+  shape.query.nodeName = op.getNodeName().str();
+  for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
+    shape.query.absorbedNames.push_back(name.str());
+  nodeNames.insert(shape.query.nodeName);
+  nodeNames.insert(shape.query.absorbedNames.begin(), shape.query.absorbedNames.end());
+  opTypes.insert(shape.query.opType);
+
+  // Origin dtypes; an element type the policy cannot name is not planned.
+  auto describe = [&](Type type, std::vector<DType> &dtypes,
+                      SmallVector<bool> &isFloat, int &primary) {
+    std::optional<DType> dtype = toDType(type);
+    if (!dtype)
+      return false;
+    isFloat.push_back(policy::isFloat(*dtype) && isa<FloatType>(type));
+    if (isFloat.back() && primary < 0)
+      primary = static_cast<int>(dtypes.size());
+    dtypes.push_back(*dtype);
+    return true;
+  };
+  for (Value operand : op->getOperands())
+    if (!describe(getElementTypeOrSelf(operand), shape.query.inputDTypes,
+                  shape.floatInputs, shape.primaryInput))
+      return op->emitOpError("has an operand of element type ")
+             << getElementTypeOrSelf(operand)
+             << ", which no CANN dtype names; it cannot be planned";
+  for (Value result : op->getResults())
+    if (!describe(getElementTypeOrSelf(result), shape.query.outputDTypes,
+                  shape.floatOutputs, shape.primaryOutput))
+      return op->emitOpError("has a result of element type ")
+             << getElementTypeOrSelf(result)
+             << ", which no CANN dtype names; it cannot be planned";
+
+  const policy::Policy &p = policy;
+  PrecisionMode mode = p.mode;
+  bool mixed = policy::isMixedMode(mode);
+  policy::ListAnswer list = p.listColor(shape.query.opType);
+
+  // Per-op policy errors become op errors with a note at the config line.
+  policy::DiagnosticList opDiags;
+  auto flushDiagnostics = [&]() {
+    bool failedAny = false;
+    for (const policy::Diagnostic &diag : opDiags.all()) {
+      std::string text = diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]");
+      if (diag.severity == policy::Severity::Error) {
+        InFlightDiagnostic error = op->emitError(text);
+        if (diag.loc.isKnown())
+          error.attachNote(toLocation(context, diag.loc, op->getLoc()))
+              << "configured here";
+        failedAny = true;
+      } else {
+        op->emitWarning(text);
+        collected.warning(diag.loc, diag.message, diag.rule);
+      }
+    }
+    opDiags = {};
+    return failedAny;
+  };
+
+  // Casts keep their conversion: the input follows its producer.
+  std::optional<DType> fixedOutput;
+  bool isCast = isa<CastOp>(op.getOperation());
+
+  Type originType;
+  if (shape.primaryInput >= 0)
+    shape.origin = shape.query.inputDTypes[shape.primaryInput];
+  else if (shape.primaryOutput >= 0)
+    shape.origin = shape.query.outputDTypes[shape.primaryOutput];
+  originType = toMlirType(context, shape.origin);
+
+  SmallVector<Type> inputs, outputs;
+  policy::Provenance why;
+  ascend::Engine engine = op.getComputeUnit() == ComputeUnit::Cube
+                              ? ascend::Engine::AICoreCube
+                              : ascend::Engine::AICoreVector;
+  Type compute = originType;
+
+  auto keepAsIs = [&](policy::Provenance provenance) {
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      Type in = planned.lookup(op->getOperand(i));
+      inputs.push_back(in && isCast ? in : getElementTypeOrSelf(op->getOperand(i)));
+    }
+    for (Value result : op->getResults())
+      outputs.push_back(getElementTypeOrSelf(result));
+    if (isCast)
+      compute = outputs.front();
+    why = std::move(provenance);
+  };
+
+  policy::KernelRowsAnswer allRows = p.kernelRows(shape.query, {}, opDiags);
+  bool inLibrary = p.library.find(shape.query.opType) != nullptr;
+  if (isCast) {
+    keepAsIs({"OP-4", {}, "Cast keeps its target dtype; its input follows its producer"});
+  } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
+    keepAsIs({"OP-4", {}, "no floating-point data"});
+  } else if (!inLibrary) {
+    unknownOpTypes.insert(shape.query.opType);
+    keepAsIs({"OP-4", {},
+              "not in the operator library for " + p.soc.family +
+                  ": kept at its origin dtype"});
+  } else {
+    // What the configuration asks for, strongest first: customize_dtypes
+    // (CD-4), keep_dtype (KD-2), then the precision mode.
+    policy::PinAnswer pin = p.customizeDTypes(shape.query, opDiags);
+    policy::KeepDTypeAnswer keep = p.keepDType(shape.query);
+    if (flushDiagnostics())
+      return failure();
+    policy::KernelRowsAnswer rows = p.kernelRows(shape.query, pin, opDiags);
+    if (flushDiagnostics() || !rows.ok)
+      return failure();
+
+    DType O = shape.origin;
+    DType L = policy::lowDType(mode);
+    auto keepOrigin = [&](std::vector<Request> &out) {
+      out.push_back({O, std::nullopt, Unit::AICore});
+      out.push_back({O, std::nullopt, Unit::AICPU});
+    };
+    Plan plan;
+    // PM-8 semantics: origin where supported, else the low dtype.
+    auto pm8 = [&](Plan &target) {
+      target.requests.push_back({O, std::nullopt, Unit::AICore});
+      target.requests.push_back({L, std::nullopt, Unit::AICore});
+      target.requests.push_back({O, std::nullopt, Unit::AICPU});
+    };
+    std::string originName = policy::dtypeName(O);
+    bool cube = op.getComputeUnit() == ComputeUnit::Cube;
+    auto forceFp32 = [&]() {
+      plan.why = {"PM-6", {}, "force_fp32"};
+      plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
+      if (list.color == policy::ListColor::Black) {
+        plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICPU});
+        plan.failureRule = "PM-6";
+        plan.failure = "has no fp32 kernel, is in the black list (precision_reduce "
+                       "false) and has no AI CPU fp32 kernel";
+      } else {
+        plan.requests.push_back({DType::Float16, std::nullopt, Unit::AICore});
+        plan.failureRule = "PM-6";
+        plan.failure = "has neither an fp32 nor an fp16 kernel";
+      }
+    };
+
+    if (pin.pinned && p.customizeActive) {
+      plan.why = pin.why;
+      // Within the pinned rows the mode's preference still orders the choice.
+      plan.requests.push_back({O, std::nullopt, Unit::AICore});
+      plan.requests.push_back({L, std::nullopt, Unit::AICore});
+      plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
+      for (const policy::KernelRow &row : rows.aicore)
+        if (shape.primaryInput >= 0)
+          plan.requests.push_back({rowDType(row.inputs, shape.primaryInput),
+                                   std::nullopt, Unit::AICore});
+      for (const policy::KernelRow &row : rows.aicpu)
+        if (shape.primaryInput >= 0)
+          plan.requests.push_back({rowDType(row.inputs, shape.primaryInput),
+                                   std::nullopt, Unit::AICPU});
+      plan.failureRule = "CD-5";
+      plan.failure = "has no kernel row that fits the customize_dtypes pin";
+    } else if (keep.keep) {
+      // KD-2: origin; if unsupported, the supported higher precision.
+      plan.why = keep.why;
+      plan.requests.push_back({O, std::nullopt, Unit::AICore});
+      if (O == DType::Float16 || O == DType::BFloat16)
+        plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
+      plan.requests.push_back({O, std::nullopt, Unit::AICPU});
+      plan.failureRule = "KD-2";
+      plan.failure = "is in keep_dtype but has no kernel for " + originName +
+                     " or a higher precision";
+    } else {
+      switch (mode) {
+      case PrecisionMode::ForceFp16:
+        plan.why = {"PM-5", {}, "force_fp16"};
+        plan.requests.push_back({DType::Float16, std::nullopt, Unit::AICore});
+        keepOrigin(plan.requests);
+        plan.failureRule = "PM-5";
+        plan.failure = "has neither an fp16 nor a " + originName + " kernel";
+        break;
+      case PrecisionMode::ForceFp32:
+        forceFp32();
+        break;
+      case PrecisionMode::CubeFp16InFp32Out:
+        if (cube) {
+          plan.why = {"PM-7", {}, "cube_fp16in_fp32out"};
+          plan.requests = {{DType::Float16, DType::Float32, Unit::AICore},
+                           {DType::Float32, DType::Float32, Unit::AICore},
+                           {DType::Float16, DType::Float16, Unit::AICore}};
+          plan.failureRule = "PM-7";
+          plan.failure = "has no fp16-in/fp32-out, fp32 or fp16 cube kernel";
+        } else {
+          forceFp32();
+          plan.why.rule = "PM-7";
+          plan.why.why = "cube_fp16in_fp32out: vector ops as force_fp32";
+        }
+        break;
+      case PrecisionMode::AllowFp32ToFp16:
+      case PrecisionMode::AllowFp32ToBf16:
+        plan.why = {"PM-8", {}, policy::precisionModeName(mode)};
+        pm8(plan);
+        plan.failureRule = "PM-8";
+        plan.failure = "has no kernel for " + originName + " or " +
+                       policy::dtypeName(L);
+        break;
+      case PrecisionMode::MustKeepOrigin:
+        plan.why = {"PM-9", {}, "must_keep_origin_dtype"};
+        plan.requests.push_back({O, std::nullopt, Unit::AICore});
+        if (O == DType::Float16)
+          plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
+        plan.requests.push_back({O, std::nullopt, Unit::AICPU});
+        plan.failureRule = "PM-9";
+        plan.failure = "cannot keep its origin dtype " + originName +
+                       " (no AI Core or AI CPU kernel has it), so "
+                       "must_keep_origin_dtype cannot be used";
+        break;
+      case PrecisionMode::CubeHiFloat8:
+        plan.why = {"PM-11", {}, "cube_hif8"};
+        if (cube)
+          plan.requests.push_back({DType::HiFloat8, std::nullopt, Unit::AICore});
+        keepOrigin(plan.requests);
+        plan.failureRule = "PM-11";
+        plan.failure = "has no kernel for its origin dtype " + originName;
+        break;
+      case PrecisionMode::MixedFloat16:
+      case PrecisionMode::MixedBFloat16:
+      case PrecisionMode::MixedHiFloat8: {
+        std::string where = list.why.sourceText() == "built-in"
+                                ? "built-in, " + p.soc.family
+                                : list.why.sourceText();
+        std::string colorText = policy::listColorName(list.color) + " list (" + where + ")";
+        if (list.color == policy::ListColor::White) {
+          plan.why = {list.why.rule == "ML-6" ? "ML-6" : "ML-2", list.why.source, colorText};
+          bool reducible = O == DType::Float32 ||
+                           (O == DType::BFloat16 && L == DType::Float16);
+          if (reducible)
+            plan.requests.push_back({L, std::nullopt, Unit::AICore});
+          keepOrigin(plan.requests);
+          if (reducible && !pickRow(rows.aicore, shape, {L, std::nullopt, Unit::AICore}))
+            opDiags.warning({}, shape.query.nodeName + " (" + shape.query.opType +
+                                    ") is in the white list but doesn't support " +
+                                    policy::dtypeName(L) + "; it stays " + originName,
+                            "ML-2");
+          plan.failureRule = "ML-2";
+          plan.failure = "has no kernel for " + policy::dtypeName(L) + " or " + originName;
+        } else if (list.color == policy::ListColor::Black) {
+          plan.why = {list.why.rule == "ML-6" ? "ML-6" : "ML-3", list.why.source, colorText};
+          keepOrigin(plan.requests);
+          plan.failureRule = "ML-3";
+          plan.failure = "is in the black list but doesn't support its original dtype " +
+                         originName + " on the AI Core or AI CPU";
+        } else {
+          std::string producer;
+          Type followed = followedDType(op, producer);
+          std::optional<DType> followedPolicyDType =
+              followed ? toDType(followed) : std::nullopt;
+          if (followedPolicyDType) {
+            plan.why = {"ML-4", list.why.source,
+                        "gray: follows " + producer + " (" + mlirName(*followedPolicyDType, context) + ")"};
+            plan.requests.push_back({*followedPolicyDType, std::nullopt, Unit::AICore});
+          } else {
+            plan.why = {"ML-4", list.why.source,
+                        "gray with no non-constant producer: keeps " + originName +
+                            " where supported (PM-8)"};
+          }
+          pm8(plan);
+          plan.failureRule = "ML-4";
+          plan.failure = "has no kernel for the dtype it follows, " + originName +
+                         " or " + policy::dtypeName(L);
+        }
+        break;
+      }
+      }
+    }
+    if (flushDiagnostics())
+      return failure();
+
+    // The first request some row fits decides.
+    const policy::KernelRow *row = nullptr;
+    Unit unit = Unit::AICore;
+    for (const Request &request : plan.requests) {
+      const auto &candidates = request.unit == Unit::AICore ? rows.aicore : rows.aicpu;
+      if ((row = pickRow(candidates, shape, request))) {
+        unit = request.unit;
+        compute = toMlirType(context, request.in);
+        break;
+      }
+    }
+    if (!row) {
+      InFlightDiagnostic error = op->emitOpError()
+                                 << "(" << shape.query.nodeName << ", origin "
+                                 << originName << ") " << plan.failure
+                                 << " [" << plan.failureRule
+                                 << "]; its kernels support:" << rowsText(allRows);
+      if (plan.why.source.isKnown())
+        error.attachNote(toLocation(context, plan.why.source, op->getLoc()))
+            << "configured here";
+      return failure();
+    }
+    if (!compute)
+      return op->emitOpError("would compute in ")
+             << policy::dtypeName(shape.origin)
+             << ", which has no MLIR element type yet (hifloat8)";
+    for (size_t i = 0; i < shape.query.inputDTypes.size(); ++i)
+      inputs.push_back(toMlirType(context, rowDType(row->inputs, i)));
+    for (size_t j = 0; j < shape.query.outputDTypes.size(); ++j)
+      outputs.push_back(toMlirType(context, rowDType(row->outputs, j)));
+    if (llvm::any_of(inputs, [](Type t) { return !t; }) ||
+        llvm::any_of(outputs, [](Type t) { return !t; }))
+      return op->emitOpError("its kernel row uses a dtype without an MLIR "
+                             "element type (hifloat8)");
+    if (unit == Unit::AICPU)
+      engine = ascend::Engine::AICPU;
+    why = plan.why;
+  }
+
+  for (auto [result, type] : llvm::zip(op->getResults(), outputs))
+    planned[result] = type;
+  auto decision = PrecisionAttr::get(
+      context, originType ? originType : compute, compute ? compute : originType,
+      inputs, outputs, engine,
+      mixed ? toAttr(list.color) : ascend::ListColor::None,
+      why.rule.empty() ? "OP-4" : why.rule, why.sourceText());
+  op.setPrecisionDecision(decision);
+
+  // IM-5/IM-6: the implementation mode.
+  policy::ImplModeAnswer impl = p.implMode(shape.query, opDiags);
+  flushDiagnostics();
+  if (impl.mode)
+    if (std::optional<ImplMode> value = symbolizeImplMode(*impl.mode))
+      op->setAttr("impl_mode", ImplModeAttr::get(context, *value));
+
+  if (explain) {
+    std::string computeName;
+    llvm::raw_string_ostream os(computeName);
+    decision.getCompute().print(os);
+    InFlightDiagnostic remark = op->emitRemark();
+    remark << shape.query.nodeName << " computes in " << computeName << " on "
+           << stringifyEngine(engine) << ": " << why.why << " [" << decision.getRule()
+           << ", " << decision.getSource() << "]";
+    if (impl.mode)
+      remark << "; impl mode " << *impl.mode << " [" << impl.why.rule << ", "
+             << impl.why.sourceText() << "]";
+  }
+  return success();
+}
+
+void PrecisionPlanner::reportModelWarnings(Location loc) {
+  policy::DiagnosticList diags;
+  policy.reportUnmatchedKeepDType(nodeNames, opTypes, diags);
+  policy.reportUnusedMixListOpTypes(opTypes, diags);
+  if (!unknownOpTypes.empty()) {
+    std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());
+    diags.warning({}, "the operator library for " + policy.soc.family +
+                          " has no entry for " + policy::joinChoices(names, ", ") +
+                          "; these ops keep their origin dtypes",
+                  "OP-4");
+  }
+  emitPolicyDiagnostics(loc.getContext(), diags, loc);
+  collected.append(diags);
+}

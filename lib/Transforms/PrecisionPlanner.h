@@ -1,0 +1,55 @@
+//===- PrecisionPlanner.h - decide every op's dtypes (PM, ML, KD, CD, IM) -===//
+//
+// The logic behind prec-plan-precision, apart from the pass: walks a function
+// in order (producers before consumers), asks the policy about each op and
+// attaches an #ascend.precision decision and impl_mode.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_TRANSFORMS_PRECISIONPLANNER_H
+#define ASCENDPREC_LIB_TRANSFORMS_PRECISIONPLANNER_H
+
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Policy/Policy.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <set>
+#include <string>
+
+namespace mlir::ascendprec {
+
+class PrecisionPlanner {
+public:
+  PrecisionPlanner(const ::ascendprec::policy::Policy &policy, bool explain)
+      : policy(policy), explain(explain) {}
+
+  /// Plans every ascend op of `func` (except Const). Fails after reporting
+  /// every op that cannot be planned.
+  LogicalResult planFunction(func::FuncOp func);
+
+  /// Model-wide warnings once all functions are planned: KD-4, ML-7, and op
+  /// types the operator library does not know.
+  void reportModelWarnings(Location loc);
+
+  /// Warnings planning produced, for the report.
+  const ::ascendprec::policy::DiagnosticList &warnings() const {
+    return collected;
+  }
+
+private:
+  LogicalResult planOp(ascend::AscendOpInterface op);
+  /// ML-4: the dtype a gray op follows, or null (graph input / constants).
+  Type followedDType(ascend::AscendOpInterface op, std::string &producerName);
+
+  const ::ascendprec::policy::Policy &policy;
+  bool explain;
+  /// The planned element type of every value produced so far.
+  llvm::DenseMap<Value, Type> planned;
+  std::set<std::string> nodeNames, opTypes, unknownOpTypes;
+  ::ascendprec::policy::DiagnosticList collected;
+};
+
+} // namespace mlir::ascendprec
+
+#endif // ASCENDPREC_LIB_TRANSFORMS_PRECISIONPLANNER_H

@@ -1,0 +1,70 @@
+//===- PrecisionReport.cpp - prec-precision-report ------------------------===//
+
+#include "AscendPrec/Transforms/Passes.h"
+#include "ReportData.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::ascendprec {
+#define GEN_PASS_DEF_PRECISIONREPORT
+#include "AscendPrec/Transforms/Passes.h.inc"
+} // namespace mlir::ascendprec
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+
+namespace {
+
+/// Writes `text` to `path` ("-" is stdout) through a temporary file renamed
+/// into place, so a failure leaves no partial file.
+LogicalResult writeAtomically(StringRef path, StringRef text, Location loc) {
+  if (path == "-") {
+    llvm::outs() << text;
+    return success();
+  }
+  SmallString<128> temp(path);
+  temp += ".tmp-%%%%%%";
+  int fd;
+  SmallString<128> tempPath;
+  if (std::error_code error =
+          llvm::sys::fs::createUniqueFile(temp, fd, tempPath))
+    return emitError(loc) << "cannot write '" << path << "': " << error.message();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << text;
+    os.flush();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(tempPath);
+      return emitError(loc) << "cannot write '" << path << "'";
+    }
+  }
+  if (std::error_code error = llvm::sys::fs::rename(tempPath, path)) {
+    llvm::sys::fs::remove(tempPath);
+    return emitError(loc) << "cannot write '" << path << "': " << error.message();
+  }
+  return success();
+}
+
+struct PrecisionReportPass
+    : mlir::ascendprec::impl::PrecisionReportBase<PrecisionReportPass> {
+  using PrecisionReportBase::PrecisionReportBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ReportData data = collectReport(module);
+    std::pair<const std::string *, std::string (*)(const ReportData &)> outputs[] = {
+        {&report.getValue(), reportJson},
+        {&reportText.getValue(), mlir::ascendprec::reportText},
+        {&reportDot.getValue(), mlir::ascendprec::reportDot},
+        {&reportHtml.getValue(), mlir::ascendprec::reportHtml},
+        {&lockfile.getValue(), reportLockfile}};
+    for (auto [path, write] : outputs)
+      if (!path->empty() && failed(writeAtomically(*path, write(data), module.getLoc())))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,49 @@
+//===- ReportData.h - the precision report, read from planned IR ----------===//
+
+#ifndef ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H
+#define ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::ascendprec {
+
+struct ReportNode {
+  std::string name, opType, engine, originDType, computeDType, implMode, list,
+      rule, source;
+  std::vector<std::string> inputDTypes, outputDTypes, absorbed;
+  /// Node names of the ascend ops (or "arg<N>") feeding each operand.
+  std::vector<std::string> producers;
+  bool insertedCast = false; ///< a Cast materialization added
+};
+
+struct ReportData {
+  std::string socVersion, precisionMode;
+  std::map<std::string, std::string> options;
+  std::vector<ReportNode> nodes; ///< planned ops, then inserted Casts
+  int64_t castsInserted = 0, castsRemoved = 0, constantsConverted = 0;
+  struct Diagnostic {
+    std::string severity, rule, location, message;
+  };
+  std::vector<Diagnostic> diagnostics;
+
+  /// Planned ops only (what "ops" counts in the summary).
+  size_t plannedCount() const;
+};
+
+/// Reads decisions and the planning state off the module.
+ReportData collectReport(ModuleOp module);
+
+std::string reportJson(const ReportData &report);
+std::string reportText(const ReportData &report);
+std::string reportDot(const ReportData &report);
+std::string reportHtml(const ReportData &report);
+/// customize_dtypes lines that pin every planned op to its decision.
+std::string reportLockfile(const ReportData &report);
+
+} // namespace mlir::ascendprec
+
+#endif // ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H

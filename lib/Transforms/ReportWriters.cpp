@@ -1,0 +1,158 @@
+//===- ReportWriters.cpp - report as JSON, text table and lockfile --------===//
+
+#include "ReportData.h"
+
+#include "AscendPrec/Policy/JsonWriter.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+using ::ascendprec::policy::JsonWriter;
+
+std::string mlir::ascendprec::reportJson(const ReportData &report) {
+  JsonWriter json;
+  json.beginObject();
+  json.member("soc_version", report.socVersion);
+  json.member("precision_mode", report.precisionMode);
+  json.key("options").beginObject();
+  for (const auto &[name, value] : report.options)
+    json.member(name, value);
+  json.endObject();
+
+  std::map<std::string, long long> byDType, byEngine;
+  for (const char *engine : {"AICore-cube", "AICore-vector", "AICPU"})
+    byEngine[engine] = 0;
+  for (const ReportNode &node : report.nodes)
+    if (!node.insertedCast) {
+      ++byDType[node.computeDType];
+      ++byEngine[node.engine];
+    }
+  json.key("summary").beginObject();
+  json.member("ops", static_cast<unsigned long long>(report.plannedCount()));
+  json.key("by_compute_dtype").beginObject();
+  for (const auto &[dtype, count] : byDType)
+    json.member(dtype, count);
+  json.endObject();
+  json.key("by_engine").beginObject();
+  for (const auto &[engine, count] : byEngine)
+    json.member(engine, count);
+  json.endObject();
+  json.member("casts_inserted", static_cast<long long>(report.castsInserted))
+      .member("casts_removed", static_cast<long long>(report.castsRemoved))
+      .member("constants_converted",
+              static_cast<long long>(report.constantsConverted));
+  json.endObject();
+
+  auto list = [&](const char *key, const std::vector<std::string> &items) {
+    json.key(key).beginArray();
+    for (const std::string &item : items)
+      json.value(item);
+    json.endArray();
+  };
+  json.key("nodes").beginArray();
+  for (const ReportNode &node : report.nodes) {
+    if (node.insertedCast)
+      continue;
+    json.beginObject();
+    json.member("name", node.name)
+        .member("op_type", node.opType)
+        .member("engine", node.engine)
+        .member("origin_dtype", node.originDType)
+        .member("compute_dtype", node.computeDType);
+    list("input_dtypes", node.inputDTypes);
+    list("output_dtypes", node.outputDTypes);
+    json.key("impl_mode");
+    if (node.implMode.empty())
+      json.null();
+    else
+      json.value(node.implMode);
+    json.member("list", node.list).member("rule", node.rule).member("source", node.source);
+    list("absorbed", node.absorbed);
+    json.endObject();
+  }
+  json.endArray();
+
+  json.key("diagnostics").beginArray();
+  for (const ReportData::Diagnostic &diag : report.diagnostics) {
+    json.beginObject();
+    json.member("severity", diag.severity)
+        .member("rule", diag.rule)
+        .member("location", diag.location)
+        .member("message", diag.message);
+    json.endObject();
+  }
+  json.endArray();
+  json.endObject();
+  return json.str();
+}
+
+std::string mlir::ascendprec::reportText(const ReportData &report) {
+  std::vector<std::vector<std::string>> rows = {
+      {"node", "op type", "engine", "origin", "compute", "inputs", "outputs",
+       "impl mode", "list", "rule", "source"}};
+  auto join = [](const std::vector<std::string> &items) {
+    std::string text;
+    for (size_t i = 0; i < items.size(); ++i)
+      text += (i ? "," : "") + items[i];
+    return text;
+  };
+  for (const ReportNode &node : report.nodes)
+    rows.push_back({node.name + (node.insertedCast ? " (inserted)" : ""),
+                    node.opType, node.engine, node.originDType, node.computeDType,
+                    join(node.inputDTypes), join(node.outputDTypes),
+                    node.implMode.empty() ? "-" : node.implMode, node.list,
+                    node.rule, node.source});
+  std::vector<size_t> widths(rows.front().size(), 0);
+  for (const auto &row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  std::string out = "SoC " + report.socVersion + ", precision mode " +
+                    report.precisionMode + ": " +
+                    std::to_string(report.plannedCount()) + " ops, " +
+                    std::to_string(report.castsInserted) + " casts inserted, " +
+                    std::to_string(report.castsRemoved) + " removed\n";
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (size_t i = 0; i < rows[r].size(); ++i) {
+      line += rows[r][i];
+      if (i + 1 < rows[r].size())
+        line += std::string(widths[i] - rows[r][i].size() + 2, ' ');
+    }
+    out += line + "\n";
+    if (r == 0) {
+      size_t total = 0;
+      for (size_t w : widths)
+        total += w + 2;
+      out += std::string(total - 2, '-') + "\n";
+    }
+  }
+  for (const ReportData::Diagnostic &diag : report.diagnostics)
+    out += (diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
+           ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]") +
+           "\n";
+  return out;
+}
+
+std::string mlir::ascendprec::reportLockfile(const ReportData &report) {
+  std::string out = "# customize_dtypes lockfile written by AscendPrec for " +
+                    report.socVersion + " under " + report.precisionMode +
+                    ".\n# Passed back as --customize_dtypes with the same "
+                    "options, it reproduces every decision below.\n";
+  for (const ReportNode &node : report.nodes) {
+    // Casts follow their producers; node names with line breaks cannot be
+    // written in this format.
+    if (node.insertedCast || node.opType == "Cast" ||
+        node.name.find_first_of("\r\n") != std::string::npos)
+      continue;
+    std::string line = node.name + "::InputDtype:";
+    for (size_t i = 0; i < node.inputDTypes.size(); ++i)
+      line += (i ? "," : "") + node.inputDTypes[i];
+    line += ",OutputDtype:";
+    for (size_t i = 0; i < node.outputDTypes.size(); ++i)
+      line += (i ? "," : "") + node.outputDTypes[i];
+    out += line + "\n";
+  }
+  return out;
+}
