@@ -18,6 +18,9 @@ config.substitutions.append(("%ascendprec_src", config.ascendprec_src_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["prec-opt"], [config.ascendprec_tools_dir])
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%prec_opt", os.path.join(config.ascendprec_tools_dir, "prec-opt")))
 
 # Tests read the source tree's operator library, never an installed one.
 config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(
