@@ -56,12 +56,15 @@ std::string mlir::ascendprec::reportDot(const ReportData &report) {
   for (const ReportNode &node : report.nodes)
     known.insert(node.name);
   for (const ReportNode &node : report.nodes) {
-    std::string label = node.name + "\\n" + node.opType + " [" + node.computeDType +
-                        ", " + node.engine + "]";
+    // Escape each line, then join with DOT's line break.
+    std::string label = escape(node.name, false) + "\\n" +
+                        escape(node.opType + " [" + node.computeDType + ", " +
+                                   node.engine + "]",
+                               false);
     if (!node.insertedCast)
-      label += "\\n" + node.rule;
-    out += "  \"" + escape(node.name, false) + "\" [label=\"" +
-           escape(label, false).replace(0, 0, "") + "\", fillcolor=\"" +
+      label += "\\n" + escape(node.rule, false);
+    out += "  \"" + escape(node.name, false) + "\" [label=\"" + label +
+           "\", fillcolor=\"" +
            colorFor(node.computeDType) + "\"" +
            (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") +
            "];\n";
