@@ -12,7 +12,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ascendprec_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "install-consumer",
-                   "inputs"]
+                   "inputs", "mode-matrix"]
 
 config.substitutions.append(("%ascendprec_src", config.ascendprec_src_root))
 llvm_config.use_default_substitutions()
