@@ -51,7 +51,7 @@ public:
                                     builder.getStringAttr(constant.getName().str() +
                                                           "/" + dtypeNameOf(dtype)),
                                     nullptr, nullptr, nullptr);
-        addToCounter(module, kConstantsConvertedAttr, 1);
+        ++constantsConverted;
       }
     }
     if (!converted) {
@@ -64,7 +64,7 @@ public:
                                    nullptr, nullptr);
       castOp->setAttr(kInsertedAttr, builder.getUnitAttr());
       converted = castOp;
-      addToCounter(module, kCastsInsertedAttr, 1);
+      ++castsInserted;
     }
     cache[key] = converted;
     return converted;
@@ -83,6 +83,9 @@ private:
 
   ModuleOp module;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+
+public:
+  int64_t castsInserted = 0, constantsConverted = 0;
 };
 
 struct MaterializePrecisionPass
@@ -107,6 +110,8 @@ struct MaterializePrecisionPass
       }
       materializeBoundary(func, converter);
     }
+    addToCounter(module, kCastsInsertedAttr, converter.castsInserted);
+    addToCounter(module, kConstantsConvertedAttr, converter.constantsConverted);
   }
 
   /// Function results keep their declared dtypes (or the function type
@@ -146,7 +151,7 @@ struct MaterializePrecisionPass
             cast && cast->hasAttr(kInsertedAttr)) {
           cast.getY().replaceAllUsesWith(arg);
           cast->erase();
-          addToCounter(func->getParentOfType<ModuleOp>(), kCastsInsertedAttr, -1);
+          --converter.castsInserted;
         }
       arg.setType(wanted);
       inputs[arg.getArgNumber()] = wanted;

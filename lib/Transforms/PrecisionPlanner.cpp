@@ -159,6 +159,25 @@ bool isWider(DType a, DType b) {
 
 } // namespace
 
+const policy::ListAnswer &
+PrecisionPlanner::listColorOf(const std::string &opType) {
+  auto it = listColors.find(opType);
+  if (it == listColors.end())
+    it = listColors.emplace(opType, policy.listColor(opType)).first;
+  return it->second;
+}
+
+const policy::KernelRowsAnswer &
+PrecisionPlanner::rowsOf(const policy::OpQuery &query) {
+  auto it = unpinnedRows.find(query.opType);
+  if (it == unpinnedRows.end()) {
+    policy::DiagnosticList unused; // rows without a pin report nothing
+    it = unpinnedRows.emplace(query.opType, policy.kernelRows(query, {}, unused))
+             .first;
+  }
+  return it->second;
+}
+
 LogicalResult PrecisionPlanner::planFunction(func::FuncOp func) {
   bool ok = true;
   func.walk([&](AscendOpInterface op) {
@@ -208,9 +227,14 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   shape.query.nodeName = op.getNodeName().str();
   for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
     shape.query.absorbedNames.push_back(name.str());
-  nodeNames.insert(shape.query.nodeName);
-  nodeNames.insert(shape.query.absorbedNames.begin(), shape.query.absorbedNames.end());
-  opTypes.insert(shape.query.opType);
+  // Names and types are only needed for KD-4 and ML-7's model-wide warnings.
+  if (policy.keepDTypeList) {
+    nodeNames.insert(shape.query.nodeName);
+    nodeNames.insert(shape.query.absorbedNames.begin(),
+                     shape.query.absorbedNames.end());
+  }
+  if (policy.keepDTypeList || policy.mixList)
+    opTypes.insert(shape.query.opType);
 
   // Origin dtypes; an element type the policy cannot name is not planned.
   auto describe = [&](Type type, std::vector<DType> &dtypes,
@@ -240,7 +264,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   const policy::Policy &p = policy;
   PrecisionMode mode = p.mode;
   bool mixed = policy::isMixedMode(mode);
-  policy::ListAnswer list = p.listColor(shape.query.opType);
+  const policy::ListAnswer &list = listColorOf(shape.query.opType);
 
   // Per-op policy errors become op errors with a note at the config line.
   policy::DiagnosticList opDiags;
@@ -293,7 +317,6 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     why = std::move(provenance);
   };
 
-  policy::KernelRowsAnswer allRows = p.kernelRows(shape.query, {}, opDiags);
   bool inLibrary = p.library.find(shape.query.opType) != nullptr;
   if (isCast) {
     keepAsIs({"OP-4", {}, "Cast keeps its target dtype; its input follows its producer"});
@@ -311,9 +334,13 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     policy::KeepDTypeAnswer keep = p.keepDType(shape.query);
     if (flushDiagnostics())
       return failure();
-    policy::KernelRowsAnswer rows = p.kernelRows(shape.query, pin, opDiags);
-    if (flushDiagnostics() || !rows.ok)
-      return failure();
+    policy::KernelRowsAnswer pinnedRows;
+    if (pin.pinned) {
+      pinnedRows = p.kernelRows(shape.query, pin, opDiags);
+      if (flushDiagnostics() || !pinnedRows.ok)
+        return failure();
+    }
+    const policy::KernelRowsAnswer &rows = pin.pinned ? pinnedRows : rowsOf(shape.query);
 
     DType O = shape.origin;
     DType L = policy::lowDType(mode);
@@ -493,7 +520,8 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
                                  << "(" << shape.query.nodeName << ", origin "
                                  << originName << ") " << plan.failure
                                  << " [" << plan.failureRule
-                                 << "]; its kernels support:" << rowsText(allRows);
+                                 << "]; its kernels support:"
+                                 << rowsText(rowsOf(shape.query));
       if (plan.why.source.isKnown())
         error.attachNote(toLocation(context, plan.why.source, op->getLoc()))
             << "configured here";

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -44,8 +45,15 @@ private:
 
   const ::ascendprec::policy::Policy &policy;
   bool explain;
+  /// Answers that depend only on the op type, asked once per type.
+  const ::ascendprec::policy::ListAnswer &listColorOf(const std::string &opType);
+  const ::ascendprec::policy::KernelRowsAnswer &rowsOf(
+      const ::ascendprec::policy::OpQuery &query);
+
   /// The planned element type of every value produced so far.
   llvm::DenseMap<Value, Type> planned;
+  std::map<std::string, ::ascendprec::policy::ListAnswer> listColors;
+  std::map<std::string, ::ascendprec::policy::KernelRowsAnswer> unpinnedRows;
   std::set<std::string> nodeNames, opTypes, unknownOpTypes;
   ::ascendprec::policy::DiagnosticList collected;
 };
