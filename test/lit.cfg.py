@@ -21,6 +21,10 @@ llvm_config.add_tool_substitutions(["prec-opt"], [config.ascendprec_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%prec_opt", os.path.join(config.ascendprec_tools_dir, "prec-opt")))
+config.substitutions.append(
+    ("%expect_exit", config.python_executable + " " +
+     os.path.join(config.ascendprec_src_root, "scripts", "expect-exit.py")))
+llvm_config.add_tool_substitutions(["prec-compile"], [config.ascendprec_tools_dir])
 
 # Tests read the source tree's operator library, never an installed one.
 config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(

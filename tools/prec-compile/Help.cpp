@@ -1,0 +1,68 @@
+//===- Help.cpp - prec-compile --help and --version -----------------------===//
+
+#include "Help.h"
+
+#include "AscendPrec/Policy/Options.h"
+#include "llvm/Config/llvm-config.h"
+
+namespace ascendprec::driver {
+
+static std::string optionLine(const std::string &flag, const std::string &help) {
+  std::string line = "  " + flag;
+  line += line.size() < 34 ? std::string(34 - line.size(), ' ') : "\n" + std::string(34, ' ');
+  return line + help + "\n";
+}
+
+std::string helpText() {
+  std::string text =
+      "OVERVIEW: prec-compile - plan an Ascend model's precision as CANN would, and say why\n\n"
+      "USAGE: prec-compile MODEL.onnx|MODEL.mlir --soc_version=SOC [CANN options] --output=DIR\n\n"
+      "Writes DIR/planned.mlir, DIR/report.{json,txt,html,dot}, DIR/report.lock.cfg\n"
+      "(a customize_dtypes lockfile) and DIR/options.json (the effective options).\n"
+      "Nothing is written unless everything succeeds. Exit status: 0 success,\n"
+      "1 user error (bad option, file or model; a rule that cannot be met),\n"
+      "2 internal error.\n\n"
+      "Input and output:\n" +
+      optionLine("--output=DIR", "output folder (required)") +
+      optionLine("--session_options=FILE", "JSON object of CANN options; the command line wins") +
+      optionLine("--explain", "print why every op got its dtype") +
+      optionLine("--keep-io-dtypes=false", "let the model's inputs/outputs take planned dtypes") +
+      optionLine("--quiet", "no progress lines (also when stderr is not a terminal)") +
+      optionLine("--help", "this text") + optionLine("--version", "print the version");
+  std::string group;
+  for (const policy::OptionSpec &spec : policy::optionSpecs()) {
+    if (spec.group != group) {
+      group = spec.group;
+      text += "\n" + group + ":\n";
+    }
+    std::string flag = "--" + spec.name + "=";
+    switch (spec.type) {
+    case policy::OptionType::Path:
+      flag += "FILE";
+      break;
+    case policy::OptionType::Directory:
+      flag += "DIR";
+      break;
+    case policy::OptionType::Bool:
+      flag += "true|false";
+      break;
+    case policy::OptionType::Int:
+      flag += spec.allowedValues.empty() ? "N" : "0|1";
+      break;
+    default:
+      flag += "VALUE";
+    }
+    std::string help = spec.help;
+    if (spec.type == policy::OptionType::Enum && spec.group != "Accepted for compatibility (no effect here)")
+      help += " (" + policy::joinChoices(spec.allowedValues, ", ") + ")";
+    text += optionLine(flag, help);
+  }
+  text += "\nReference: docs/user-guide.md, docs/generated/options.md.\n";
+  return text;
+}
+
+std::string versionText() {
+  return "prec-compile (AscendPrec) 0.1.0\nbuilt with LLVM/MLIR " LLVM_VERSION_STRING "\n";
+}
+
+} // namespace ascendprec::driver

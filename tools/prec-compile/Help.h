@@ -1,0 +1,15 @@
+//===- Help.h - prec-compile --help and --version -------------------------===//
+
+#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_HELP_H
+#define ASCENDPREC_TOOLS_PREC_COMPILE_HELP_H
+
+#include <string>
+
+namespace ascendprec::driver {
+/// Usage, the driver's own options, then every CANN option grouped as
+/// CANN's documentation groups them.
+std::string helpText();
+std::string versionText();
+} // namespace ascendprec::driver
+
+#endif // ASCENDPREC_TOOLS_PREC_COMPILE_HELP_H

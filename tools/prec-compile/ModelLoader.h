@@ -1,0 +1,22 @@
+//===- ModelLoader.h - read a model into the ascend dialect ---------------===//
+
+#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
+#define ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <string>
+
+namespace ascendprec::driver {
+
+/// Reads `.mlir` (ascend dialect) or `.onnx`; reports errors through the
+/// context's diagnostics and returns null on failure.
+mlir::OwningOpRef<mlir::ModuleOp> loadModel(const std::string &path,
+                                            llvm::SourceMgr &sourceMgr,
+                                            mlir::MLIRContext &context);
+
+} // namespace ascendprec::driver
+
+#endif // ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H

@@ -1,0 +1,28 @@
+//===- Progress.cpp - per-phase progress lines with timings ---------------===//
+
+#include "Progress.h"
+
+#include <cstdio>
+
+namespace ascendprec::driver {
+
+void Progress::begin(const std::string &phase) {
+  current = phase;
+  start = std::chrono::steady_clock::now();
+  if (enabled) {
+    std::fprintf(stderr, "  %-34s", (phase + " ...").c_str());
+    std::fflush(stderr);
+  }
+}
+
+void Progress::end() {
+  if (!enabled || current.empty())
+    return;
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::fprintf(stderr, "%6.2f s\n", seconds);
+  current.clear();
+}
+
+} // namespace ascendprec::driver

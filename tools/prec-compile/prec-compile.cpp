@@ -1,0 +1,219 @@
+//===- prec-compile.cpp - the user-facing AscendPrec driver ---------------===//
+//
+// prec-compile MODEL --soc_version=... [CANN options] --output=DIR
+//
+// Takes CANN's own option names and config files, plans the model's precision
+// (prepare, plan, materialize, clean up), and writes the planned IR, the
+// report, a picture and a lockfile, all or nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Help.h"
+#include "ModelLoader.h"
+#include "OutputDirectory.h"
+#include "Progress.h"
+
+#include "AscendPrec/InitAll.h"
+#include "AscendPrec/Policy/CommandLine.h"
+#include "AscendPrec/Policy/JsonWriter.h"
+#include "AscendPrec/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ascendprec;
+using namespace ascendprec::driver;
+namespace fs = std::filesystem;
+
+namespace {
+
+enum ExitCode { Success = 0, UserError = 1, InternalError = 2 };
+
+/// The effective options as a session-options file (absolute paths), so the
+/// passes see exactly what the driver validated.
+std::string effectiveOptionsJson(const policy::SessionOptions &options) {
+  policy::JsonWriter json;
+  json.beginObject();
+  for (const auto &[name, value] : options.all()) {
+    const policy::OptionSpec *spec = policy::findOptionSpec(name);
+    json.key(name);
+    if (spec->type == policy::OptionType::Int)
+      json.value(std::stoll(value.text));
+    else if (spec->type == policy::OptionType::Bool)
+      json.value(value.text == "true");
+    else if (spec->type == policy::OptionType::Path ||
+             spec->type == policy::OptionType::Directory)
+      json.value(fs::absolute(value.text).lexically_normal().string());
+    else
+      json.value(value.text);
+  }
+  json.endObject();
+  return json.str();
+}
+
+bool writeText(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+std::string readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// Counts error diagnostics, and those that carry a rule ID (user errors:
+/// a rule that cannot be met, a bad file) apart from the rest.
+struct ErrorTally {
+  int errors = 0, withRule = 0;
+};
+
+int run(const std::vector<std::string> &args) {
+  for (const std::string &arg : args) {
+    if (arg == "--help" || arg == "-help" || arg == "-h") {
+      std::cout << helpText();
+      return Success;
+    }
+    if (arg == "--version") {
+      std::cout << versionText();
+      return Success;
+    }
+  }
+
+  policy::DiagnosticList diags;
+  std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
+      args, {"output", "quiet", "explain", "keep-io-dtypes"}, diags);
+  auto failWith = [&](int code) {
+    std::cerr << diags.format();
+    return code;
+  };
+  if (!parsed)
+    return failWith(UserError);
+  if (parsed->positional.size() != 1) {
+    diags.error({"<command line>"},
+                parsed->positional.empty()
+                    ? "no model given; usage: prec-compile MODEL.onnx|MODEL.mlir "
+                      "--soc_version=SOC --output=DIR (see --help)"
+                    : "one model at a time; got " +
+                          std::to_string(parsed->positional.size()) + " inputs",
+                "OP-1");
+    return failWith(UserError);
+  }
+  auto flag = [&](const std::string &name) -> const std::string * {
+    auto it = parsed->toolFlags.find(name);
+    return it == parsed->toolFlags.end() ? nullptr : &it->second;
+  };
+  const std::string *output = flag("output");
+  if (!output || output->empty() || *output == "true") {
+    diags.error({"<command line>"}, "--output=DIR is required", "OP-1");
+    return failWith(UserError);
+  }
+  bool quiet = flag("quiet") && *flag("quiet") != "false";
+  bool explain = flag("explain") && *flag("explain") != "false";
+  bool keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
+  Progress progress(!quiet && isatty(STDERR_FILENO));
+  const std::string &modelPath = parsed->positional.front();
+
+  progress.begin("resolve options and files");
+  std::optional<policy::Policy> resolved = policy::Policy::build(parsed->options, diags);
+  progress.end();
+  std::cerr << diags.format();
+  if (!resolved)
+    return UserError;
+  diags = {};
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllAscendPrecDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler printer(sourceMgr, &context, llvm::errs());
+  ErrorTally tally;
+  // Tally errors, then let the printer show them with file:line:col.
+  mlir::ScopedDiagnosticHandler counter(&context, [&](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
+      ++tally.errors;
+      std::string text = diag.str();
+      if (text.find("] ") != std::string::npos || text.back() == ']' ||
+          text.find("; its kernels support") != std::string::npos)
+        ++tally.withRule;
+    }
+    return mlir::failure(); // continue to the printer
+  });
+
+  progress.begin("load " + fs::path(modelPath).filename().string());
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadModel(modelPath, sourceMgr, context);
+  progress.end();
+  if (!module)
+    return UserError;
+
+  OutputDirectory out(*output);
+  if (!out.error().empty()) {
+    llvm::errs() << "error: " << out.error() << "\n";
+    return UserError;
+  }
+  std::string optionsFile = out.path("options.json");
+  if (!writeText(optionsFile, effectiveOptionsJson(parsed->options))) {
+    llvm::errs() << "error: cannot write " << optionsFile << "\n";
+    return UserError;
+  }
+
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
+  mlir::ascendprec::GraphPrepareOptions prepare;
+  prepare.renameDuplicates = true; // models often repeat or omit node names
+  mlir::ascendprec::buildGraphPreparePipeline(pm, prepare);
+  mlir::ascendprec::PrecisionPipelineOptions precision;
+  precision.socVersion = parsed->options.get("soc_version")->text;
+  precision.sessionOptions = optionsFile;
+  precision.explain = explain;
+  precision.keepIoDtypes = keepIo;
+  precision.report = out.path("report.json");
+  mlir::ascendprec::buildPrecisionPipeline(pm, precision);
+
+  progress.begin("plan precision");
+  mlir::LogicalResult planned = pm.run(*module);
+  progress.end();
+  if (mlir::failed(planned)) {
+    if (tally.errors > 0 && tally.withRule == tally.errors)
+      return UserError;
+    llvm::errs() << "prec-compile: internal error: planning failed without a "
+                    "rule-based diagnostic; please report this with the model\n";
+    return tally.withRule ? UserError : InternalError;
+  }
+
+  progress.begin("write outputs");
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  module->print(os);
+  bool wrote = writeText(out.path("planned.mlir"), ir);
+  std::string table = readText(out.path("report.txt"));
+  bool committed = wrote && out.commit();
+  progress.end();
+  if (!committed) {
+    llvm::errs() << "error: " << (wrote ? out.error() : "cannot write planned.mlir")
+                 << "\n";
+    return UserError;
+  }
+  std::cout << table << "\nOutputs in " << *output
+            << ": planned.mlir, report.json, report.txt, report.html, "
+               "report.dot, report.lock.cfg, options.json\n";
+  return Success;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return run(args);
+}
