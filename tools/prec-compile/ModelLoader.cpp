@@ -2,6 +2,8 @@
 
 #include "ModelLoader.h"
 
+#include "AscendPrec/Target/ONNX/ImportONNX.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -13,9 +15,11 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(const std::string &path,
                                             mlir::MLIRContext &context) {
   mlir::Location fileLoc = mlir::FileLineColLoc::get(&context, path, 0, 0);
   llvm::StringRef extension = llvm::StringRef(path).rsplit('.').second;
+  if (extension == "onnx")
+    return mlir::ascendprec::importONNXFile(path, &context);
   if (extension != "mlir") {
     mlir::emitError(fileLoc) << "unsupported model file '" << path
-                             << "'; expected a .mlir file (ascend dialect)";
+                             << "'; expected .onnx or .mlir (ascend dialect)";
     return {};
   }
   auto buffer = llvm::MemoryBuffer::getFile(path);

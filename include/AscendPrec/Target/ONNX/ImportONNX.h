@@ -1,0 +1,40 @@
+//===- ImportONNX.h - ONNX models into the ascend dialect -----------------===//
+
+#ifndef ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
+#define ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <string>
+
+namespace mlir::ascendprec {
+
+/// What an import produced, for tools and the test-data sweep.
+struct ONNXImportStats {
+  unsigned nodes = 0;     ///< ONNX nodes read
+  unsigned dedicated = 0; ///< nodes that became dedicated ascend ops
+  unsigned generic = 0;   ///< nodes that became ascend.generic
+  /// Op types that became ascend.generic, with their counts.
+  std::map<std::string, unsigned> genericOpTypes;
+};
+
+/// Imports the ONNX model in `bytes` (read from `path`, used in locations
+/// and messages). Reports errors through `context`'s diagnostics and returns
+/// null for a malformed model; never crashes on bad input.
+OwningOpRef<ModuleOp> importONNX(llvm::StringRef bytes, llvm::StringRef path,
+                                 MLIRContext *context,
+                                 ONNXImportStats *stats = nullptr);
+
+/// Reads and imports the file at `path`.
+OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
+                                     ONNXImportStats *stats = nullptr);
+
+/// Registers `--import-onnx` with mlir-translate-style tools.
+void registerImportONNXTranslation();
+
+} // namespace mlir::ascendprec
+
+#endif // ASCENDPREC_TARGET_ONNX_IMPORTONNX_H

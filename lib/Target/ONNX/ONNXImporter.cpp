@@ -1,0 +1,435 @@
+//===- ONNXImporter.cpp - ONNX models into the ascend dialect -------------===//
+//
+// Parses the protobuf, runs ONNX's checker and shape inference, then builds
+// one func.func: graph inputs as arguments, initializers as ascend.Const
+// (created when first used), one or more ascend ops per node, and
+// ascend.generic (with a warning) for nodes without a mapping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporter.h"
+
+#include "AscendPrec/Dialect/Ascend/OpTypes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+using namespace mlir::ascendprec::onnximport;
+
+//===----------------------------------------------------------------------===//
+// NodeConverter helpers
+//===----------------------------------------------------------------------===//
+
+Value NodeConverter::input(unsigned i) const {
+  return hasInput(i) ? lookup(node.input(i)) : Value();
+}
+
+std::optional<DenseElementsAttr> NodeConverter::constantInput(unsigned i) const {
+  if (!hasInput(i))
+    return std::nullopt;
+  return constant(node.input(i));
+}
+
+std::optional<std::vector<int64_t>> NodeConverter::constantInts(unsigned i) const {
+  std::optional<DenseElementsAttr> value = constantInput(i);
+  if (!value || !isa<IntegerType>(value->getElementType()))
+    return std::nullopt;
+  std::vector<int64_t> ints;
+  for (const APInt &v : value->getValues<APInt>())
+    ints.push_back(v.getSExtValue());
+  return ints;
+}
+
+RankedTensorType NodeConverter::outputType(unsigned i) const {
+  if (i >= static_cast<unsigned>(node.output_size()) || node.output(i).empty())
+    return {};
+  return dyn_cast_or_null<RankedTensorType>(typeOf(node.output(i)));
+}
+
+RankedTensorType NodeConverter::inputType(unsigned i) const {
+  Value value = input(i);
+  return value ? dyn_cast<RankedTensorType>(value.getType()) : RankedTensorType();
+}
+
+const onnx::AttributeProto *NodeConverter::attr(const std::string &attrName) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == attrName)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeConverter::intAttr(const std::string &attrName, int64_t fallback) const {
+  const auto *a = attr(attrName);
+  return a && a->has_i() ? a->i() : fallback;
+}
+
+float NodeConverter::floatAttr(const std::string &attrName, float fallback) const {
+  const auto *a = attr(attrName);
+  return a && a->has_f() ? a->f() : fallback;
+}
+
+std::string NodeConverter::stringAttr(const std::string &attrName,
+                                      const std::string &fallback) const {
+  const auto *a = attr(attrName);
+  return a && a->has_s() ? a->s() : fallback;
+}
+
+std::optional<std::vector<int64_t>>
+NodeConverter::intsAttr(const std::string &attrName) const {
+  const auto *a = attr(attrName);
+  if (!a)
+    return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+Value NodeConverter::makeConst(DenseElementsAttr value, const std::string &suffix) {
+  return ascend::ConstOp::create(builder, loc, value,
+                                 builder.getStringAttr(name + "/" + suffix),
+                                 nullptr, nullptr, nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// The importer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class Importer {
+public:
+  Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats)
+      : context(context), path(path.str()), builder(context), stats(stats) {}
+
+  OwningOpRef<ModuleOp> run(StringRef bytes);
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
+  Location nodeLoc(unsigned index, const std::string &name) {
+    // For an ONNX model the "line" is the node's 1-based position in the graph.
+    return NameLoc::get(StringAttr::get(context, name),
+                        FileLineColLoc::get(context, path, index + 1, 1));
+  }
+  InFlightDiagnostic error() { return emitError(fileLoc()); }
+
+  Value lookup(const std::string &valueName);
+  std::optional<DenseElementsAttr> constantOf(const std::string &valueName);
+  Type typeOf(const std::string &valueName);
+  LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
+  void convertGeneric(NodeConverter &converter);
+
+  MLIRContext *context;
+  std::string path;
+  OpBuilder builder;
+  ONNXImportStats *stats;
+  onnx::ModelProto model;
+  int64_t opset = 1;
+  std::map<std::string, Value> values;
+  std::map<std::string, const onnx::TensorProto *> initializers;
+  std::map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
+  std::map<std::string, Type> types;
+  bool failedLookup = false;
+};
+
+Value Importer::lookup(const std::string &valueName) {
+  auto it = values.find(valueName);
+  if (it != values.end())
+    return it->second;
+  std::optional<DenseElementsAttr> value = constantOf(valueName);
+  if (!value) {
+    failedLookup = true;
+    return {};
+  }
+  // Initializers become constants at their first use, named after them.
+  auto constant = ascend::ConstOp::create(builder, fileLoc(), *value,
+                                          builder.getStringAttr(valueName),
+                                          nullptr, nullptr, nullptr);
+  values[valueName] = constant;
+  return constant;
+}
+
+std::optional<DenseElementsAttr> Importer::constantOf(const std::string &valueName) {
+  if (auto it = constants.find(valueName); it != constants.end())
+    return it->second;
+  auto it = initializers.find(valueName);
+  if (it == initializers.end())
+    return std::nullopt;
+  std::string message;
+  DenseElementsAttr value = tensorValue(context, *it->second, message);
+  if (!value) {
+    error() << "malformed initializer: " << message;
+    failedLookup = true;
+    return std::nullopt;
+  }
+  constants[valueName] = value;
+  return value;
+}
+
+Type Importer::typeOf(const std::string &valueName) {
+  auto it = types.find(valueName);
+  return it == types.end() ? Type() : it->second;
+}
+
+/// ONNX op types that are also dedicated ascend op types get a distinct
+/// generic spelling when a node cannot be mapped (documented in
+/// docs/onnx-import.md); Ascend IR's own variant names where one exists.
+static std::string genericOpType(MLIRContext *context, const std::string &onnxType) {
+  static const std::map<std::string, std::string> variants = {
+      {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
+      {"MaxPool", "MaxPoolV3"}};
+  if (auto it = variants.find(onnxType); it != variants.end())
+    return it->second;
+  if (ascend::hasDedicatedOp(context, onnxType) || !ascend::isWellFormedOpType(onnxType))
+    return "ONNX_" + onnxType;
+  return onnxType;
+}
+
+void Importer::convertGeneric(NodeConverter &converter) {
+  const onnx::NodeProto &node = converter.node;
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < converter.numInputs(); ++i)
+    if (Value v = converter.input(i))
+      operands.push_back(v);
+  SmallVector<Type> resultTypes;
+  for (int i = 0; i < node.output_size(); ++i) {
+    Type type = typeOf(node.output(i));
+    if (!type || !isa<TensorType>(type))
+      type = UnrankedTensorType::get(builder.getF32Type());
+    resultTypes.push_back(type);
+  }
+  std::string opType = genericOpType(context, node.op_type());
+  auto generic = ascend::GenericOp::create(
+      builder, converter.loc, resultTypes, builder.getStringAttr(opType), operands,
+      converter.nameAttr(), nullptr, nullptr, nullptr);
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    generic->setAttr("onnx.domain", builder.getStringAttr(node.domain()));
+  if (opType != node.op_type())
+    generic->setAttr("onnx.op_type", builder.getStringAttr(node.op_type()));
+  converter.results.assign(generic->result_begin(), generic->result_end());
+  emitWarning(converter.loc) << "ONNX op " << node.op_type() << " (node '"
+                             << converter.name
+                             << "') has no dedicated ascend op here; imported as "
+                                "ascend.generic \""
+                             << opType << "\"";
+  if (stats) {
+    ++stats->generic;
+    ++stats->genericOpTypes[node.op_type()];
+  }
+}
+
+LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index) {
+  // An empty node name takes its first named output's name (stable across
+  // runs), else "<op type>_<node index>".
+  std::string name = node.name();
+  for (int i = 0; name.empty() && i < node.output_size(); ++i)
+    name = node.output(i);
+  if (name.empty())
+    name = node.op_type() + "_" + std::to_string(index);
+  NodeConverter converter(
+      node, name, nodeLoc(index, name), builder, opset,
+      [this](const std::string &v) { return lookup(v); },
+      [this](const std::string &v) { return constantOf(v); },
+      [this](const std::string &v) { return typeOf(v); });
+  if (stats)
+    ++stats->nodes;
+
+  // Constant nodes are compile-time values.
+  if (node.op_type() == "Constant" && node.domain().empty()) {
+    const onnx::AttributeProto *value = converter.attr("value");
+    std::string message;
+    DenseElementsAttr tensor =
+        value && value->has_t() ? tensorValue(context, value->t(), message) : nullptr;
+    if (!tensor && converter.attr("value_float"))
+      tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getF32Type()),
+                                      converter.floatAttr("value_float", 0));
+    if (!tensor && converter.attr("value_int"))
+      tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getI64Type()),
+                                      converter.intAttr("value_int", 0));
+    if (!tensor && converter.attr("value_ints")) {
+      std::vector<int64_t> ints = *converter.intsAttr("value_ints");
+      tensor = DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(ints.size())}, builder.getI64Type()),
+          ArrayRef<int64_t>(ints));
+    }
+    if (!tensor) {
+      emitError(converter.loc) << "Constant node '" << name << "' has no usable value"
+                               << (message.empty() ? "" : ": " + message);
+      return failure();
+    }
+    constants[node.output(0)] = tensor;
+    if (stats)
+      ++stats->dedicated;
+    return success();
+  }
+
+  // Identity and inference-mode Dropout (without its mask output) forward
+  // their input.
+  bool wantsMask = node.op_type() == "Dropout" && node.output_size() > 1 &&
+                   !node.output(1).empty();
+  if ((node.op_type() == "Identity" || node.op_type() == "Dropout") && !wantsMask &&
+      node.domain().empty() && node.input_size() >= 1) {
+    Value in = converter.input(0);
+    if (!in)
+      return failure();
+    values[node.output(0)] = in;
+    if (stats)
+      ++stats->dedicated;
+    return success();
+  }
+
+  // Look every input up first: an initializer becomes a Const here, outside
+  // the converter's rollback below, so no cached value can dangle. Constants
+  // only read as attributes end up unused and canonicalization drops them.
+  for (unsigned i = 0; i < converter.numInputs(); ++i)
+    if (converter.hasInput(i))
+      (void)converter.input(i);
+  if (failedLookup)
+    return emitError(converter.loc) << "node '" << name << "' (" << node.op_type()
+                                    << ") reads a value that no node, input or "
+                                       "initializer defines";
+
+  bool converted = false;
+  if (node.domain().empty() || node.domain() == "ai.onnx") {
+    OpBuilder::InsertPoint point = builder.saveInsertionPoint();
+    Block *block = builder.getInsertionBlock();
+    size_t before = block->getOperations().size();
+    converted = succeeded(convertMathOp(converter)) ||
+                succeeded(convertNNOp(converter)) ||
+                succeeded(convertShapeOp(converter));
+    if (!converted) {
+      // Drop anything a converter built before giving up.
+      while (block->getOperations().size() > before)
+        block->back().erase();
+      builder.restoreInsertionPoint(point);
+    }
+  }
+  if (failedLookup)
+    return emitError(converter.loc) << "node '" << name << "' (" << node.op_type()
+                                    << ") reads a value that no node, input or "
+                                       "initializer defines";
+  if (converted) {
+    if (stats)
+      ++stats->dedicated;
+  } else {
+    converter.results.clear();
+    convertGeneric(converter);
+  }
+  for (int i = 0; i < node.output_size() && i < static_cast<int>(converter.results.size()); ++i)
+    if (!node.output(i).empty())
+      values[node.output(i)] = converter.results[i];
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
+  if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    error() << "'" << path << "' is not an ONNX model: the protobuf does not parse";
+    return {};
+  }
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    error() << "malformed ONNX model: " << e.what();
+    return {};
+  }
+  for (const auto &import : model.opset_import())
+    if (import.domain().empty() || import.domain() == "ai.onnx")
+      opset = import.version();
+  if (opset < 6 || opset > 17)
+    emitWarning(fileLoc()) << "opset " << opset
+                           << " is outside the tested range 6..17";
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception &e) {
+    emitWarning(fileLoc()) << "ONNX shape inference failed (" << e.what()
+                           << "); ops without known shapes become ascend.generic";
+  }
+  const onnx::GraphProto &graph = model.graph();
+  for (const auto &init : graph.initializer())
+    initializers[init.name()] = &init;
+  for (const auto *list : {&graph.input(), &graph.value_info(), &graph.output()})
+    for (const auto &info : *list)
+      if (Type type = tensorType(context, info.type()))
+        types[info.name()] = type;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  SmallVector<Type> inputTypes, outputTypes;
+  SmallVector<std::string> inputNames;
+  for (const auto &input : graph.input()) {
+    if (initializers.count(input.name()))
+      continue; // older models list initializers as inputs too
+    Type type = typeOf(input.name());
+    if (!type) {
+      error() << "graph input '" << input.name()
+              << "' is not a tensor of a supported element type (float, "
+                 "integer or bool; strings and complex numbers are not)";
+      return {};
+    }
+    inputTypes.push_back(type);
+    inputNames.push_back(input.name());
+  }
+  for (const auto &output : graph.output()) {
+    Type type = typeOf(output.name());
+    if (!type) {
+      error() << "graph output '" << output.name()
+              << "' is not a tensor of a supported element type (float, "
+                 "integer or bool; strings and complex numbers are not)";
+      return {};
+    }
+    outputTypes.push_back(type);
+  }
+  std::string funcName = graph.name().empty() ? "main" : graph.name();
+  auto func = func::FuncOp::create(builder, fileLoc(), "main",
+                                   builder.getFunctionType(inputTypes, outputTypes));
+  if (funcName != "main")
+    func->setAttr("onnx.graph_name", builder.getStringAttr(funcName));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments()))
+    values[name] = arg;
+
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (failed(convertNode(graph.node(i), i)))
+      return {};
+
+  SmallVector<Value> results;
+  for (const auto &output : graph.output()) {
+    Value value = lookup(output.name());
+    if (!value) {
+      error() << "graph output '" << output.name() << "' is never produced";
+      return {};
+    }
+    results.push_back(value);
+  }
+  func::ReturnOp::create(builder, fileLoc(), results);
+  // The ops' result types are what the function returns.
+  func.setType(builder.getFunctionType(inputTypes, TypeRange(ValueRange(results))));
+  if (failed(verify(*module)))
+    return {};
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef path,
+                                                   MLIRContext *context,
+                                                   ONNXImportStats *stats) {
+  context->loadDialect<ascend::AscendDialect, func::FuncDialect>();
+  return Importer(context, path, stats).run(bytes);
+}
+
+OwningOpRef<ModuleOp> mlir::ascendprec::importONNXFile(StringRef path,
+                                                       MLIRContext *context,
+                                                       ONNXImportStats *stats) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(context, path, 0, 0))
+        << "cannot read '" << path << "': " << buffer.getError().message();
+    return {};
+  }
+  return importONNX((*buffer)->getBuffer(), path, context, stats);
+}

@@ -1,0 +1,215 @@
+//===- ONNXMathOps.cpp - elementwise, activation, softmax, norms, reduce --===//
+
+#include "ONNXImporter.h"
+
+#include "llvm/ADT/APFloat.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::ascendprec::onnximport;
+
+namespace {
+
+LogicalResult single(NodeConverter &n, Operation *op) {
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0)};
+  return success();
+}
+
+LogicalResult unary(NodeConverter &n, StringRef opName,
+                    ArrayRef<NamedAttribute> attrs = {}) {
+  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)}, attrs));
+}
+
+LogicalResult binary(NodeConverter &n, StringRef opName) {
+  if (n.numInputs() != 2)
+    return failure();
+  return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {n.outputType(0)}));
+}
+
+/// Softmax / LogSoftmax: before opset 13 they flatten from `axis`, which
+/// matches ascend's per-axis form only when `axis` is the last dimension.
+LogicalResult softmax(NodeConverter &n, StringRef opName) {
+  RankedTensorType type = n.inputType(0);
+  if (!type)
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = n.intAttr("axis", n.opset >= 13 ? -1 : 1);
+  if (axis < 0)
+    axis += rank;
+  if (n.opset < 13 && axis != rank - 1)
+    return failure();
+  return unary(n, opName,
+               {n.builder.getNamedAttr("axes", n.builder.getDenseI64ArrayAttr({axis}))});
+}
+
+/// A scalar constant of `element` type holding `value`.
+DenseElementsAttr scalar(Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return DenseElementsAttr::get(type, v);
+  }
+  return DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
+                                            static_cast<int64_t>(value), true));
+}
+
+LogicalResult clip(NodeConverter &n) {
+  RankedTensorType type = n.inputType(0);
+  if (!type)
+    return failure();
+  Type element = type.getElementType();
+  auto bound = [&](unsigned input, const char *attrName, double fallback,
+                   const char *suffix) -> Value {
+    if (n.opset >= 11 && n.hasInput(input))
+      return n.input(input);
+    double value = n.opset < 11 ? n.floatAttr(attrName, fallback) : fallback;
+    return n.makeConst(scalar(element, value), suffix);
+  };
+  double lowest = isa<FloatType>(element) ? -std::numeric_limits<float>::max()
+                                          : static_cast<double>(INT32_MIN);
+  double highest = isa<FloatType>(element) ? std::numeric_limits<float>::max()
+                                           : static_cast<double>(INT32_MAX);
+  Value lo = bound(1, "min", lowest, "min");
+  Value hi = bound(2, "max", highest, "max");
+  return single(n, buildOp(n, "ascend.ClipByValue", {n.input(0), lo, hi},
+                           {n.outputType(0)}));
+}
+
+LogicalResult reduce(NodeConverter &n, StringRef opName) {
+  // Axes moved from an attribute to an input: ReduceSum at opset 13, the
+  // others at 18.
+  bool axesInput = n.node.op_type() == "ReduceSum" ? n.opset >= 13 : n.opset >= 18;
+  std::optional<std::vector<int64_t>> axes =
+      axesInput ? (n.hasInput(1) ? n.constantInts(1) : std::vector<int64_t>())
+                : n.intsAttr("axes").value_or(std::vector<int64_t>());
+  if (!axes)
+    return failure();
+  if (axes->empty() && n.intAttr("noop_with_empty_axes", 0)) {
+    n.results = {n.input(0)};
+    return success(n.results.front() != nullptr);
+  }
+  bool keep = n.intAttr("keepdims", 1) != 0;
+  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
+                           {n.builder.getNamedAttr("axes", n.builder.getDenseI64ArrayAttr(*axes)),
+                            n.builder.getNamedAttr("keep_dims", n.builder.getBoolAttr(keep))}));
+}
+
+/// The shape of x with dimensions from `first` on set to 1 (mean/variance).
+RankedTensorType statisticType(RankedTensorType x, int64_t first) {
+  SmallVector<int64_t> shape(x.getShape());
+  for (int64_t i = first; i < x.getRank(); ++i)
+    shape[i] = 1;
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+bool usesExtraOutputs(NodeConverter &n) {
+  for (int i = 1; i < n.node.output_size(); ++i)
+    if (!n.node.output(i).empty())
+      return true;
+  return false;
+}
+
+LogicalResult layerNorm(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (!x || usesExtraOutputs(n))
+    return failure();
+  int64_t axis = n.intAttr("axis", -1);
+  if (axis < 0)
+    axis += x.getRank();
+  Value beta = n.input(2);
+  if (!beta) {
+    RankedTensorType gamma = n.inputType(1);
+    if (!gamma || !gamma.hasStaticShape())
+      return failure();
+    beta = n.makeConst(DenseElementsAttr::get(gamma, n.builder.getZeroAttr(gamma.getElementType())),
+                       "beta");
+  }
+  RankedTensorType stat = statisticType(x, axis);
+  Operation *op = buildOp(
+      n, "ascend.LayerNorm", {n.input(0), n.input(1), beta}, {x, stat, stat},
+      {n.builder.getNamedAttr("begin_norm_axis", n.builder.getI64IntegerAttr(axis)),
+       n.builder.getNamedAttr("begin_params_axis", n.builder.getI64IntegerAttr(axis)),
+       n.builder.getNamedAttr("epsilon", n.builder.getF32FloatAttr(n.floatAttr("epsilon", 1e-5f)))});
+  return single(n, op);
+}
+
+LogicalResult batchNorm(NodeConverter &n) {
+  if (usesExtraOutputs(n) || n.intAttr("training_mode", 0))
+    return failure();
+  return single(n, buildOp(n, "ascend.BatchNorm",
+                           {n.input(0), n.input(1), n.input(2), n.input(3), n.input(4)},
+                           {n.outputType(0)},
+                           {n.builder.getNamedAttr("epsilon", n.builder.getF32FloatAttr(
+                                                                  n.floatAttr("epsilon", 1e-5f)))}));
+}
+
+LogicalResult instanceNorm(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (!x)
+    return failure();
+  RankedTensorType stat = statisticType(x, 2);
+  return single(n, buildOp(n, "ascend.InstanceNorm", {n.input(0), n.input(1), n.input(2)},
+                           {x, stat, stat},
+                           {n.builder.getNamedAttr("epsilon", n.builder.getF32FloatAttr(
+                                                                  n.floatAttr("epsilon", 1e-5f)))}));
+}
+
+LogicalResult convertCast(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0);
+  Type to = elementType(n.builder.getContext(), n.intAttr("to", 0));
+  if (!x || !to)
+    return failure();
+  return single(n, buildOp(n, "ascend.Cast", {n.input(0)}, {x.clone(to)}));
+}
+
+} // namespace
+
+LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
+  const std::string &type = n.node.op_type();
+  static const std::map<std::string, const char *> binaries = {
+      {"Add", "ascend.Add"}, {"Sub", "ascend.Sub"}, {"Mul", "ascend.Mul"},
+      {"Div", "ascend.RealDiv"}, {"Pow", "ascend.Pow"}, {"Max", "ascend.Maximum"},
+      {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"}};
+  static const std::map<std::string, const char *> unaries = {
+      {"Neg", "ascend.Neg"}, {"Abs", "ascend.Abs"}, {"Sqrt", "ascend.Sqrt"},
+      {"Exp", "ascend.Exp"}, {"Log", "ascend.Log"}, {"Erf", "ascend.Erf"},
+      {"Relu", "ascend.Relu"}, {"Sigmoid", "ascend.Sigmoid"}, {"Tanh", "ascend.Tanh"}};
+  if (auto it = binaries.find(type); it != binaries.end())
+    return binary(n, it->second);
+  if (auto it = unaries.find(type); it != unaries.end())
+    return unary(n, it->second);
+  if (type == "LeakyRelu")
+    return unary(n, "ascend.LeakyRelu",
+                 {n.builder.getNamedAttr("negative_slope",
+                                         n.builder.getF32FloatAttr(n.floatAttr("alpha", 0.01f)))});
+  if (type == "HardSigmoid")
+    return unary(n, "ascend.HardSigmoid",
+                 {n.builder.getNamedAttr("alpha", n.builder.getF32FloatAttr(n.floatAttr("alpha", 0.2f))),
+                  n.builder.getNamedAttr("beta", n.builder.getF32FloatAttr(n.floatAttr("beta", 0.5f)))});
+  if (type == "Softmax")
+    return softmax(n, "ascend.SoftmaxV2");
+  if (type == "LogSoftmax")
+    return softmax(n, "ascend.LogSoftmaxV2");
+  if (type == "Clip")
+    return clip(n);
+  if (type == "ReduceSum")
+    return reduce(n, "ascend.ReduceSum");
+  if (type == "ReduceMean")
+    return reduce(n, "ascend.ReduceMean");
+  if (type == "ReduceMax")
+    return reduce(n, "ascend.ReduceMax");
+  if (type == "LayerNormalization")
+    return layerNorm(n);
+  if (type == "BatchNormalization")
+    return batchNorm(n);
+  if (type == "InstanceNormalization")
+    return instanceNorm(n);
+  if (type == "Cast")
+    return convertCast(n);
+  return failure();
+}

@@ -1,0 +1,180 @@
+//===- ONNXNNOps.cpp - convolution, matmul, gemm, pooling -----------------===//
+
+#include "ONNXImporter.h"
+
+using namespace mlir;
+using namespace mlir::ascendprec::onnximport;
+
+namespace {
+
+NamedAttribute array(NodeConverter &n, const char *name, ArrayRef<int64_t> values) {
+  return n.builder.getNamedAttr(name, n.builder.getDenseI64ArrayAttr(values));
+}
+
+/// ONNX pads [top, left, bottom, right] as ascend's [top, bottom, left,
+/// right]; SAME_* and VALID auto_pad are computed from static sizes.
+std::optional<std::vector<int64_t>> pads2d(NodeConverter &n, RankedTensorType x,
+                                           ArrayRef<int64_t> kernel,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilations) {
+  std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    std::vector<int64_t> p = n.intsAttr("pads").value_or(std::vector<int64_t>(4, 0));
+    if (p.size() != 4)
+      return std::nullopt;
+    return std::vector<int64_t>{p[0], p[2], p[1], p[3]};
+  }
+  if (autoPad == "VALID")
+    return std::vector<int64_t>(4, 0);
+  std::vector<int64_t> result(4, 0);
+  for (int axis = 0; axis < 2; ++axis) {
+    int64_t in = x.getDimSize(2 + axis);
+    if (ShapedType::isDynamic(in))
+      return std::nullopt;
+    int64_t out = (in + strides[axis] - 1) / strides[axis];
+    int64_t total = std::max<int64_t>(
+        0, (out - 1) * strides[axis] + dilations[axis] * (kernel[axis] - 1) + 1 - in);
+    int64_t small = total / 2, large = total - small;
+    bool upper = autoPad == "SAME_UPPER";
+    result[2 * axis] = upper ? small : large;
+    result[2 * axis + 1] = upper ? large : small;
+  }
+  return result;
+}
+
+LogicalResult conv(NodeConverter &n, bool transposed) {
+  RankedTensorType x = n.inputType(0), w = n.inputType(1);
+  RankedTensorType y = n.outputType(0);
+  if (!x || !w || !y || x.getRank() != 4 || w.getRank() != 4)
+    return failure();
+  std::vector<int64_t> kernel = {w.getDimSize(2), w.getDimSize(3)};
+  std::vector<int64_t> strides = n.intsAttr("strides").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> dilations = n.intsAttr("dilations").value_or(std::vector<int64_t>{1, 1});
+  if (strides.size() != 2 || dilations.size() != 2)
+    return failure();
+  if (transposed && (n.attr("output_shape") || n.stringAttr("auto_pad", "NOTSET") != "NOTSET"))
+    return failure();
+  std::optional<std::vector<int64_t>> pads = pads2d(n, x, kernel, strides, dilations);
+  if (!pads)
+    return failure();
+  SmallVector<Value> operands = {n.input(0), n.input(1)};
+  if (n.hasInput(2))
+    operands.push_back(n.input(2));
+  SmallVector<NamedAttribute> attrs = {
+      array(n, "strides", strides), array(n, "pads", *pads), array(n, "dilations", dilations),
+      n.builder.getNamedAttr("groups", n.builder.getI64IntegerAttr(n.intAttr("group", 1)))};
+  if (transposed)
+    attrs.push_back(array(n, "output_padding",
+                          n.intsAttr("output_padding").value_or(std::vector<int64_t>{0, 0})));
+  Operation *op = buildOp(n, transposed ? "ascend.Conv2DBackpropInput" : "ascend.Conv2D",
+                          operands, {y}, attrs);
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0)};
+  return success();
+}
+
+LogicalResult matmul(NodeConverter &n) {
+  RankedTensorType a = n.inputType(0), b = n.inputType(1);
+  if (!a || !b || a.getRank() < 2 || b.getRank() < 2)
+    return failure();
+  bool plain = a.getRank() == 2 && b.getRank() == 2;
+  Operation *op = buildOp(n, plain ? "ascend.MatMulV2" : "ascend.BatchMatMulV2",
+                          {n.input(0), n.input(1)}, {n.outputType(0)});
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0)};
+  return success();
+}
+
+/// Gemm: alpha * op(A) * op(B) + beta * C with alpha = beta = 1 becomes
+/// MatMulV2 with a bias ([N]) or MatMulV2 + Add (any other C).
+LogicalResult gemm(NodeConverter &n) {
+  if (n.floatAttr("alpha", 1.0f) != 1.0f || n.floatAttr("beta", 1.0f) != 1.0f)
+    return failure();
+  RankedTensorType y = n.outputType(0);
+  RankedTensorType c = n.hasInput(2) ? n.inputType(2) : RankedTensorType();
+  SmallVector<NamedAttribute> attrs = {
+      n.builder.getNamedAttr("transpose_x1", n.builder.getBoolAttr(n.intAttr("transA", 0))),
+      n.builder.getNamedAttr("transpose_x2", n.builder.getBoolAttr(n.intAttr("transB", 0)))};
+  SmallVector<Value> operands = {n.input(0), n.input(1)};
+  bool asBias = c && c.getRank() == 1;
+  if (asBias)
+    operands.push_back(n.input(2));
+  Operation *mm = buildOp(n, "ascend.MatMulV2", operands, {y}, attrs,
+                          n.hasInput(2) && !asBias ? "/matmul" : "");
+  if (!mm)
+    return failure();
+  Value result = mm->getResult(0);
+  if (n.hasInput(2) && !asBias) {
+    Operation *add = buildOp(n, "ascend.Add", {result, n.input(2)}, {y});
+    if (!add)
+      return failure();
+    result = add->getResult(0);
+  }
+  n.results = {result};
+  return success();
+}
+
+LogicalResult pool(NodeConverter &n, const char *opName, bool average) {
+  RankedTensorType x = n.inputType(0);
+  if (!x || x.getRank() != 4 || n.node.output_size() > 1)
+    return failure();
+  std::vector<int64_t> kernel = n.intsAttr("kernel_shape").value_or(std::vector<int64_t>{});
+  std::vector<int64_t> strides = n.intsAttr("strides").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> dilations = n.intsAttr("dilations").value_or(std::vector<int64_t>{1, 1});
+  if (kernel.size() != 2 || strides.size() != 2 || dilations != std::vector<int64_t>{1, 1} ||
+      n.intAttr("storage_order", 0) != 0)
+    return failure();
+  std::optional<std::vector<int64_t>> pads = pads2d(n, x, kernel, strides, dilations);
+  if (!pads)
+    return failure();
+  SmallVector<NamedAttribute> attrs = {
+      array(n, "ksize", kernel), array(n, "strides", strides), array(n, "pads", *pads),
+      n.builder.getNamedAttr("ceil_mode", n.builder.getBoolAttr(n.intAttr("ceil_mode", 0)))};
+  if (average)
+    attrs.push_back(n.builder.getNamedAttr(
+        "exclusive", n.builder.getBoolAttr(!n.intAttr("count_include_pad", 0))));
+  Operation *op = buildOp(n, opName, {n.input(0)}, {n.outputType(0)}, attrs);
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0)};
+  return success();
+}
+
+LogicalResult globalPool(NodeConverter &n, const char *opName) {
+  RankedTensorType x = n.inputType(0);
+  if (!x || x.getRank() != 4)
+    return failure();
+  Operation *op = buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
+                          {array(n, "ksize", {1, 1}), array(n, "strides", {1, 1}),
+                           array(n, "pads", {0, 0, 0, 0}),
+                           n.builder.getNamedAttr("global_pooling", n.builder.getBoolAttr(true))});
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0)};
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::ascendprec::onnximport::convertNNOp(NodeConverter &n) {
+  const std::string &type = n.node.op_type();
+  if (type == "Conv")
+    return conv(n, /*transposed=*/false);
+  if (type == "ConvTranspose")
+    return conv(n, /*transposed=*/true);
+  if (type == "MatMul")
+    return matmul(n);
+  if (type == "Gemm")
+    return gemm(n);
+  if (type == "MaxPool")
+    return pool(n, "ascend.MaxPool", false);
+  if (type == "AveragePool")
+    return pool(n, "ascend.AvgPool", true);
+  if (type == "GlobalAveragePool")
+    return globalPool(n, "ascend.AvgPool");
+  if (type == "GlobalMaxPool")
+    return globalPool(n, "ascend.MaxPool");
+  return failure();
+}

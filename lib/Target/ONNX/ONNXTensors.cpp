@@ -1,0 +1,180 @@
+//===- ONNXTensors.cpp - ONNX types and tensors as MLIR ones --------------===//
+
+#include "ONNXImporter.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::ascendprec::onnximport;
+
+Type mlir::ascendprec::onnximport::elementType(MLIRContext *context,
+                                               int32_t onnxType) {
+  Builder b(context);
+  switch (onnxType) {
+  case onnx::TensorProto_DataType_FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto_DataType_FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto_DataType_BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto_DataType_DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto_DataType_INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto_DataType_UINT8:
+    return b.getIntegerType(8, false);
+  case onnx::TensorProto_DataType_INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto_DataType_UINT16:
+    return b.getIntegerType(16, false);
+  case onnx::TensorProto_DataType_INT32:
+    return b.getI32Type();
+  case onnx::TensorProto_DataType_UINT32:
+    return b.getIntegerType(32, false);
+  case onnx::TensorProto_DataType_INT64:
+    return b.getI64Type();
+  case onnx::TensorProto_DataType_UINT64:
+    return b.getIntegerType(64, false);
+  case onnx::TensorProto_DataType_BOOL:
+    return b.getI1Type();
+  default:
+    return {};
+  }
+}
+
+Type mlir::ascendprec::onnximport::tensorType(MLIRContext *context,
+                                              const onnx::TypeProto &type) {
+  if (!type.has_tensor_type())
+    return {};
+  const auto &tensor = type.tensor_type();
+  Type element = elementType(context, tensor.elem_type());
+  if (!element)
+    return {};
+  if (!tensor.has_shape())
+    return UnrankedTensorType::get(element);
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tensor.shape().dim())
+    shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                        ? dim.dim_value()
+                        : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, element);
+}
+
+namespace {
+/// Typed-field contents (int32_data and friends) as APInts of `width` bits.
+template <typename Field>
+SmallVector<APInt> asAPInts(const Field &field, unsigned width) {
+  SmallVector<APInt> values;
+  for (auto v : field)
+    values.emplace_back(width, static_cast<uint64_t>(v), /*isSigned=*/true);
+  return values;
+}
+} // namespace
+
+DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
+    MLIRContext *context, const onnx::TensorProto &tensor, std::string &error) {
+  Type element = elementType(context, tensor.data_type());
+  if (!element) {
+    error = "tensor '" + tensor.name() + "' has an unsupported data type (" +
+            std::to_string(tensor.data_type()) + ")";
+    return {};
+  }
+  if (tensor.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) {
+    error = "tensor '" + tensor.name() +
+            "' keeps its data in an external file, which is not supported";
+    return {};
+  }
+  SmallVector<int64_t> shape;
+  int64_t count = 1;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0 || (dim > 0 && count > (int64_t(1) << 40) / dim)) {
+      error = "tensor '" + tensor.name() + "' has an invalid shape";
+      return {};
+    }
+    shape.push_back(dim);
+    count *= dim;
+  }
+  auto type = RankedTensorType::get(shape, element);
+  unsigned width = element.getIntOrFloatBitWidth();
+
+  if (tensor.has_raw_data()) {
+    const std::string &raw = tensor.raw_data();
+    size_t bytes = element.isInteger(1) ? 1 : width / 8;
+    if (raw.size() != static_cast<size_t>(count) * bytes) {
+      error = "tensor '" + tensor.name() + "' has " + std::to_string(raw.size()) +
+              " bytes of raw data; its shape needs " +
+              std::to_string(count * bytes);
+      return {};
+    }
+    if (element.isInteger(1)) {
+      SmallVector<bool> values;
+      for (char c : raw)
+        values.push_back(c != 0);
+      return DenseElementsAttr::get(type, ArrayRef<bool>(values));
+    }
+    return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(raw.data(), raw.size()));
+  }
+
+  // Typed fields.
+  auto checkCount = [&](int64_t got) {
+    if (got == count)
+      return true;
+    error = "tensor '" + tensor.name() + "' holds " + std::to_string(got) +
+            " values; its shape needs " + std::to_string(count);
+    return false;
+  };
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    if (element.isF32()) {
+      if (!checkCount(tensor.float_data_size()))
+        return {};
+      for (float v : tensor.float_data())
+        values.emplace_back(v);
+    } else if (element.isF64()) {
+      if (!checkCount(tensor.double_data_size()))
+        return {};
+      for (double v : tensor.double_data())
+        values.emplace_back(v);
+    } else {
+      // float16 and bfloat16 bits live in int32_data.
+      if (!checkCount(tensor.int32_data_size()))
+        return {};
+      for (int32_t bits : tensor.int32_data())
+        values.emplace_back(floatType.getFloatSemantics(),
+                            APInt(16, static_cast<uint16_t>(bits)));
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  if (element.isInteger(1)) {
+    if (!checkCount(tensor.int32_data_size()))
+      return {};
+    SmallVector<bool> values;
+    for (int32_t v : tensor.int32_data())
+      values.push_back(v != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(values));
+  }
+  SmallVector<APInt> values;
+  if (width == 64) {
+    if (element.isUnsignedInteger()) {
+      if (!checkCount(tensor.uint64_data_size()))
+        return {};
+      values = asAPInts(tensor.uint64_data(), 64);
+    } else {
+      if (!checkCount(tensor.int64_data_size()))
+        return {};
+      values = asAPInts(tensor.int64_data(), 64);
+    }
+  } else if (element.isUnsignedInteger(32)) {
+    if (!checkCount(tensor.uint64_data_size()))
+      return {};
+    values = asAPInts(tensor.uint64_data(), 32);
+  } else {
+    if (!checkCount(tensor.int32_data_size()))
+      return {};
+    values = asAPInts(tensor.int32_data(), width);
+  }
+  return DenseElementsAttr::get(type, values);
+}
