@@ -29,3 +29,14 @@ llvm_config.add_tool_substitutions(["prec-compile"], [config.ascendprec_tools_di
 # Tests read the source tree's operator library, never an installed one.
 config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(
     config.ascendprec_src_root, "data", "ops")
+
+# ONNX test models are built with Debian's python3-onnx (/usr/bin/python3; the
+# first python3 on PATH may be another one without the module).
+import subprocess
+system_python = "/usr/bin/python3"
+if os.path.exists(system_python) and subprocess.call(
+        [system_python, "-c", "import onnx, numpy"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("python-onnx")
+config.substitutions.append(("%system_python", system_python))
+llvm_config.add_tool_substitutions(["prec-translate"], [config.ascendprec_tools_dir])

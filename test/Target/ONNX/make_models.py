@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Builds the small ONNX models the import tests read. Usage: make_models.py DIR"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = Path(sys.argv[1])
+out.mkdir(parents=True, exist_ok=True)
+n = helper.make_node
+rng = np.random.default_rng(7)
+
+
+def save(name, nodes, inputs, outputs, inits=(), opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out / f"{name}.onnx"))
+
+
+def w(name, *shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def i64(name, values):
+    return numpy_helper.from_array(np.array(values, np.int64), name)
+
+
+# Many mapped ops, with a symbolic batch dimension.
+save("mapped", [
+    n("Conv", ["x", "cw"], ["c"], name="conv", kernel_shape=[3, 3], auto_pad="SAME_UPPER"),
+    n("BatchNormalization", ["c", "s", "b", "m", "v"], ["bn"], name="bn"),
+    n("Relu", ["bn"], ["r"], name="relu"),
+    n("MaxPool", ["r"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2], pads=[0, 0, 1, 1]),
+    n("GlobalAveragePool", ["p"], ["g"], name="gap"),
+    n("Flatten", ["g"], ["f"], name="flatten"),
+    n("Gemm", ["f", "fw", "fb"], ["fc"], name="fc", transB=1),
+    n("Softmax", ["fc"], ["sm"], name="softmax", axis=1),
+    n("Clip", ["sm", "lo", "hi"], ["cl"], name="clip"),
+    n("Slice", ["cl", "starts", "ends", "axes"], ["sl"], name="slice"),
+    n("Pad", ["sl", "pads"], ["pd"], name="pad"),
+    n("Cast", ["pd"], ["out"], name="cast", to=TensorProto.FLOAT16),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+   [helper.make_tensor_value_info("out", TensorProto.FLOAT16, ["N", 6])],
+   [w("cw", 4, 3, 3, 3), w("s", 4), w("b", 4), w("m", 4),
+    numpy_helper.from_array(np.ones(4, np.float32), "v"), w("fw", 5, 4), w("fb", 5),
+    numpy_helper.from_array(np.array(0.0, np.float32), "lo"),
+    numpy_helper.from_array(np.array(1.0, np.float32), "hi"),
+    i64("starts", [1]), i64("ends", [4]), i64("axes", [1]), i64("pads", [0, 1, 0, 2])])
+
+# Nodes without names take their first output's name; an unmapped op type
+# becomes ascend.generic; a float16 initializer in typed fields.
+# make_tensor stores FLOAT16 values as their bits in int32_data.
+half = helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.5, -2.0])
+save("unnamed", [
+    n("Add", ["x", "h"], ["sum"]),
+    n("Softplus", ["sum"], ["soft"]),
+    n("Transpose", ["soft"], ["y"]),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [3, 2])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])], [half])
+
+# A model the ONNX checker rejects: a node reads an undefined value.
+bad = helper.make_graph([n("Relu", ["nowhere"], ["y"], name="relu")], "bad",
+                        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+bad_model = helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)])
+(out / "unchecked.onnx").write_bytes(bad_model.SerializeToString())
+# Not a protobuf at all, and a truncated model.
+(out / "text.onnx").write_text("this is not an ONNX model\n")
+good = (out / "mapped.onnx").read_bytes()
+(out / "truncated.onnx").write_bytes(good[: len(good) // 2])
