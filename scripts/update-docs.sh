@@ -9,7 +9,8 @@ if [ "${1:-}" = --check ]; then check=1; shift; fi
 build_dir=${1:-$root/build}
 
 pairs=("docs/Dialects/AscendDialect.md:AscendDialect.md"
-       "docs/AscendPrecPasses.md:AscendPrecPasses.md")
+       "docs/AscendPrecPasses.md:AscendPrecPasses.md"
+       "docs/AscendPrecConversionPasses.md:AscendPrecConversionPasses.md")
 status=0
 mkdir -p "$root/docs/generated"
 for pair in "${pairs[@]}"; do

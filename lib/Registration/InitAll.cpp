@@ -1,6 +1,7 @@
 //===- InitAll.cpp - one registration helper for every AscendPrec tool ----===//
 
 #include "AscendPrec/InitAll.h"
+#include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
 #include "AscendPrec/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,7 @@ void mlir::registerAllAscendPrecDialects(DialectRegistry &registry) {
 
 void mlir::registerAllAscendPrecPasses() {
   ascendprec::registerAscendPrecPassesAndPipelines();
+  ascendprec::registerAscendPrecConversionPasses();
   registerCanonicalizerPass();
   registerCSEPass();
 }

@@ -1,0 +1,19 @@
+//===- Passes.h - AscendPrec conversion passes ----------------------------===//
+
+#ifndef ASCENDPREC_CONVERSION_PASSES_H
+#define ASCENDPREC_CONVERSION_PASSES_H
+
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ascendprec {
+
+#define GEN_PASS_DECL
+#include "AscendPrec/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "AscendPrec/Conversion/Passes.h.inc"
+
+} // namespace mlir::ascendprec
+
+#endif // ASCENDPREC_CONVERSION_PASSES_H
