@@ -108,10 +108,10 @@ public:
 
 private:
   Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
-  Location nodeLoc(unsigned index, const std::string &name) {
-    // For an ONNX model the "line" is the node's 1-based position in the graph.
-    return NameLoc::get(StringAttr::get(context, name),
-                        FileLineColLoc::get(context, path, index + 1, 1));
+  Location nodeLoc(unsigned, const std::string &name) {
+    // The node name, in the model file. No line: a protobuf has none, and
+    // diagnostics would print binary "source lines". Messages name the node.
+    return NameLoc::get(StringAttr::get(context, name), fileLoc());
   }
   InFlightDiagnostic error() { return emitError(fileLoc()); }
 

@@ -87,13 +87,16 @@ LogicalResult matmul(NodeConverter &n) {
   return success();
 }
 
-/// Gemm: alpha * op(A) * op(B) + beta * C with alpha = beta = 1 becomes
-/// MatMulV2 with a bias ([N]) or MatMulV2 + Add (any other C).
+/// Gemm: alpha * op(A) * op(B) + beta * C with alpha = 1 and beta = 1 (or 0)
+/// becomes MatMulV2 with a bias ([N]) or MatMulV2 + Add (any other C).
 LogicalResult gemm(NodeConverter &n) {
-  if (n.floatAttr("alpha", 1.0f) != 1.0f || n.floatAttr("beta", 1.0f) != 1.0f)
+  float beta = n.floatAttr("beta", 1.0f);
+  if (n.floatAttr("alpha", 1.0f) != 1.0f || (beta != 1.0f && beta != 0.0f))
     return failure();
   RankedTensorType y = n.outputType(0);
-  RankedTensorType c = n.hasInput(2) ? n.inputType(2) : RankedTensorType();
+  // beta = 0 drops C (PyTorch exports torch.mm that way).
+  bool useC = n.hasInput(2) && beta != 0.0f;
+  RankedTensorType c = useC ? n.inputType(2) : RankedTensorType();
   SmallVector<NamedAttribute> attrs = {
       n.builder.getNamedAttr("transpose_x1", n.builder.getBoolAttr(n.intAttr("transA", 0))),
       n.builder.getNamedAttr("transpose_x2", n.builder.getBoolAttr(n.intAttr("transB", 0)))};
@@ -102,11 +105,11 @@ LogicalResult gemm(NodeConverter &n) {
   if (asBias)
     operands.push_back(n.input(2));
   Operation *mm = buildOp(n, "ascend.MatMulV2", operands, {y}, attrs,
-                          n.hasInput(2) && !asBias ? "/matmul" : "");
+                          useC && !asBias ? "/matmul" : "");
   if (!mm)
     return failure();
   Value result = mm->getResult(0);
-  if (n.hasInput(2) && !asBias) {
+  if (useC && !asBias) {
     Operation *add = buildOp(n, "ascend.Add", {result, n.input(2)}, {y});
     if (!add)
       return failure();
