@@ -42,6 +42,27 @@ Operation *createAscendOp(ConversionPatternRewriter &rewriter, Location loc,
                           ArrayRef<NamedAttribute> attrs = {});
 /// True when `value` is a constant whose every element is zero.
 bool isZeroConstant(Value value);
+
+/// Base of the tosa -> ascend patterns: keeps the pass's node namer and
+/// replaces a tosa op by one ascend op.
+template <typename TosaOp>
+struct TosaToAscendPattern : OpConversionPattern<TosaOp> {
+  TosaToAscendPattern(MLIRContext *context, TosaNodeNamer &namer)
+      : OpConversionPattern<TosaOp>(context), namer(namer) {}
+
+  /// Replaces `op` by the ascend op `opName` with op's result types and a
+  /// fresh node name.
+  void replaceWithAscendOp(ConversionPatternRewriter &rewriter, TosaOp op,
+                           StringRef opName, ValueRange operands,
+                           ArrayRef<NamedAttribute> attrs = {}) const {
+    Operation *converted =
+        createAscendOp(rewriter, op.getLoc(), opName, operands,
+                       op->getResultTypes(), namer.nameFor(op), attrs);
+    rewriter.replaceOp(op, converted->getResults());
+  }
+
+  TosaNodeNamer &namer;
+};
 } // namespace tosa_to_ascend
 
 } // namespace mlir::ascendprec

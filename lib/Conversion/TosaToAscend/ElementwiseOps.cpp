@@ -13,69 +13,54 @@ namespace {
 
 /// One tosa op to one ascend op with the same operands and result types.
 template <typename TosaOp>
-struct OneToOne : OpConversionPattern<TosaOp> {
+struct OneToOne : TosaToAscendPattern<TosaOp> {
   OneToOne(MLIRContext *context, TosaNodeNamer &namer, StringRef ascendName,
            unsigned numOperands)
-      : OpConversionPattern<TosaOp>(context), namer(namer),
+      : TosaToAscendPattern<TosaOp>(context, namer),
         ascendName(ascendName.str()), numOperands(numOperands) {}
 
   LogicalResult
   matchAndRewrite(TosaOp op, typename TosaOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ValueRange operands = adaptor.getOperands().take_front(numOperands);
-    Operation *converted =
-        createAscendOp(rewriter, op.getLoc(), ascendName, operands,
-                       op->getResultTypes(), namer.nameFor(op));
-    rewriter.replaceOp(op, converted->getResults());
+    this->replaceWithAscendOp(rewriter, op, ascendName,
+                              adaptor.getOperands().take_front(numOperands));
     return success();
   }
 
-  TosaNodeNamer &namer;
   std::string ascendName;
   unsigned numOperands;
 };
 
 /// tosa.mul with a zero shift is a plain multiply.
-struct MulToAscend : OpConversionPattern<tosa::MulOp> {
-  MulToAscend(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern(context), namer(namer) {}
+struct MulToAscend : TosaToAscendPattern<tosa::MulOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::MulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getShift() && !isZeroConstant(op.getShift()))
       return rewriter.notifyMatchFailure(op, "a non-zero shift is a quantized multiply");
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.Mul",
-                                          {adaptor.getInput1(), adaptor.getInput2()},
-                                          op->getResultTypes(), namer.nameFor(op))
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.Mul", {adaptor.getInput1(), adaptor.getInput2()});
     return success();
   }
-  TosaNodeNamer &namer;
 };
 
 /// tosa.negate without zero points is a plain negation.
-struct NegateToAscend : OpConversionPattern<tosa::NegateOp> {
-  NegateToAscend(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern(context), namer(namer) {}
+struct NegateToAscend : TosaToAscendPattern<tosa::NegateOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::NegateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isZeroConstant(op.getInput1Zp()) || !isZeroConstant(op.getOutputZp()))
       return rewriter.notifyMatchFailure(op, "non-zero zero points");
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.Neg",
-                                          {adaptor.getInput1()}, op->getResultTypes(),
-                                          namer.nameFor(op))
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.Neg", {adaptor.getInput1()});
     return success();
   }
-  TosaNodeNamer &namer;
 };
 
 /// tosa.clamp's bounds are attributes; ascend.ClipByValue takes scalar
 /// tensors, created as named constants.
-struct ClampToAscend : OpConversionPattern<tosa::ClampOp> {
-  ClampToAscend(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern(context), namer(namer) {}
+struct ClampToAscend : TosaToAscendPattern<tosa::ClampOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::ClampOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -102,7 +87,6 @@ struct ClampToAscend : OpConversionPattern<tosa::ClampOp> {
                                ->getResults());
     return success();
   }
-  TosaNodeNamer &namer;
 };
 
 } // namespace

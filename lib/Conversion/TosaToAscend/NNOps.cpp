@@ -43,26 +43,20 @@ RankedTensorType nchw(Type nhwc) {
 
 SmallVector<int64_t> i64(ArrayRef<int64_t> values) { return SmallVector<int64_t>(values); }
 
-struct MatMulToAscend : OpConversionPattern<tosa::MatMulOp> {
-  MatMulToAscend(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern(context), namer(namer) {}
+struct MatMulToAscend : TosaToAscendPattern<tosa::MatMulOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isZeroConstant(op.getAZp()) || !isZeroConstant(op.getBZp()))
       return rewriter.notifyMatchFailure(op, "non-zero zero points");
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.BatchMatMulV2",
-                                          {adaptor.getA(), adaptor.getB()},
-                                          op->getResultTypes(), namer.nameFor(op))
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.BatchMatMulV2", {adaptor.getA(), adaptor.getB()});
     return success();
   }
-  TosaNodeNamer &namer;
 };
 
-struct Conv2DToAscend : OpConversionPattern<tosa::Conv2DOp> {
-  Conv2DToAscend(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern(context), namer(namer) {}
+struct Conv2DToAscend : TosaToAscendPattern<tosa::Conv2DOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -86,13 +80,12 @@ struct Conv2DToAscend : OpConversionPattern<tosa::Conv2DOp> {
                                      name + "/to_nhwc"));
     return success();
   }
-  TosaNodeNamer &namer;
 };
 
 template <typename TosaOp>
-struct PoolToAscend : OpConversionPattern<TosaOp> {
+struct PoolToAscend : TosaToAscendPattern<TosaOp> {
   PoolToAscend(MLIRContext *context, TosaNodeNamer &namer, StringRef ascendName)
-      : OpConversionPattern<TosaOp>(context), namer(namer), ascendName(ascendName.str()) {}
+      : TosaToAscendPattern<TosaOp>(context, namer), ascendName(ascendName.str()) {}
   LogicalResult
   matchAndRewrite(TosaOp op, typename TosaOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -100,7 +93,7 @@ struct PoolToAscend : OpConversionPattern<TosaOp> {
       if (!isZeroConstant(op.getInputZp()) || !isZeroConstant(op.getOutputZp()))
         return rewriter.notifyMatchFailure(op, "non-zero zero points");
     }
-    std::string name = namer.nameFor(op);
+    std::string name = this->namer.nameFor(op);
     Location loc = op.getLoc();
     Value input = transpose(rewriter, loc, adaptor.getInput(), kToNCHW, name + "/to_nchw");
     SmallVector<NamedAttribute> attrs = {
@@ -115,7 +108,6 @@ struct PoolToAscend : OpConversionPattern<TosaOp> {
                                      name + "/to_nhwc"));
     return success();
   }
-  TosaNodeNamer &namer;
   std::string ascendName;
 };
 

@@ -11,86 +11,63 @@ using namespace mlir::ascendprec::tosa_to_ascend;
 
 namespace {
 
-template <typename TosaOp>
-struct TensorPattern : OpConversionPattern<TosaOp> {
-  TensorPattern(MLIRContext *context, TosaNodeNamer &namer)
-      : OpConversionPattern<TosaOp>(context), namer(namer) {}
-  TosaNodeNamer &namer;
-};
-
-struct ConstToAscend : TensorPattern<tosa::ConstOp> {
-  using TensorPattern::TensorPattern;
+struct ConstToAscend : TosaToAscendPattern<tosa::ConstOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::ConstOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.Const", {},
-                                          op->getResultTypes(), namer.nameFor(op),
-                                          {rewriter.getNamedAttr("value", op.getValues())})
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.Const", {},
+                        {rewriter.getNamedAttr("value", op.getValues())});
     return success();
   }
 };
 
-struct ReshapeToAscend : TensorPattern<tosa::ReshapeOp> {
-  using TensorPattern::TensorPattern;
+struct ReshapeToAscend : TosaToAscendPattern<tosa::ReshapeOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.Reshape",
-                                          {adaptor.getInput1()}, op->getResultTypes(),
-                                          namer.nameFor(op))
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.Reshape", {adaptor.getInput1()});
     return success();
   }
 };
 
-struct TransposeToAscend : TensorPattern<tosa::TransposeOp> {
-  using TensorPattern::TensorPattern;
+struct TransposeToAscend : TosaToAscendPattern<tosa::TransposeOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<int64_t> perm(op.getPerms().begin(), op.getPerms().end());
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.Transpose",
-                                          {adaptor.getInput1()}, op->getResultTypes(),
-                                          namer.nameFor(op),
-                                          {rewriter.getNamedAttr(
-                                              "perm", rewriter.getDenseI64ArrayAttr(perm))})
-                               ->getResults());
+    replaceWithAscendOp(rewriter, op, "ascend.Transpose", {adaptor.getInput1()},
+                        {rewriter.getNamedAttr("perm", rewriter.getDenseI64ArrayAttr(perm))});
     return success();
   }
 };
 
-struct ConcatToAscend : TensorPattern<tosa::ConcatOp> {
-  using TensorPattern::TensorPattern;
+struct ConcatToAscend : TosaToAscendPattern<tosa::ConcatOp> {
+  using TosaToAscendPattern::TosaToAscendPattern;
   LogicalResult
   matchAndRewrite(tosa::ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, createAscendOp(rewriter, op.getLoc(), "ascend.ConcatV2",
-                                          adaptor.getInput1(), op->getResultTypes(),
-                                          namer.nameFor(op),
-                                          {rewriter.getNamedAttr(
-                                              "concat_dim",
-                                              rewriter.getI64IntegerAttr(op.getAxis()))})
-                               ->getResults());
+    replaceWithAscendOp(
+        rewriter, op, "ascend.ConcatV2", adaptor.getInput1(),
+        {rewriter.getNamedAttr("concat_dim", rewriter.getI64IntegerAttr(op.getAxis()))});
     return success();
   }
 };
 
 /// tosa reductions keep the reduced dimension (as size 1).
 template <typename TosaOp>
-struct ReduceToAscend : TensorPattern<TosaOp> {
+struct ReduceToAscend : TosaToAscendPattern<TosaOp> {
   ReduceToAscend(MLIRContext *context, TosaNodeNamer &namer, StringRef ascendName)
-      : TensorPattern<TosaOp>(context, namer), ascendName(ascendName.str()) {}
+      : TosaToAscendPattern<TosaOp>(context, namer), ascendName(ascendName.str()) {}
   LogicalResult
   matchAndRewrite(TosaOp op, typename TosaOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, createAscendOp(rewriter, op.getLoc(), ascendName, {adaptor.getInput()},
-                           op->getResultTypes(), this->namer.nameFor(op),
-                           {rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(
-                                                              {op.getAxis()})),
-                            rewriter.getNamedAttr("keep_dims", rewriter.getBoolAttr(true))})
-                ->getResults());
+    this->replaceWithAscendOp(
+        rewriter, op, ascendName, {adaptor.getInput()},
+        {rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr({op.getAxis()})),
+         rewriter.getNamedAttr("keep_dims", rewriter.getBoolAttr(true))});
     return success();
   }
   std::string ascendName;
