@@ -67,6 +67,12 @@ int main(int argc, char **argv) {
   std::vector<std::string> problems;
 
   for (int d = 2; d < argc; ++d) {
+    std::error_code error;
+    if (!fs::is_directory(argv[d], error)) {
+      std::cerr << "onnx-sweep: " << argv[d]
+                << ": not a directory (install libonnx-testdata or pass its data/ folders)\n";
+      return 2;
+    }
     std::vector<fs::path> files;
     for (const auto &entry : fs::recursive_directory_iterator(argv[d]))
       if (entry.path().filename() == "model.onnx")
