@@ -116,6 +116,8 @@ private:
   InFlightDiagnostic error() { return emitError(fileLoc()); }
 
   Value lookup(const std::string &valueName);
+  LogicalResult reportFailedLookup(Location loc, const std::string &nodeName,
+                                   const std::string &opType);
   std::optional<DenseElementsAttr> constantOf(const std::string &valueName);
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
@@ -132,6 +134,7 @@ private:
   std::map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
   std::map<std::string, Type> types;
   bool failedLookup = false;
+  bool reportedInitializerError = false; ///< said why a lookup failed
 };
 
 Value Importer::lookup(const std::string &valueName) {
@@ -151,6 +154,14 @@ Value Importer::lookup(const std::string &valueName) {
   return constant;
 }
 
+LogicalResult Importer::reportFailedLookup(Location loc, const std::string &nodeName,
+                                           const std::string &opType) {
+  if (reportedInitializerError)
+    return failure(); // the initializer's own error says why
+  return emitError(loc) << "node '" << nodeName << "' (" << opType
+                        << ") reads a value that no node, input or initializer defines";
+}
+
 std::optional<DenseElementsAttr> Importer::constantOf(const std::string &valueName) {
   if (auto it = constants.find(valueName); it != constants.end())
     return it->second;
@@ -162,6 +173,7 @@ std::optional<DenseElementsAttr> Importer::constantOf(const std::string &valueNa
   if (!value) {
     error() << "malformed initializer: " << message;
     failedLookup = true;
+    reportedInitializerError = true;
     return std::nullopt;
   }
   constants[valueName] = value;
@@ -287,9 +299,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     if (converter.hasInput(i))
       (void)converter.input(i);
   if (failedLookup)
-    return emitError(converter.loc) << "node '" << name << "' (" << node.op_type()
-                                    << ") reads a value that no node, input or "
-                                       "initializer defines";
+    return reportFailedLookup(converter.loc, name, node.op_type());
 
   bool converted = false;
   if (node.domain().empty() || node.domain() == "ai.onnx") {
@@ -307,9 +317,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     }
   }
   if (failedLookup)
-    return emitError(converter.loc) << "node '" << name << "' (" << node.op_type()
-                                    << ") reads a value that no node, input or "
-                                       "initializer defines";
+    return reportFailedLookup(converter.loc, name, node.op_type());
   if (converted) {
     if (stats)
       ++stats->dedicated;
@@ -329,6 +337,16 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     error() << "'" << path << "' is not an ONNX model: the protobuf does not parse";
     return {};
   }
+  // Before the checker, which would look for the data file relative to the
+  // working directory rather than the model.
+  for (const auto &init : model.graph().initializer())
+    if (init.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) {
+      error() << "initializer '" << init.name()
+              << "' keeps its data in an external file, which is not supported; "
+                 "re-save the model with its data inside: python3 -c \"import onnx; "
+                 "onnx.save(onnx.load('in.onnx'), 'out.onnx')\"";
+      return {};
+    }
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception &e) {

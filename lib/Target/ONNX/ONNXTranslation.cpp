@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/SourceMgr.h"
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
 
 using namespace mlir;
@@ -11,8 +12,11 @@ using namespace mlir;
 void mlir::ascendprec::registerImportONNXTranslation() {
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model into the ascend dialect",
-      [](llvm::StringRef bytes, MLIRContext *context) -> OwningOpRef<Operation *> {
-        OwningOpRef<ModuleOp> module = importONNX(bytes, "<input>", context);
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) -> OwningOpRef<Operation *> {
+        // The input file's name, so that diagnostics name it ("-" for stdin).
+        const llvm::MemoryBuffer *input = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        OwningOpRef<ModuleOp> module =
+            importONNX(input->getBuffer(), input->getBufferIdentifier(), context);
         return OwningOpRef<Operation *>(module.release().getOperation());
       },
       [](DialectRegistry &registry) {

@@ -73,3 +73,20 @@ bad_model = helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)])
 (out / "text.onnx").write_text("this is not an ONNX model\n")
 good = (out / "mapped.onnx").read_bytes()
 (out / "truncated.onnx").write_bytes(good[: len(good) // 2])
+
+# An initializer whose data lives in an external file (not supported).
+ext = numpy_helper.from_array(np.ones([2], np.float32), "e")
+ext.ClearField("raw_data")
+ext.data_location = TensorProto.EXTERNAL
+ext.external_data.add(key="location", value="weights.bin")
+ext_graph = helper.make_graph([n("Add", ["x", "e"], ["y"], name="add")], "external",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+                              initializer=[ext])
+ext_model = helper.make_model(ext_graph, opset_imports=[helper.make_opsetid("", 17)])
+(out / "external.onnx").write_bytes(ext_model.SerializeToString())
+
+# A string graph input (no ascend dtype for it).
+save("strings", [n("Identity", ["s"], ["y"], name="id")],
+     [helper.make_tensor_value_info("s", TensorProto.STRING, [2])],
+     [helper.make_tensor_value_info("y", TensorProto.STRING, [2])])
