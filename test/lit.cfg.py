@@ -40,3 +40,8 @@ if os.path.exists(system_python) and subprocess.call(
     config.available_features.add("python-onnx")
 config.substitutions.append(("%system_python", system_python))
 llvm_config.add_tool_substitutions(["prec-translate"], [config.ascendprec_tools_dir])
+
+# `script` gives a command a pseudo-terminal (the progress test).
+import shutil
+if shutil.which("script"):
+    config.available_features.add("script")

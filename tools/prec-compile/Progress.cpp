@@ -21,7 +21,11 @@ void Progress::end() {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::fprintf(stderr, "%6.2f s\n", seconds);
+  // Milliseconds below a second, where "0.00 s" would say nothing.
+  if (seconds < 1.0)
+    std::fprintf(stderr, "%6.1f ms\n", seconds * 1000.0);
+  else
+    std::fprintf(stderr, "%6.2f s\n", seconds);
   current.clear();
 }
 
