@@ -90,3 +90,31 @@ ext_model = helper.make_model(ext_graph, opset_imports=[helper.make_opsetid("", 
 save("strings", [n("Identity", ["s"], ["y"], name="id")],
      [helper.make_tensor_value_info("s", TensorProto.STRING, [2])],
      [helper.make_tensor_value_info("y", TensorProto.STRING, [2])])
+
+# Initializers in every encoding the importer reads, each returned through
+# Identity so that nothing else touches them.
+bf16_bits = np.array([1.5, -2.0], np.float32).view(np.uint32) >> 16
+encoded = [
+    helper.make_tensor("bf16_typed", TensorProto.BFLOAT16, [2], [1.5, -2.0]),
+    helper.make_tensor("bf16_raw", TensorProto.BFLOAT16, [2],
+                       bf16_bits.astype("<u2").tobytes(), raw=True),
+    numpy_helper.from_array(np.array([0.5, -0.25], np.float16), "f16_raw"),
+    helper.make_tensor("f32_typed", TensorProto.FLOAT, [2], [3.0, -4.0]),
+    helper.make_tensor("f64_typed", TensorProto.DOUBLE, [2], [0.125, 8.0]),
+    helper.make_tensor("i8_typed", TensorProto.INT8, [2], [-128, 127]),
+    helper.make_tensor("u8_typed", TensorProto.UINT8, [2], [0, 255]),
+    numpy_helper.from_array(np.array([-7, 9], np.int32), "i32_raw"),
+    helper.make_tensor("i64_typed", TensorProto.INT64, [2], [-(2**40), 2**40]),
+    helper.make_tensor("u64_typed", TensorProto.UINT64, [2], [0, 2**63]),
+    helper.make_tensor("bool_typed", TensorProto.BOOL, [2], [True, False]),
+]
+save("encodings", [n("Identity", [t.name], [t.name + "_out"], name=t.name + "_id")
+                   for t in encoded],
+     [], [helper.make_tensor_value_info(t.name + "_out", t.data_type, [2]) for t in encoded],
+     encoded)
+
+# raw_data of the wrong size for the tensor's shape.
+short = numpy_helper.from_array(np.ones(2, np.float32), "short")
+short.raw_data = short.raw_data[:6]
+save("short_raw", [n("Identity", ["short"], ["y"], name="id")], [],
+     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [short])
