@@ -65,6 +65,7 @@ int main(int argc, char **argv) {
   std::map<std::string, unsigned> unmapped;
   std::map<std::string, unsigned> planned, ruleErrors;
   std::vector<std::string> problems;
+  std::vector<std::string> rejectedModels;
 
   for (int d = 2; d < argc; ++d) {
     std::error_code error;
@@ -103,6 +104,7 @@ int main(int argc, char **argv) {
                          std::string::npos) {
         // String or complex tensors: a documented limit, reported clearly.
         ++unsupportedType;
+        rejectedModels.push_back(file.parent_path().filename().string());
         continue;
       }
       if (!module) {
@@ -146,7 +148,10 @@ int main(int argc, char **argv) {
             << skipped << " non-float node tests skipped)\n"
             << "  imported fully: " << full << "\n  imported with ascend.generic: "
             << generic << "\n  rejected for an unsupported element type (string, complex): "
-            << unsupportedType << "\n  import failed: " << importFailed << "\n";
+            << unsupportedType;
+  for (const std::string &model : rejectedModels)
+    std::cout << " " << model;
+  std::cout << "\n  import failed: " << importFailed << "\n";
   std::cout << "  unmapped op types (nodes):";
   for (const auto &[type, count] : unmapped)
     std::cout << " " << type << "(" << count << ")";
