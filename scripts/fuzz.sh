@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 done
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(modify-mixlist keep-dtype customize-dtypes impl-mode-ini ops-info
-           platform-config session-options)
+           platform-config session-options onnx-import)
 fi
 
 inputs="$root/test/Policy/inputs"
@@ -34,9 +34,16 @@ seeds_for() {
     ops-info) ls "$root"/data/ops/*/*.json ;;
     platform-config) ls "$root"/data/ops/*/platform_config/*.ini ;;
     session-options) ls "$inputs"/*session*.json ;;
+    # Debian's ONNX test models that fit the length limit, when installed.
+    onnx-import) find /usr/share/libonnx-testdata/data/pytorch-operator \
+                   /usr/share/libonnx-testdata/data/pytorch-converted \
+                   -name model.onnx -size -4096c 2>/dev/null || true ;;
   esac
 }
 
+# The instrumented code inlines LLVM's allocator, whose memory the
+# uninstrumented libMLIR.so poisons and unpoisons (see docs/building.md).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0}"
 status=0
 for target in "${targets[@]}"; do
   binary="$build_dir/bin/fuzz-$target"
@@ -47,7 +54,10 @@ for target in "${targets[@]}"; do
   work=$(mktemp -d)
   mkdir -p "$work/corpus"
   cp "$root"/fuzz/corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
-  for seed in $(seeds_for "$target"); do cp "$seed" "$work/corpus/"; done
+  # Seeds may share a file name (every ONNX test model is model.onnx).
+  for seed in $(seeds_for "$target"); do
+    cp "$seed" "$work/corpus/$(printf '%s' "$seed" | md5sum | cut -c1-12)-$(basename "$seed")"
+  done
   echo "== fuzz-$target ${limit[*]}"
   if (cd "$work" && "$binary" "${limit[@]}" -max_len=4096 -print_final_stats=1 \
         "$work/corpus" 2>"$work/log"); then

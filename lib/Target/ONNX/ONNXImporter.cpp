@@ -1,6 +1,7 @@
 //===- ONNXImporter.cpp - ONNX models into the ascend dialect -------------===//
 //
-// Parses the protobuf, runs ONNX's checker and shape inference, then builds
+// Parses the protobuf, runs ONNX's checker and shape inference (isolated,
+// ONNXValidation.cpp), then builds
 // one func.func: graph inputs as arguments, initializers as ascend.Const
 // (created when first used), one or more ascend ops per node, and
 // ascend.generic (with a warning) for nodes without a mapping.
@@ -14,8 +15,6 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
 
 using namespace mlir;
 using namespace mlir::ascendprec;
@@ -347,10 +346,9 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
                  "onnx.save(onnx.load('in.onnx'), 'out.onnx')\"";
       return {};
     }
-  try {
-    onnx::checker::check_model(model);
-  } catch (const std::exception &e) {
-    error() << "malformed ONNX model: " << e.what();
+  ValidationResult validation = checkAndInferShapes(model);
+  if (!validation.ok) {
+    error() << validation.error;
     return {};
   }
   for (const auto &import : model.opset_import())
@@ -359,12 +357,10 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   if (opset < 6 || opset > 17)
     emitWarning(fileLoc()) << "opset " << opset
                            << " is outside the tested range 6..17";
-  try {
-    onnx::shape_inference::InferShapes(model);
-  } catch (const std::exception &e) {
-    emitWarning(fileLoc()) << "ONNX shape inference failed (" << e.what()
+  if (!validation.shapeInferenceError.empty())
+    emitWarning(fileLoc()) << "ONNX shape inference failed ("
+                           << validation.shapeInferenceError
                            << "); ops without known shapes become ascend.generic";
-  }
   const onnx::GraphProto &graph = model.graph();
   for (const auto &init : graph.initializer())
     initializers[init.name()] = &init;

@@ -25,6 +25,17 @@ Type tensorType(MLIRContext *context, const onnx::TypeProto &type);
 DenseElementsAttr tensorValue(MLIRContext *context, const onnx::TensorProto &tensor,
                               std::string &error);
 
+/// What ONNX's checker and shape inference said about a model.
+struct ValidationResult {
+  bool ok = false;
+  std::string error;               ///< why the model was rejected
+  std::string shapeInferenceError; ///< shape inference failed (not fatal)
+};
+/// Runs ONNX's checker, then shape inference (which fills `model`'s
+/// value_info), in a child process where the platform allows, so that a
+/// crash inside libonnx becomes an error.
+ValidationResult checkAndInferShapes(onnx::ModelProto &model);
+
 /// One ONNX node being converted: its inputs, attributes and output types.
 class NodeConverter {
 public:

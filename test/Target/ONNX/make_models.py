@@ -118,3 +118,16 @@ short = numpy_helper.from_array(np.ones(2, np.float32), "short")
 short.raw_data = short.raw_data[:6]
 save("short_raw", [n("Identity", ["short"], ["y"], name="id")], [],
      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [short])
+
+# libonnx 1.12's shape inference reads out of bounds on an opset-6 Gemm whose
+# B has rank 1, a model its checker accepts (found by fuzz-onnx-import).
+f32 = TensorProto.FLOAT
+gemm6 = helper.make_graph(
+    [n("Gemm", ["a", "b", "c"], ["y"], name="gemm", broadcast=1)], "gemm6",
+    [helper.make_tensor_value_info("a", f32, [2, 3]),
+     helper.make_tensor_value_info("b", f32, [3]),
+     helper.make_tensor_value_info("c", f32, [4])],
+    [helper.make_tensor_value_info("y", f32, [2, 4])])
+gemm6_model = helper.make_model(gemm6, opset_imports=[helper.make_opsetid("", 6)])
+gemm6_model.ir_version = 3
+(out / "onnx_crash.onnx").write_bytes(gemm6_model.SerializeToString())
