@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - named pass pipelines and registration --------------===//
 
 #include "AscendPrec/Transforms/Passes.h"
+#include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -16,6 +17,12 @@ void mlir::ascendprec::buildGraphPreparePipeline(
 
 void mlir::ascendprec::buildPrecisionPipeline(
     OpPassManager &pm, const PrecisionPipelineOptions &options) {
+  buildPrecisionPipeline(pm, options, nullptr);
+}
+
+void mlir::ascendprec::buildPrecisionPipeline(
+    OpPassManager &pm, const PrecisionPipelineOptions &options,
+    std::shared_ptr<const ::ascendprec::policy::Policy> policy) {
   PlanPrecisionOptions plan;
   plan.socVersion = options.socVersion;
   plan.graphRunMode = options.graphRunMode;
@@ -30,7 +37,10 @@ void mlir::ascendprec::buildPrecisionPipeline(
   plan.opsInfoDir = options.opsInfoDir;
   plan.sessionOptions = options.sessionOptions;
   plan.explain = options.explain;
-  pm.addPass(createPlanPrecision(plan));
+  if (policy)
+    pm.addPass(createPlanPrecision(std::move(policy), options.explain));
+  else
+    pm.addPass(createPlanPrecision(plan));
   MaterializePrecisionOptions materialize;
   materialize.keepIoDtypes = options.keepIoDtypes;
   pm.addPass(createMaterializePrecision(materialize));
@@ -58,5 +68,7 @@ void mlir::ascendprec::registerAscendPrecPassesAndPipelines() {
   PassPipelineRegistration<PrecisionPipelineOptions>(
       "prec-precision-pipeline",
       "Plan, materialize and clean up precision (and write the report)",
-      buildPrecisionPipeline);
+      [](OpPassManager &pm, const PrecisionPipelineOptions &options) {
+        buildPrecisionPipeline(pm, options);
+      });
 }

@@ -1,6 +1,7 @@
 //===- PlanPrecision.cpp - prec-plan-precision ----------------------------===//
 
 #include "AscendPrec/Transforms/Passes.h"
+#include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "PlanningState.h"
 #include "PolicyBridge.h"
 #include "PrecisionPlanner.h"
@@ -71,10 +72,15 @@ struct PlanPrecisionPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<policy::Policy> resolved = buildPolicyFromOptions(
-        &getContext(), cannOptions(), sessionOptions, module.getLoc());
-    if (!resolved)
-      return signalPassFailure();
+    std::optional<policy::Policy> built;
+    const policy::Policy *resolved = prebuilt.get();
+    if (!resolved) {
+      built = buildPolicyFromOptions(&getContext(), cannOptions(), sessionOptions,
+                                     module.getLoc());
+      if (!built)
+        return signalPassFailure();
+      resolved = &*built;
+    }
     PrecisionPlanner planner(*resolved, explain);
     bool ok = true;
     for (auto func : module.getOps<func::FuncOp>())
@@ -84,6 +90,18 @@ struct PlanPrecisionPass
     planner.reportModelWarnings(module.getLoc());
     recordState(module, *resolved, planner.warnings());
   }
+
+  /// Set by the factory below; copied along when the pass is cloned.
+  std::shared_ptr<const policy::Policy> prebuilt;
 };
 
 } // namespace
+
+std::unique_ptr<Pass> mlir::ascendprec::createPlanPrecision(
+    std::shared_ptr<const policy::Policy> policy, bool explain) {
+  PlanPrecisionOptions options;
+  options.explain = explain;
+  auto pass = std::make_unique<PlanPrecisionPass>(options);
+  pass->prebuilt = std::move(policy);
+  return pass;
+}

@@ -128,6 +128,10 @@ std::string mlir::ascendprec::reportText(const ReportData &report) {
       out += std::string(total - 2, '-') + "\n";
     }
   }
+  // After a blank line, so that the table alone is the text up to it.
+  if (!report.diagnostics.empty())
+    out += "\n" + std::to_string(report.diagnostics.size()) +
+           (report.diagnostics.size() == 1 ? " diagnostic:\n" : " diagnostics:\n");
   for (const ReportData::Diagnostic &diag : report.diagnostics)
     out += (diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
            ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]") +

@@ -16,7 +16,7 @@
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonWriter.h"
-#include "AscendPrec/Transforms/Passes.h"
+#include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -174,12 +174,12 @@ int run(const std::vector<std::string> &args) {
   prepare.renameDuplicates = true; // models often repeat or omit node names
   mlir::ascendprec::buildGraphPreparePipeline(pm, prepare);
   mlir::ascendprec::PrecisionPipelineOptions precision;
-  precision.socVersion = parsed->options.get("soc_version")->text;
-  precision.sessionOptions = optionsFile;
   precision.explain = explain;
   precision.keepIoDtypes = keepIo;
   precision.report = out.path("report.json");
-  mlir::ascendprec::buildPrecisionPipeline(pm, precision);
+  // On the policy built above, whose option warnings are already printed.
+  mlir::ascendprec::buildPrecisionPipeline(
+      pm, precision, std::make_shared<const policy::Policy>(std::move(*resolved)));
 
   progress.begin("plan precision");
   mlir::LogicalResult planned = pm.run(*module);
@@ -204,6 +204,13 @@ int run(const std::vector<std::string> &args) {
     llvm::errs() << "error: " << (wrote ? out.error() : "cannot write planned.mlir")
                  << "\n";
     return UserError;
+  }
+  // The table; its diagnostics were printed as they happened.
+  size_t tableEnd = table.find("\n\n");
+  if (tableEnd != std::string::npos) {
+    std::string count = table.substr(tableEnd + 2, table.find(':', tableEnd) - tableEnd - 2);
+    table = table.substr(0, tableEnd + 1) + "\n" + count +
+            " (printed above, also in report.txt)\n";
   }
   std::cout << table << "\nOutputs in " << *output
             << ": planned.mlir, report.json, report.txt, report.html, "
