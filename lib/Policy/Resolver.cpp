@@ -276,11 +276,15 @@ void Policy::reportUnmatchedKeepDType(const std::set<std::string> &nodeNames,
   if (!keepDTypeList)
     return;
   std::vector<std::string> unmatched;
+  SourceLoc firstUnmatched;
   for (const KeepDTypeEntry &entry : keepDTypeList->entries) {
     bool hit = entry.isOpType ? opTypes.count(entry.name) != 0
                               : nodeNames.count(entry.name) != 0;
-    if (!hit)
-      unmatched.push_back((entry.isOpType ? "OpType::" : "") + entry.name +
+    if (hit)
+      continue;
+    if (unmatched.empty())
+      firstUnmatched = entry.loc;
+    unmatched.push_back((entry.isOpType ? "OpType::" : "") + entry.name +
                           " (line " + std::to_string(entry.loc.line) + ")");
   }
   if (unmatched.empty())
@@ -288,7 +292,10 @@ void Policy::reportUnmatchedKeepDType(const std::set<std::string> &nodeNames,
   size_t total = unmatched.size();
   if (total > 10)
     unmatched.resize(10);
-  diags.warning(SourceLoc{keepDTypeList->path},
+  // Located at the first unmatched entry, so an editor can jump to it.
+  if (firstUnmatched.file.empty())
+    firstUnmatched = SourceLoc{keepDTypeList->path};
+  diags.warning(firstUnmatched,
                 std::to_string(total) + " keep_dtype entr" +
                     (total == 1 ? "y matches" : "ies match") +
                     " no op in the model: " + joinChoices(unmatched, ", ") +
