@@ -309,11 +309,20 @@ void Policy::reportUnusedMixListOpTypes(const std::set<std::string> &opTypes,
   if (!mixList)
     return;
   std::vector<std::string> unused;
-  for (const auto &entry : mixList->edits)
-    if (!opTypes.count(entry.first))
-      unused.push_back(entry.first);
+  SourceLoc first; // the earliest unused entry in the file, for editors
+  for (const auto &[opType, edits] : mixList->edits) {
+    if (opTypes.count(opType) || edits.empty())
+      continue;
+    unused.push_back(opType);
+    const SourceLoc &loc = edits.front().loc;
+    if (first.file.empty() || loc.line < first.line ||
+        (loc.line == first.line && loc.column < first.column))
+      first = loc;
+  }
+  if (first.file.empty())
+    first = SourceLoc{mixList->path};
   if (!unused.empty())
-    diags.warning(SourceLoc{mixList->path},
+    diags.warning(first,
                   "modify_mixlist names op types that appear nowhere in the "
                   "model: " + joinChoices(unused, ", "),
                   "ML-7");
