@@ -25,6 +25,9 @@ done
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
+# ctest runs one lit per file in parallel, with test-time recording off (the
+# runs would race on this file); drop any copy an older build left behind.
+rm -f "$build_dir/test/.lit_test_times.txt"
 (cd "$build_dir" && ctest --output-on-failure -j "$(nproc)") 2>&1 | tee "$log" || status=$?
 status=${PIPESTATUS[0]:-$status}
 
