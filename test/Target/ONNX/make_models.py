@@ -131,3 +131,13 @@ gemm6 = helper.make_graph(
 gemm6_model = helper.make_model(gemm6, opset_imports=[helper.make_opsetid("", 6)])
 gemm6_model.ir_version = 3
 (out / "onnx_crash.onnx").write_bytes(gemm6_model.SerializeToString())
+
+# 1-D convolution, transposed convolution and pooling (run as 2-D over a
+# unit height).
+save("oned", [
+    n("Conv", ["x", "w1"], ["c"], name="conv1d", pads=[1, 2], strides=[2]),
+    n("MaxPool", ["c"], ["p"], name="pool1d", kernel_shape=[2], strides=[2]),
+    n("ConvTranspose", ["p", "wt"], ["y"], name="deconv1d", strides=[2]),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4, 10])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 2, 6])],
+   [w("w1", 6, 4, 3), w("wt", 6, 2, 2)])
