@@ -13,15 +13,6 @@ constexpr size_t kMaxLineLength = 1024; // CD-1
 constexpr std::string_view kInput = "InputDtype:";
 constexpr std::string_view kOutput = "OutputDtype:";
 
-bool isOpTypeName(std::string_view name) {
-  if (name.empty() || !(name[0] >= 'A' && name[0] <= 'Z'))
-    return false;
-  for (char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
-
 /// Parses "d1,d2,,d4" starting at `offset` in the line; empty positions are
 /// "any" (CD-1), names follow CD-2.
 bool parseDTypeList(const ContentLine &line, size_t offset,
@@ -164,7 +155,7 @@ parseCustomizeDTypes(std::string_view text, const std::string &file,
                     "CD-1");
         return;
       }
-      if (!isOpTypeName(entry.key)) {
+      if (!isOpTypeSpelling(entry.key)) {
         diags.error(line.locAt(kOpType.size()),
                     "op type '" + entry.key +
                         "' is not an Ascend IR op type (PascalCase, e.g. "

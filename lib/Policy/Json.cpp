@@ -210,22 +210,28 @@ private:
         return false;
       value.object.emplace_back(std::move(key), std::move(member));
       value.keyLocs.push_back(keyLoc);
-      skipSpace();
-      if (failed)
-        return false;
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() == '}') {
-        advance();
-        return true;
-      }
-      return fail(atEnd() ? "unexpected end of file; expected ',' or '}'"
-                          : std::string("unexpected '") + peek() +
-                                "'; expected ',' or '}' after an object "
-                                "member (a missing comma?)");
+      if (AfterItem after = afterItem('}', "an object member"); after != AfterItem::Next)
+        return after == AfterItem::Closed;
     }
+  }
+
+  enum class AfterItem { Next, Closed, Failed };
+  /// After an object member or array element: a ',' (another item follows)
+  /// or `close` (consumed either way); anything else is an error.
+  AfterItem afterItem(char close, const char *item) {
+    skipSpace();
+    if (failed)
+      return AfterItem::Failed;
+    if (peek() == ',' || peek() == close) {
+      bool next = peek() == ',';
+      advance();
+      return next ? AfterItem::Next : AfterItem::Closed;
+    }
+    std::string expected = std::string("expected ',' or '") + close + "'";
+    fail(atEnd() ? "unexpected end of file; " + expected
+                 : std::string("unexpected '") + peek() + "'; " + expected + " after " +
+                       item + " (a missing comma?)");
+    return AfterItem::Failed;
   }
 
   bool parseArray(JsonValue &value, unsigned depth) {
@@ -246,21 +252,8 @@ private:
       if (!parseValue(element, depth + 1))
         return false;
       value.array.push_back(std::move(element));
-      skipSpace();
-      if (failed)
-        return false;
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() == ']') {
-        advance();
-        return true;
-      }
-      return fail(atEnd() ? "unexpected end of file; expected ',' or ']'"
-                          : std::string("unexpected '") + peek() +
-                                "'; expected ',' or ']' after an array "
-                                "element (a missing comma?)");
+      if (AfterItem after = afterItem(']', "an array element"); after != AfterItem::Next)
+        return after == AfterItem::Closed;
     }
   }
 

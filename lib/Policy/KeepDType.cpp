@@ -5,17 +5,6 @@
 
 namespace ascendprec::policy {
 
-/// KD-1: an op type is PascalCase: an upper-case letter, then letters,
-/// digits or `_`.
-static bool isPascalCase(std::string_view name) {
-  if (name.empty() || !(name[0] >= 'A' && name[0] <= 'Z'))
-    return false;
-  for (char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
-
 std::optional<KeepDTypeList> parseKeepDType(std::string_view text,
                                             const std::string &file,
                                             DiagnosticList &diags) {
@@ -27,7 +16,7 @@ std::optional<KeepDTypeList> parseKeepDType(std::string_view text,
     if (line.text.substr(0, kOpType.size()) == kOpType) {
       std::string_view type = line.text.substr(kOpType.size());
       SourceLoc typeLoc = line.locAt(kOpType.size());
-      if (!isPascalCase(type)) {
+      if (!isOpTypeSpelling(type)) {
         diags.error(typeLoc,
                     "op type '" + std::string(type) +
                         "' is not PascalCase; expected an Ascend IR op type "

@@ -2,7 +2,18 @@
 
 #include "LineReader.h"
 
+#include <cctype>
+
 namespace ascendprec::policy {
+
+bool isOpTypeSpelling(std::string_view name) {
+  if (name.empty() || !(name[0] >= 'A' && name[0] <= 'Z'))
+    return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
 
 void forEachContentLine(std::string_view text, const std::string &file,
                         const std::function<void(const ContentLine &)> &onLine) {

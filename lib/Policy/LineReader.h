@@ -2,7 +2,7 @@
 //
 // keep_dtype and customize_dtypes share one line discipline: `#` starts a
 // comment line, blank lines are ignored, surrounding white space and CR are
-// trimmed.
+// trimmed. They also spell op types the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,10 @@ struct ContentLine {
     return at;
   }
 };
+
+/// KD-1, CD-1: an op type is PascalCase: an upper-case letter, then letters,
+/// digits or `_`.
+bool isOpTypeSpelling(std::string_view name);
 
 /// Calls `onLine` for every line that is neither blank nor a `#` comment.
 void forEachContentLine(std::string_view text, const std::string &file,
