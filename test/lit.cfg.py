@@ -22,6 +22,8 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%prec_opt", os.path.join(config.ascendprec_tools_dir, "prec-opt")))
 config.substitutions.append(
+    ("%prec_compile", os.path.join(config.ascendprec_tools_dir, "prec-compile")))
+config.substitutions.append(
     ("%expect_exit", config.python_executable + " " +
      os.path.join(config.ascendprec_src_root, "scripts", "expect-exit.py")))
 llvm_config.add_tool_substitutions(["prec-compile"], [config.ascendprec_tools_dir])

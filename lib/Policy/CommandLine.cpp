@@ -24,6 +24,7 @@ parseCannArguments(const std::vector<std::string> &args,
     }
     if (!parsed.options.loadSessionFile(session->second, diags))
       return std::nullopt;
+    parsed.sessionOptionsFile = session->second;
     parsed.toolFlags.erase(session);
   }
   return parsed;

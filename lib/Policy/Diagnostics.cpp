@@ -3,6 +3,7 @@
 #include "AscendPrec/Policy/Diagnostics.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace ascendprec::policy {
 
@@ -22,6 +23,53 @@ std::string SourceLoc::fileAndLine() const {
   if (file.empty())
     return "";
   return line ? file + ":" + std::to_string(line) : file;
+}
+
+/// The length of the valid UTF-8 sequence at `at`, or 0.
+static size_t utf8SequenceLength(std::string_view text, size_t at) {
+  auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(at);
+  size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3
+                  : (lead >> 3) == 0x1E                ? 4
+                                                       : 0;
+  if (length == 0 || at + length > text.size())
+    return 0;
+  for (size_t i = 1; i < length; ++i)
+    if ((byte(at + i) & 0xC0) != 0x80)
+      return 0;
+  // Overlong forms, surrogates and code points past U+10FFFF are invalid.
+  uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
+  for (size_t i = 1; i < length; ++i)
+    code = (code << 6) | (byte(at + i) & 0x3F);
+  static constexpr uint32_t minimum[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < minimum[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+    return 0;
+  return length;
+}
+
+std::string escapeForDisplay(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string shown;
+  shown.reserve(text.size());
+  for (size_t at = 0; at < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[at]);
+    size_t length = utf8SequenceLength(text, at);
+    if (length > 1 || (length == 1 && c >= 0x20 && c != 0x7F)) {
+      shown.append(text.substr(at, length));
+      at += length;
+      continue;
+    }
+    if (c == '\n')
+      shown += "\\n";
+    else if (c == '\t')
+      shown += "\\t";
+    else if (c == '\r')
+      shown += "\\r";
+    else
+      shown += {'\\', 'x', hex[c >> 4], hex[c & 0xF]};
+    ++at;
+  }
+  return shown;
 }
 
 static const char *severityName(Severity severity) {

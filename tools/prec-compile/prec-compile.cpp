@@ -10,7 +10,8 @@
 
 #include "Help.h"
 #include "ModelLoader.h"
-#include "OutputDirectory.h"
+#include "InterruptCleanup.h"
+#include "OutputFolder.h"
 #include "Progress.h"
 
 #include "AscendPrec/InitAll.h"
@@ -66,6 +67,21 @@ bool writeText(const std::string &path, const std::string &text) {
   return static_cast<bool>(out);
 }
 
+/// Every file and folder the run reads: the model, the session-options file
+/// and every path-valued option. The output folder must hold none of them.
+std::vector<std::string> inputPaths(const policy::ParsedCommandLine &parsed) {
+  std::vector<std::string> inputs = parsed.positional;
+  if (!parsed.sessionOptionsFile.empty())
+    inputs.push_back(parsed.sessionOptionsFile);
+  for (const auto &[name, value] : parsed.options.all()) {
+    const policy::OptionSpec *spec = policy::findOptionSpec(name);
+    if (spec->type == policy::OptionType::Path ||
+        spec->type == policy::OptionType::Directory)
+      inputs.push_back(value.text);
+  }
+  return inputs;
+}
+
 std::string readText(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
@@ -115,9 +131,17 @@ int run(const std::vector<std::string> &args) {
     return it == parsed->toolFlags.end() ? nullptr : &it->second;
   };
   const std::string *output = flag("output");
-  if (!output || output->empty() || *output == "true") {
+  if (!output || *output == "true") {
     diags.error({"<command line>"}, "--output=DIR is required", "OP-1");
     return failWith(UserError);
+  }
+  // Before any work: whether the folder may be written at all.
+  std::string folderError;
+  std::unique_ptr<OutputFolder> out =
+      OutputFolder::open(*output, inputPaths(*parsed), folderError);
+  if (!out) {
+    std::cerr << "<command line>: error: " << folderError << "\n";
+    return UserError;
   }
   bool quiet = flag("quiet") && *flag("quiet") != "false";
   bool explain = flag("explain") && *flag("explain") != "false";
@@ -158,12 +182,11 @@ int run(const std::vector<std::string> &args) {
   if (!module)
     return UserError;
 
-  OutputDirectory out(*output);
-  if (!out.error().empty()) {
-    llvm::errs() << "error: " << out.error() << "\n";
+  if (!out->stage(folderError)) {
+    llvm::errs() << "<command line>: error: " << folderError << "\n";
     return UserError;
   }
-  std::string optionsFile = out.path("options.json");
+  std::string optionsFile = out->stagedPath("options.json");
   if (!writeText(optionsFile, effectiveOptionsJson(parsed->options))) {
     llvm::errs() << "error: cannot write " << optionsFile << "\n";
     return UserError;
@@ -176,7 +199,7 @@ int run(const std::vector<std::string> &args) {
   mlir::ascendprec::PrecisionPipelineOptions precision;
   precision.explain = explain;
   precision.keepIoDtypes = keepIo;
-  precision.report = out.path("report.json");
+  precision.report = out->stagedPath("report.json");
   // On the policy built above, whose option warnings are already printed.
   mlir::ascendprec::buildPrecisionPipeline(
       pm, precision, std::make_shared<const policy::Policy>(std::move(*resolved)));
@@ -196,13 +219,14 @@ int run(const std::vector<std::string> &args) {
   std::string ir;
   llvm::raw_string_ostream os(ir);
   module->print(os);
-  bool wrote = writeText(out.path("planned.mlir"), ir);
-  std::string table = readText(out.path("report.txt"));
-  bool committed = wrote && out.commit();
+  bool wrote = writeText(out->stagedPath("planned.mlir"), ir);
+  std::string table = readText(out->stagedPath("report.txt"));
+  std::vector<std::string> written;
+  bool committed = wrote && out->commit(written, folderError);
   progress.end();
   if (!committed) {
-    llvm::errs() << "error: " << (wrote ? out.error() : "cannot write planned.mlir")
-                 << "\n";
+    llvm::errs() << "<command line>: error: "
+                 << (wrote ? folderError : "cannot write planned.mlir") << "\n";
     return UserError;
   }
   // The table; its diagnostics were printed as they happened.
@@ -212,15 +236,18 @@ int run(const std::vector<std::string> &args) {
     table = table.substr(0, tableEnd + 1) + "\n" + count +
             " (printed above, also in report.txt)\n";
   }
-  std::cout << table << "\nOutputs in " << *output
-            << ": planned.mlir, report.json, report.txt, report.html, "
-               "report.dot, report.lock.cfg, options.json\n";
+  std::cout << table << "\nOutputs in " << policy::escapeForDisplay(*output) << ":";
+  for (size_t i = 0; i < written.size(); ++i)
+    std::cout << (i ? ", " : " ") << written[i];
+  std::cout << "\n";
   return Success;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
+  // Before MLIR starts its threads, so that they inherit the blocked signals.
+  cleanUpOnInterrupt(&OutputFolder::discardActive);
   std::vector<std::string> args(argv + 1, argv + argc);
   return run(args);
 }

@@ -124,4 +124,18 @@ TEST(Diagnostics, DidYouMeanFindsCloseWordsOnly) {
   EXPECT_EQ(closestMatch("zzz", {"precision_mode"}), "");
 }
 
+TEST(Diagnostics, EscapeForDisplayKeepsUtf8AndEscapesTheRest) {
+  EXPECT_EQ(escapeForDisplay("conv1/relu"), "conv1/relu");
+  EXPECT_EQ(escapeForDisplay("\xe5\x8d\xb7\xe7\xa7\xaf"), "\xe5\x8d\xb7\xe7\xa7\xaf"); // CJK kept
+  EXPECT_EQ(escapeForDisplay("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+  EXPECT_EQ(escapeForDisplay(std::string("a\0b\x1b[31m", 8)), "a\\x00b\\x1b[31m");
+  EXPECT_EQ(escapeForDisplay("\x7f"), "\\x7f");
+  // Invalid UTF-8: a lone continuation byte, a truncated sequence, an
+  // overlong '/', a surrogate.
+  EXPECT_EQ(escapeForDisplay("\x80"), "\\x80");
+  EXPECT_EQ(escapeForDisplay("\xe5\x8d"), "\\xe5\\x8d");
+  EXPECT_EQ(escapeForDisplay("\xc0\xaf"), "\\xc0\\xaf");
+  EXPECT_EQ(escapeForDisplay("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+}
+
 } // namespace

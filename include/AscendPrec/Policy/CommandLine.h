@@ -22,6 +22,7 @@ struct ParsedCommandLine {
   SessionOptions options;
   std::vector<std::string> positional;
   std::map<std::string, std::string> toolFlags; ///< e.g. "print-policy"
+  std::string sessionOptionsFile;               ///< --session_options, if given
 };
 
 /// Parses `args` (without argv[0]). `toolFlags` lists the tool's own flags

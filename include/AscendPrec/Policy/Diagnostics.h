@@ -9,6 +9,7 @@
 #define ASCENDPREC_POLICY_DIAGNOSTICS_H
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ascendprec::policy {
@@ -60,6 +61,11 @@ public:
 private:
   std::vector<Diagnostic> diagnostics;
 };
+
+/// `text` as it can be shown on a terminal: valid UTF-8 is kept; control
+/// characters and bytes that are not UTF-8 become \n, \t, \r or \xNN, so
+/// that a name from a file or the command line cannot garble the output.
+std::string escapeForDisplay(std::string_view text);
 
 /// Levenshtein distance, for "did you mean" suggestions.
 unsigned editDistance(const std::string &a, const std::string &b);

@@ -82,6 +82,12 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
 
 /// The child: validate, then send [ok byte][error][shape error][model].
 [[noreturn]] void runChild(onnx::ModelProto &model, int fd) {
+  // A program may block SIGINT/SIGTERM to handle them on a thread of its own
+  // (prec-compile does); that thread is not copied by fork(), so the child
+  // takes the default action and Ctrl-C stops it too.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
   // A crash report from libonnx's internals would only confuse the user;
   // the parent reports the crash as an error about the model.
   int devNull = ::open("/dev/null", O_WRONLY);
