@@ -5,9 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace ascendprec::policy {
 
@@ -411,27 +408,6 @@ std::optional<JsonValue> parseJson(std::string_view text,
                                    const std::string &file,
                                    DiagnosticList &diags) {
   return JsonReader(text, file, diags).parseDocument();
-}
-
-bool readFile(const std::string &path, std::string &text,
-              DiagnosticList &diags, const SourceLoc &referencedFrom,
-              const std::string &rule) {
-  std::error_code error;
-  bool regular = std::filesystem::is_regular_file(path, error);
-  std::ifstream in;
-  if (regular)
-    in.open(path, std::ios::binary);
-  if (!regular || !in) {
-    SourceLoc loc = referencedFrom.isKnown() ? referencedFrom : SourceLoc{path};
-    diags.error(loc, "cannot read '" + path +
-                         "': no such file, or it is not readable",
-                rule);
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return true;
 }
 
 std::string jsonQuote(std::string_view text) {

@@ -24,7 +24,7 @@ bool readOptionFile(const SessionOptions &options, const std::string &name,
                     const std::string &rule, std::string &text,
                     DiagnosticList &diags) {
   const OptionValue *value = options.get(name);
-  return readFile(value->text, text, diags, value->loc, rule);
+  return readFile(value->text, text, diags, value->loc, rule, name);
 }
 
 /// PM-1..PM-4: which mode is in force, and why.

@@ -178,7 +178,8 @@ bool SessionOptions::parseCommandLine(
 bool SessionOptions::loadSessionFile(const std::string &path,
                                      DiagnosticList &diags) {
   std::string text;
-  if (!readFile(path, text, diags, {}, "OP-1"))
+  if (!readFile(path, text, diags, SourceLoc{"<command line>"}, "OP-1",
+                "session_options"))
     return false;
   return loadSessionText(text, path, diags);
 }

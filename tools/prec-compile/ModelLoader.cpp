@@ -2,6 +2,8 @@
 
 #include "ModelLoader.h"
 
+#include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Policy/InputFile.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -18,16 +20,33 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(const std::string &path,
   if (extension == "onnx")
     return mlir::ascendprec::importONNXFile(path, &context);
   if (extension != "mlir") {
-    mlir::emitError(fileLoc) << "unsupported model file '" << path
+    mlir::emitError(fileLoc) << "unsupported model file '"
+                             << policy::escapeForDisplay(path)
                              << "'; expected .onnx or .mlir (ascend dialect)";
     return {};
   }
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    mlir::emitError(fileLoc) << "cannot read '" << path
-                             << "': " << buffer.getError().message();
+  // A regular file, read up to the size it had when opened.
+  std::string why;
+  std::optional<policy::InputFile> file = policy::InputFile::open(path, why);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      std::make_error_code(std::errc::io_error);
+  if (file) {
+    buffer = llvm::MemoryBuffer::getOpenFile(file->descriptor(), path, file->size(),
+                                             /*RequiresNullTerminator=*/true);
+    if (!buffer)
+      why = buffer.getError().message();
+  }
+  if (!file || !buffer) {
+    mlir::emitError(fileLoc) << "cannot read the model '" << policy::escapeForDisplay(path)
+                             << "': " << why;
     return {};
   }
+  // A byte-order mark or CR-only line ends (MLIR's lexer would count every
+  // line as line 1) are normalized on a copy; other files are used as read.
+  llvm::StringRef text = (*buffer)->getBuffer();
+  if (text.starts_with("\xEF\xBB\xBF") || text.contains('\r'))
+    *buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        policy::normalizeConfigText(text.str()), path);
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
 }

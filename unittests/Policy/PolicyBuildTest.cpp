@@ -78,7 +78,7 @@ TEST(Options, OP_1_SessionFileErrorsNameTheirPosition) {
                  3, 21);
   DiagnosticList missing;
   EXPECT_FALSE(build({"--session_options=/nonexistent/s.json"}, missing));
-  EXPECT_NE(findDiag(missing, "OP-1", "cannot read '/nonexistent/s.json'"), nullptr);
+  EXPECT_NE(findDiag(missing, "OP-1", "cannot read the --session_options file '/nonexistent/s.json': no such file"), nullptr);
 }
 
 TEST(Options, OP_2_SessionOptionsWithoutEffectAreAcceptedTypedAndListed) {
@@ -263,7 +263,7 @@ TEST(Validation, ML_9_MixlistFileMustExist) {
   EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision",
                       "--modify_mixlist=/nonexistent.json"},
                      diags));
-  EXPECT_NE(findDiag(diags, "ML-9", "cannot read '/nonexistent.json'"), nullptr);
+  EXPECT_NE(findDiag(diags, "ML-9", "cannot read the --modify_mixlist file '/nonexistent.json': no such file"), nullptr);
 }
 
 TEST(Validation, KD_3_KeepDTypeUnderOriginWarnsOnce) {

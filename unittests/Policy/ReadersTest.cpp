@@ -1,6 +1,9 @@
 //===- ReadersTest.cpp - located JSON and INI readers (OP-5, ML-9) --------===//
 
 #include "AscendPrec/Policy/Ini.h"
+#include "AscendPrec/Policy/InputFile.h"
+
+#include <cstdio>
 #include "PolicyTestUtils.h"
 
 using namespace ascendprec::policy;
@@ -136,6 +139,44 @@ TEST(Diagnostics, EscapeForDisplayKeepsUtf8AndEscapesTheRest) {
   EXPECT_EQ(escapeForDisplay("\xe5\x8d"), "\\xe5\\x8d");
   EXPECT_EQ(escapeForDisplay("\xc0\xaf"), "\\xc0\\xaf");
   EXPECT_EQ(escapeForDisplay("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+}
+
+TEST(InputFile, NormalizeDropsBomAndReadsEveryLineEnd) {
+  EXPECT_EQ(normalizeConfigText("a\nb"), "a\nb");
+  EXPECT_EQ(normalizeConfigText("\xEF\xBB\xBF" "a\r\nb\r\n"), "a\nb\n");
+  EXPECT_EQ(normalizeConfigText("a\rb\r"), "a\nb\n");
+  EXPECT_EQ(normalizeConfigText("a\r\rb"), "a\n\nb"); // a blank line
+  EXPECT_EQ(normalizeConfigText("\xEF\xBB"), "\xEF\xBB"); // not a whole BOM
+}
+
+TEST(InputFile, RefusesWhatIsNotARegularFile) {
+  std::string why;
+  EXPECT_FALSE(InputFile::open("/dev/zero", why));
+  EXPECT_EQ(why, "it is not a regular file (a device, pipe or socket)");
+  EXPECT_FALSE(InputFile::open("/", why));
+  EXPECT_EQ(why, "it is a folder, not a file");
+  EXPECT_FALSE(InputFile::open("/no/such/file.cfg", why));
+  EXPECT_EQ(why, "no such file");
+}
+
+TEST(InputFile, ReadFileNormalizesAndNamesTheOption) {
+  std::string path = ::testing::TempDir() + "/bom-cr.cfg";
+  {
+    std::FILE *f = std::fopen(path.c_str(), "wb");
+    ASSERT_TRUE(f);
+    std::fputs("\xEF\xBB\xBF" "conv\rrelu\r", f);
+    std::fclose(f);
+  }
+  DiagnosticList diags;
+  std::string text;
+  ASSERT_TRUE(readFile(path, text, diags));
+  EXPECT_EQ(text, "conv\nrelu\n");
+  EXPECT_FALSE(readFile("/dev/zero", text, diags, SourceLoc{"<command line>"}, "KD-1",
+                        "keep_dtype"));
+  EXPECT_EQ(diags.all().back().format(),
+            "<command line>: error: cannot read the --keep_dtype file '/dev/zero': it is "
+            "not a regular file (a device, pipe or socket) [KD-1]");
+  std::remove(path.c_str());
 }
 
 } // namespace

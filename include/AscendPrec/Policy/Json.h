@@ -10,6 +10,7 @@
 #define ASCENDPREC_POLICY_JSON_H
 
 #include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Policy/InputFile.h"
 
 #include <optional>
 #include <string>
@@ -47,11 +48,6 @@ struct JsonValue {
 std::optional<JsonValue> parseJson(std::string_view text,
                                    const std::string &file,
                                    DiagnosticList &diags);
-
-/// Reads `path` into `text`; reports a missing or unreadable file.
-bool readFile(const std::string &path, std::string &text,
-              DiagnosticList &diags, const SourceLoc &referencedFrom = {},
-              const std::string &rule = {});
 
 /// Escapes `text` as a JSON string literal, quotes included.
 std::string jsonQuote(std::string_view text);

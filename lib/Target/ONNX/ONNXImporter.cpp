@@ -13,12 +13,18 @@
 #include "AscendPrec/Dialect/Ascend/OpTypes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Policy/InputFile.h"
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <unordered_map>
 
 
 using namespace mlir;
 using namespace mlir::ascendprec;
 using namespace mlir::ascendprec::onnximport;
+namespace policy = ::ascendprec::policy;
 
 //===----------------------------------------------------------------------===//
 // NodeConverter helpers
@@ -103,7 +109,9 @@ public:
   Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats)
       : context(context), path(path.str()), builder(context), stats(stats) {}
 
-  OwningOpRef<ModuleOp> run(StringRef bytes);
+  /// Imports `parsed`, which the importer takes over.
+  OwningOpRef<ModuleOp> run(onnx::ModelProto &&parsed);
+  InFlightDiagnostic error() { return emitError(fileLoc()); }
 
 private:
   Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
@@ -112,8 +120,6 @@ private:
     // diagnostics would print binary "source lines". Messages name the node.
     return NameLoc::get(StringAttr::get(context, name), fileLoc());
   }
-  InFlightDiagnostic error() { return emitError(fileLoc()); }
-
   Value lookup(const std::string &valueName);
   LogicalResult reportFailedLookup(Location loc, const std::string &nodeName,
                                    const std::string &opType);
@@ -128,10 +134,12 @@ private:
   ONNXImportStats *stats;
   onnx::ModelProto model;
   int64_t opset = 1;
-  std::map<std::string, Value> values;
-  std::map<std::string, const onnx::TensorProto *> initializers;
-  std::map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
-  std::map<std::string, Type> types;
+  // Hash maps: value names in exported models share long prefixes
+  // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
+  std::unordered_map<std::string, Value> values;
+  std::unordered_map<std::string, const onnx::TensorProto *> initializers;
+  std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
+  std::unordered_map<std::string, Type> types;
   bool failedLookup = false;
   bool reportedInitializerError = false; ///< said why a lookup failed
 };
@@ -304,13 +312,15 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (node.domain().empty() || node.domain() == "ai.onnx") {
     OpBuilder::InsertPoint point = builder.saveInsertionPoint();
     Block *block = builder.getInsertionBlock();
-    size_t before = block->getOperations().size();
+    // The last op before conversion (not the op count: a block's size() walks
+    // the whole list, which made import quadratic in the node count).
+    Operation *last = block->empty() ? nullptr : &block->back();
     converted = succeeded(convertMathOp(converter)) ||
                 succeeded(convertNNOp(converter)) ||
                 succeeded(convertShapeOp(converter));
     if (!converted) {
       // Drop anything a converter built before giving up.
-      while (block->getOperations().size() > before)
+      while (!block->empty() && &block->back() != last)
         block->back().erase();
       builder.restoreInsertionPoint(point);
     }
@@ -330,12 +340,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   return success();
 }
 
-OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
-  if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
-      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    error() << "'" << path << "' is not an ONNX model: the protobuf does not parse";
-    return {};
-  }
+OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
+  model.Swap(&parsed);
   // Before the checker, which would look for the data file relative to the
   // working directory rather than the model.
   for (const auto &init : model.graph().initializer())
@@ -429,21 +435,55 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
 
 } // namespace
 
+/// The protobuf limit: a serialized message over 2 GB cannot be read.
+static bool tooLarge(size_t bytes) { return bytes > static_cast<size_t>(INT32_MAX); }
+
+static void reportUnparsable(Importer &importer, StringRef path, size_t bytes) {
+  if (tooLarge(bytes))
+    importer.error() << "'" << policy::escapeForDisplay(path.str())
+                     << "' is larger than 2 GB, which a protobuf cannot hold; "
+                        "such models keep their weights as external data, which "
+                        "is not supported";
+  else
+    importer.error() << "'" << policy::escapeForDisplay(path.str())
+                     << "' is not an ONNX model: the protobuf does not parse";
+}
+
 OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef path,
                                                    MLIRContext *context,
                                                    ONNXImportStats *stats) {
   context->loadDialect<ascend::AscendDialect, func::FuncDialect>();
-  return Importer(context, path, stats).run(bytes);
+  Importer importer(context, path, stats);
+  onnx::ModelProto model;
+  if (tooLarge(bytes.size()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    reportUnparsable(importer, path, bytes.size());
+    return {};
+  }
+  return importer.run(std::move(model));
 }
 
 OwningOpRef<ModuleOp> mlir::ascendprec::importONNXFile(StringRef path,
                                                        MLIRContext *context,
                                                        ONNXImportStats *stats) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    emitError(FileLineColLoc::get(context, path, 0, 0))
-        << "cannot read '" << path << "': " << buffer.getError().message();
+  context->loadDialect<ascend::AscendDialect, func::FuncDialect>();
+  Importer importer(context, path, stats);
+  // A regular file, parsed straight from the descriptor (no copy of the
+  // whole file in memory) and never past the size it had when opened.
+  std::string why;
+  std::optional<policy::InputFile> file = policy::InputFile::open(path.str(), why);
+  if (!file) {
+    importer.error() << "cannot read the model '" << policy::escapeForDisplay(path.str())
+                     << "': " << why;
     return {};
   }
-  return importONNX((*buffer)->getBuffer(), path, context, stats);
+  onnx::ModelProto model;
+  google::protobuf::io::FileInputStream stream(file->descriptor());
+  google::protobuf::io::LimitingInputStream limited(&stream,
+                                                    static_cast<int64_t>(file->size()));
+  if (tooLarge(file->size()) || !model.ParseFromZeroCopyStream(&limited)) {
+    reportUnparsable(importer, path, file->size());
+    return {};
+  }
+  return importer.run(std::move(model));
 }

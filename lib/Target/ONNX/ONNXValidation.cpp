@@ -94,9 +94,14 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
   if (devNull >= 0)
     ::dup2(devNull, STDERR_FILENO);
   ValidationResult result = checkAndInferInProcess(model);
+  // Initializers are unchanged by either step and usually hold nearly all of
+  // the model's bytes: send the model back without them (the parent keeps
+  // its own), so a large model is not copied through the pipe and parsed again.
   std::string serialized;
-  if (result.ok)
+  if (result.ok) {
+    model.mutable_graph()->clear_initializer();
     model.SerializeToString(&serialized);
+  }
   char ok = result.ok ? 1 : 0;
   bool sent = writeAll(fd, &ok, 1) && writeString(fd, result.error) &&
               writeString(fd, result.shapeInferenceError) && writeString(fd, serialized);
@@ -155,9 +160,17 @@ ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelPr
     return result;
   }
   result.ok = reply[0] == 1;
-  if (result.ok && !model.ParseFromString(serialized)) {
-    result.ok = false;
-    result.error = "internal error: the ONNX validation process returned an unreadable model";
+  if (result.ok) {
+    onnx::ModelProto inferred;
+    if (!inferred.ParseFromString(serialized)) {
+      result.ok = false;
+      result.error = "internal error: the ONNX validation process returned an unreadable model";
+      return result;
+    }
+    // The inferred model, with the initializers the child left out.
+    inferred.mutable_graph()->mutable_initializer()->Swap(
+        model.mutable_graph()->mutable_initializer());
+    model.Swap(&inferred);
   }
   return result;
 #else
