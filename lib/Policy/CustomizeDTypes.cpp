@@ -166,12 +166,11 @@ parseCustomizeDTypes(std::string_view text, const std::string &file,
       specOffset = colon + 1;
     } else {
       entry.isOpType = false;
-      size_t input = line.text.find("::InputDtype:");
-      size_t output = line.text.find("::OutputDtype:");
-      size_t separator = std::min(input, output);
-      // A misspelled keyword ("::InputDType:") still separates the name.
-      if (separator == std::string_view::npos)
-        separator = line.text.rfind("::");
+      // The dtype part never contains "::", so the name is everything before
+      // the last one: node names may themselves contain "::" or
+      // "InputDtype:" (docs/decisions.md). A misspelled keyword
+      // ("::InputDType:") still separates the name.
+      size_t separator = line.text.rfind("::");
       if (separator == std::string_view::npos || separator == 0) {
         diags.error(line.loc,
                     separator == 0
@@ -203,6 +202,36 @@ parseCustomizeDTypes(std::string_view text, const std::string &file,
   if (diags.errorCount() != errorsBefore)
     return std::nullopt;
   return list;
+}
+
+std::optional<std::string>
+formatCustomizeDTypesLine(std::string_view name, const std::vector<std::string> &inputs,
+                          const std::vector<std::string> &outputs, std::string &problem) {
+  auto isBlank = [](char c) { return c == ' ' || c == '\t'; };
+  if (name.empty())
+    problem = "an empty name";
+  else if (name[0] == '#')
+    problem = "starts with '#', which makes the line a comment";
+  else if (name.substr(0, 8) == "OpType::")
+    problem = "starts with 'OpType::', which makes the line an op type entry";
+  else if (isBlank(name.front()) || isBlank(name.back()))
+    problem = "blanks at either end are trimmed";
+  else if (name.find_first_of(std::string_view("\n\r\0", 3)) != std::string_view::npos)
+    problem = "a line break or NUL in the name";
+  if (!problem.empty())
+    return std::nullopt;
+  std::string line = std::string(name) + "::InputDtype:";
+  for (size_t i = 0; i < inputs.size(); ++i)
+    line += (i ? "," : "") + inputs[i];
+  line += ",OutputDtype:";
+  for (size_t i = 0; i < outputs.size(); ++i)
+    line += (i ? "," : "") + outputs[i];
+  if (line.size() > kMaxLineLength) {
+    problem = "the line would be longer than " + std::to_string(kMaxLineLength) +
+              " characters";
+    return std::nullopt;
+  }
+  return line;
 }
 
 std::string findForbiddenPathCharacter(std::string_view path) {

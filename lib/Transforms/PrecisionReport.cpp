@@ -3,6 +3,8 @@
 #include "AscendPrec/Transforms/Passes.h"
 #include "ReportData.h"
 
+#include "AscendPrec/Policy/Diagnostics.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,6 +50,25 @@ LogicalResult writeAtomically(StringRef path, StringRef text, Location loc) {
   return success();
 }
 
+/// One warning for every node the lockfile could not pin by name (CD-1).
+void warnAboutLockfileOmissions(ModuleOp module, const ReportData &data) {
+  std::vector<std::string> lines;
+  std::vector<LockfileOmission> omitted = lockfileLines(data, lines);
+  if (omitted.empty())
+    return;
+  InFlightDiagnostic warning = emitWarning(module.getLoc())
+                               << "the lockfile leaves out " << omitted.size()
+                               << (omitted.size() == 1 ? " node" : " nodes")
+                               << " whose names customize_dtypes cannot express: ";
+  for (size_t i = 0; i < omitted.size() && i < 3; ++i)
+    warning << (i ? "; '" : "'")
+            << ::ascendprec::policy::escapeForDisplay(omitted[i].name) << "' ("
+            << omitted[i].problem << ")";
+  if (omitted.size() > 3)
+    warning << "; and " << omitted.size() - 3 << " more (listed in the lockfile)";
+  warning << "; pin them by op type or with keep_dtype [CD-1]";
+}
+
 struct PrecisionReportPass
     : mlir::ascendprec::impl::PrecisionReportBase<PrecisionReportPass> {
   using PrecisionReportBase::PrecisionReportBase;
@@ -64,6 +85,8 @@ struct PrecisionReportPass
     for (auto [path, write] : outputs)
       if (!path->empty() && failed(writeAtomically(*path, write(data), module.getLoc())))
         return signalPassFailure();
+    if (!lockfile.getValue().empty())
+      warnAboutLockfileOmissions(module, data);
   }
 };
 

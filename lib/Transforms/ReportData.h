@@ -44,6 +44,14 @@ std::string reportHtml(const ReportData &report);
 /// customize_dtypes lines that pin every planned op to its decision.
 std::string reportLockfile(const ReportData &report);
 
+/// A node the lockfile cannot pin by name, and why.
+struct LockfileOmission {
+  std::string name, problem;
+};
+/// The lockfile's lines (appended to `lines`) and the nodes it leaves out.
+std::vector<LockfileOmission> lockfileLines(const ReportData &report,
+                                            std::vector<std::string> &lines);
+
 } // namespace mlir::ascendprec
 
 #endif // ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H

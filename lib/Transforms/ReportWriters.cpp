@@ -2,6 +2,8 @@
 
 #include "ReportData.h"
 
+#include "AscendPrec/Policy/ConfigFiles.h"
+
 #include "AscendPrec/Policy/JsonWriter.h"
 
 #include <algorithm>
@@ -139,24 +141,39 @@ std::string mlir::ascendprec::reportText(const ReportData &report) {
   return out;
 }
 
+std::vector<LockfileOmission> mlir::ascendprec::lockfileLines(const ReportData &report,
+                                                             std::vector<std::string> &lines) {
+  std::vector<LockfileOmission> omitted;
+  for (const ReportNode &node : report.nodes) {
+    // Casts follow their producers.
+    if (node.insertedCast || node.opType == "Cast")
+      continue;
+    std::string problem;
+    if (std::optional<std::string> line = ::ascendprec::policy::formatCustomizeDTypesLine(
+            node.name, node.inputDTypes, node.outputDTypes, problem))
+      lines.push_back(std::move(*line));
+    else
+      omitted.push_back({node.name, problem});
+  }
+  return omitted;
+}
+
 std::string mlir::ascendprec::reportLockfile(const ReportData &report) {
+  std::vector<std::string> lines;
+  std::vector<LockfileOmission> omitted = lockfileLines(report, lines);
   std::string out = "# customize_dtypes lockfile written by AscendPrec for " +
                     report.socVersion + " under " + report.precisionMode +
                     ".\n# Passed back as --customize_dtypes with the same "
                     "options, it reproduces every decision below.\n";
-  for (const ReportNode &node : report.nodes) {
-    // Casts follow their producers; node names with line breaks cannot be
-    // written in this format.
-    if (node.insertedCast || node.opType == "Cast" ||
-        node.name.find_first_of("\r\n") != std::string::npos)
-      continue;
-    std::string line = node.name + "::InputDtype:";
-    for (size_t i = 0; i < node.inputDTypes.size(); ++i)
-      line += (i ? "," : "") + node.inputDTypes[i];
-    line += ",OutputDtype:";
-    for (size_t i = 0; i < node.outputDTypes.size(); ++i)
-      line += (i ? "," : "") + node.outputDTypes[i];
-    out += line + "\n";
+  if (!omitted.empty()) {
+    out += "# It leaves out " + std::to_string(omitted.size()) +
+           " node(s) whose names customize_dtypes cannot express (pin them by\n"
+           "# op type or keep_dtype instead):\n";
+    for (const LockfileOmission &omission : omitted)
+      out += "#   '" + ::ascendprec::policy::escapeForDisplay(omission.name) + "': " +
+             omission.problem + "\n";
   }
+  for (const std::string &line : lines)
+    out += line + "\n";
   return out;
 }

@@ -194,6 +194,32 @@ TEST(CustomizeDTypes, CD_1_Seed000OpnameExample) {
   EXPECT_EQ(entry->outputs, std::vector<DTypeSlot>{DType::Int8});
 }
 
+TEST(CustomizeDTypes, CD_1_NameEndsAtTheLastDoubleColon) {
+  DiagnosticList diags;
+  auto list = parseCustomizeDTypes(
+      "scope::conv::InputDtype:float16,OutputDtype:float16\n"
+      "x::InputDtype:y::InputDtype:float32,OutputDtype:float32\n",
+      "names.cfg", diags);
+  ASSERT_TRUE(list) << diags.format();
+  ASSERT_TRUE(list->findByName("scope::conv"));
+  const CustomizeDTypesEntry *entry = list->findByName("x::InputDtype:y");
+  ASSERT_TRUE(entry);
+  EXPECT_EQ(entry->inputs, std::vector<DTypeSlot>{DType::Float32});
+}
+
+TEST(CustomizeDTypes, CD_1_LockfileLinesRefuseNamesTheFormatCannotHold) {
+  std::string problem;
+  EXPECT_EQ(formatCustomizeDTypesLine("a::b", {"float16", "float32"}, {"float16"}, problem),
+            "a::b::InputDtype:float16,float32,OutputDtype:float16");
+  for (std::string name : {std::string("#x"), std::string("OpType::Relu"), std::string(" x"),
+                           std::string("x\t"), std::string("a\nb"), std::string("a\rb"),
+                           std::string("a\0b", 3), std::string(), std::string(1100, 'n')}) {
+    problem.clear();
+    EXPECT_FALSE(formatCustomizeDTypesLine(name, {"float16"}, {"float16"}, problem)) << name;
+    EXPECT_FALSE(problem.empty()) << name;
+  }
+}
+
 TEST(CustomizeDTypes, CD_1_Seed000OpTypeExample) {
   DiagnosticList diags;
   auto list = parseCustom("seed000-customize_dtypes-optype.cfg", diags);

@@ -101,6 +101,18 @@ std::optional<CustomizeDTypesList>
 parseCustomizeDTypes(std::string_view text, const std::string &file,
                      DiagnosticList &diags);
 
+/// CD-1: the line `name::InputDtype:<inputs>,OutputDtype:<outputs>` that
+/// pins node `name`, if the format can express that name so that it reads
+/// back unchanged. It cannot when the name is empty, starts with `#` (a
+/// comment) or `OpType::` (an op type line), has blanks at either end
+/// (trimmed), contains a line break or NUL, or makes the line longer than
+/// 1024 characters; then `problem` says which and nothing is returned.
+/// `::` and `InputDtype:` inside a name are fine: the name ends at the
+/// line's last `::` (see docs/decisions.md).
+std::optional<std::string>
+formatCustomizeDTypesLine(std::string_view name, const std::vector<std::string> &inputs,
+                          const std::vector<std::string> &outputs, std::string &problem);
+
 /// CD-8: letters, digits, `_`, `-`, `.`, `:` and CJK characters in each path
 /// component (`/` separates components). Returns the offending character, or
 /// an empty string when the path is allowed.
