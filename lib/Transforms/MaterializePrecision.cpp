@@ -44,8 +44,7 @@ public:
     std::string name = valueName(value) + "/Cast_" + dtypeNameOf(dtype);
     Value converted;
     if (auto constant = value.getDefiningOp<ConstOp>()) {
-      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-      if (DenseElementsAttr folded = dense ? convertElements(dense, dtype) : nullptr) {
+      if (ElementsAttr folded = convertElements(constant.getValue(), dtype)) {
         builder.setInsertionPointAfter(constant);
         converted = ConstOp::create(builder, constant.getLoc(), folded,
                                     builder.getStringAttr(constant.getName().str() +

@@ -28,6 +28,7 @@ std::string helpText() {
       optionLine("--explain", "print why every op got its dtype") +
       optionLine("--keep-io-dtypes=false", "let the model's inputs/outputs take planned dtypes") +
       optionLine("--quiet", "no progress lines (also when stderr is not a terminal)") +
+      optionLine("--full-constants", "write constants over 16 elements into planned.mlir (default: elided)") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {

@@ -12,6 +12,7 @@
 #include "ModelLoader.h"
 #include "InterruptCleanup.h"
 #include "OutputFolder.h"
+#include "PlannedIRWriter.h"
 #include "Progress.h"
 
 #include "AscendPrec/InitAll.h"
@@ -83,17 +84,6 @@ std::vector<std::string> inputPaths(const policy::ParsedCommandLine &parsed) {
   return inputs;
 }
 
-/// Prints `module` straight into the file (no copy of the text in memory).
-bool writeModule(const std::string &path, mlir::ModuleOp module) {
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error);
-  if (error)
-    return false;
-  module.print(os);
-  os.close();
-  return !os.has_error();
-}
-
 std::string readText(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
@@ -121,7 +111,7 @@ int run(const std::vector<std::string> &args) {
 
   policy::DiagnosticList diags;
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
-      args, {"output", "quiet", "explain", "keep-io-dtypes"}, diags);
+      args, {"output", "quiet", "explain", "keep-io-dtypes", "full-constants"}, diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
     return code;
@@ -157,6 +147,7 @@ int run(const std::vector<std::string> &args) {
   }
   bool quiet = flag("quiet") && *flag("quiet") != "false";
   bool explain = flag("explain") && *flag("explain") != "false";
+  bool fullConstants = flag("full-constants") && *flag("full-constants") != "false";
   bool keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   Progress progress(!quiet && isatty(STDERR_FILENO));
   const std::string &modelPath = parsed->positional.front();
@@ -237,14 +228,16 @@ int run(const std::vector<std::string> &args) {
   }
 
   progress.begin("write outputs");
-  bool wrote = writeModule(out->stagedPath("planned.mlir"), *module);
+  std::string writeError;
+  bool wrote =
+      writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
   std::string table = readText(out->stagedPath("report.txt"));
   std::vector<std::string> written;
   bool committed = wrote && out->commit(written, folderError);
   progress.end();
   if (!committed) {
     llvm::errs() << "<command line>: error: "
-                 << (wrote ? folderError : "cannot write planned.mlir") << "\n";
+                 << (wrote ? folderError : writeError) << "\n";
     return UserError;
   }
   // The table; its diagnostics were printed as they happened.

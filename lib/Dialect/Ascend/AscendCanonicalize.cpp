@@ -9,7 +9,6 @@
 #include "AscendPrec/Dialect/Ascend/ConstantConversion.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/APSInt.h"
 
 using namespace mlir;
 using namespace mlir::ascend;
@@ -17,33 +16,6 @@ using namespace mlir::ascend;
 //===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
-
-static bool isUnsignedInt(Type type) {
-  auto intType = dyn_cast<IntegerType>(type);
-  return intType && (intType.isUnsigned() || intType.getWidth() == 1);
-}
-
-bool mlir::ascend::isLosslessConversion(Type from, Type to) {
-  if (from == to)
-    return true;
-  auto fromFloat = dyn_cast<FloatType>(from);
-  auto toFloat = dyn_cast<FloatType>(to);
-  auto fromInt = dyn_cast<IntegerType>(from);
-  auto toInt = dyn_cast<IntegerType>(to);
-  if (fromFloat && toFloat)
-    return llvm::APFloat::isRepresentableBy(fromFloat.getFloatSemantics(),
-                                            toFloat.getFloatSemantics());
-  if (fromInt && toFloat)
-    return llvm::APFloat::semanticsPrecision(toFloat.getFloatSemantics()) >=
-           fromInt.getWidth();
-  if (fromInt && toInt) {
-    if (isUnsignedInt(from))
-      return toInt.getWidth() > fromInt.getWidth() ||
-             (isUnsignedInt(to) && toInt.getWidth() >= fromInt.getWidth());
-    return !isUnsignedInt(to) && toInt.getWidth() >= fromInt.getWidth();
-  }
-  return false;
-}
 
 OpFoldResult CastOp::fold(FoldAdaptor) {
   // A Cast to the same type does nothing.
@@ -77,55 +49,6 @@ struct MergeExactCastChain : OpRewritePattern<CastOp> {
 
 } // namespace
 
-DenseElementsAttr mlir::ascend::convertElements(DenseElementsAttr value,
-                                                Type to) {
-  Type from = value.getElementType();
-  auto toFloat = dyn_cast<FloatType>(to);
-  auto toInt = dyn_cast<IntegerType>(to);
-  if (isa<FloatType>(from) && toFloat)
-    return value.mapValues(to, [&](const APFloat &element) {
-      APFloat converted = element;
-      bool losesInfo;
-      converted.convert(toFloat.getFloatSemantics(),
-                        APFloat::rmNearestTiesToEven, &losesInfo);
-      return converted.bitcastToAPInt();
-    });
-  if (isa<IntegerType>(from) && toFloat) {
-    bool isSigned = !isUnsignedInt(from);
-    return value.mapValues(to, [&](const APInt &element) {
-      APFloat converted(toFloat.getFloatSemantics());
-      converted.convertFromAPInt(element, isSigned,
-                                 APFloat::rmNearestTiesToEven);
-      return converted.bitcastToAPInt();
-    });
-  }
-  if (isa<FloatType>(from) && toInt) {
-    // Float to integer truncates toward zero; refuse to fold NaN or overflow.
-    auto toInteger = [&](const APFloat &element, llvm::APSInt &result) {
-      bool isExact;
-      return element.convertToInteger(result, APFloat::rmTowardZero,
-                                       &isExact) != APFloat::opInvalidOp;
-    };
-    llvm::APSInt scratch(toInt.getWidth(), isUnsignedInt(to));
-    for (const APFloat &element : value.getValues<APFloat>())
-      if (!toInteger(element, scratch))
-        return {};
-    return value.mapValues(to, [&](const APFloat &element) {
-      llvm::APSInt result(toInt.getWidth(), isUnsignedInt(to));
-      toInteger(element, result);
-      return APInt(result);
-    });
-  }
-  if (isa<IntegerType>(from) && toInt) {
-    bool isSigned = !isUnsignedInt(from);
-    unsigned width = toInt.getWidth();
-    return value.mapValues(to, [&](const APInt &element) {
-      return isSigned ? element.sextOrTrunc(width) : element.zextOrTrunc(width);
-    });
-  }
-  return {};
-}
-
 namespace {
 /// Cast(Const) -> Const: constants are converted at compile time, never by a
 /// runtime Cast. The new constant takes the Cast's node name and lists the
@@ -137,11 +60,8 @@ struct FoldCastOfConst : OpRewritePattern<CastOp> {
     auto constant = cast.getX().getDefiningOp<ConstOp>();
     if (!constant)
       return failure();
-    auto value = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (!value)
-      return rewriter.notifyMatchFailure(cast, "constant is not dense");
-    DenseElementsAttr converted =
-        convertElements(value, getElementTypeOrSelf(cast.getY()));
+    ElementsAttr converted = convertElements(constant.getValue(),
+                                             getElementTypeOrSelf(cast.getY()));
     if (!converted)
       return rewriter.notifyMatchFailure(cast, "no compile-time conversion");
     SmallVector<Attribute> absorbed;

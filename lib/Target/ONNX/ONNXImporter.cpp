@@ -16,6 +16,7 @@
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/InputFile.h"
 
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <unordered_map>
@@ -124,6 +125,9 @@ private:
   LogicalResult reportFailedLookup(Location loc, const std::string &nodeName,
                                    const std::string &opType);
   std::optional<DenseElementsAttr> constantOf(const std::string &valueName);
+  /// A large raw initializer as a resource blob (ONNXTensors.cpp), taken over
+  /// from the protobuf at its first use; null for others.
+  ElementsAttr largeInitializer(const std::string &valueName);
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
   void convertGeneric(NodeConverter &converter);
@@ -137,7 +141,8 @@ private:
   // Hash maps: value names in exported models share long prefixes
   // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
   std::unordered_map<std::string, Value> values;
-  std::unordered_map<std::string, const onnx::TensorProto *> initializers;
+  std::unordered_map<std::string, onnx::TensorProto *> initializers;
+  std::unordered_map<std::string, DenseResourceElementsAttr> resources;
   std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
   std::unordered_map<std::string, Type> types;
   bool failedLookup = false;
@@ -148,13 +153,16 @@ Value Importer::lookup(const std::string &valueName) {
   auto it = values.find(valueName);
   if (it != values.end())
     return it->second;
-  std::optional<DenseElementsAttr> value = constantOf(valueName);
+  ElementsAttr value = largeInitializer(valueName);
+  if (!value && !failedLookup)
+    if (std::optional<DenseElementsAttr> dense = constantOf(valueName))
+      value = *dense;
   if (!value) {
     failedLookup = true;
     return {};
   }
   // Initializers become constants at their first use, named after them.
-  auto constant = ascend::ConstOp::create(builder, fileLoc(), *value,
+  auto constant = ascend::ConstOp::create(builder, fileLoc(), value,
                                           builder.getStringAttr(valueName),
                                           nullptr, nullptr, nullptr);
   values[valueName] = constant;
@@ -169,9 +177,31 @@ LogicalResult Importer::reportFailedLookup(Location loc, const std::string &node
                         << ") reads a value that no node, input or initializer defines";
 }
 
+ElementsAttr Importer::largeInitializer(const std::string &valueName) {
+  if (auto it = resources.find(valueName); it != resources.end())
+    return it->second;
+  auto it = initializers.find(valueName);
+  if (it == initializers.end())
+    return {};
+  std::string message;
+  DenseResourceElementsAttr value = takeLargeTensor(context, *it->second, message);
+  if (!message.empty()) {
+    error() << "malformed initializer: " << message;
+    failedLookup = true;
+    reportedInitializerError = true;
+    return {};
+  }
+  if (value)
+    resources[valueName] = value;
+  return value;
+}
+
 std::optional<DenseElementsAttr> Importer::constantOf(const std::string &valueName) {
   if (auto it = constants.find(valueName); it != constants.end())
     return it->second;
+  // A large weight is a resource, not a value converters fold.
+  if (resources.count(valueName))
+    return std::nullopt;
   auto it = initializers.find(valueName);
   if (it == initializers.end())
     return std::nullopt;
@@ -367,9 +397,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     emitWarning(fileLoc()) << "ONNX shape inference failed ("
                            << validation.shapeInferenceError
                            << "); ops without known shapes become ascend.generic";
-  const onnx::GraphProto &graph = model.graph();
-  for (const auto &init : graph.initializer())
+  for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
     initializers[init.name()] = &init;
+  const onnx::GraphProto &graph = model.graph();
   for (const auto *list : {&graph.input(), &graph.value_info(), &graph.output()})
     for (const auto &info : *list)
       if (Type type = tensorType(context, info.type()))
@@ -479,9 +509,14 @@ OwningOpRef<ModuleOp> mlir::ascendprec::importONNXFile(StringRef path,
   }
   onnx::ModelProto model;
   google::protobuf::io::FileInputStream stream(file->descriptor());
-  google::protobuf::io::LimitingInputStream limited(&stream,
-                                                    static_cast<int64_t>(file->size()));
-  if (tooLarge(file->size()) || !model.ParseFromZeroCopyStream(&limited)) {
+  google::protobuf::io::CodedInputStream coded(&stream);
+  // The file's size as the limit also lets protobuf reserve each large
+  // string at once instead of growing it by doubling (a transient of half
+  // the tensor again).
+  if (!tooLarge(file->size()))
+    coded.SetTotalBytesLimit(static_cast<int>(file->size()));
+  if (tooLarge(file->size()) || !model.ParseFromCodedStream(&coded) ||
+      !coded.ConsumedEntireMessage()) {
     reportUnparsable(importer, path, file->size());
     return {};
   }

@@ -22,6 +22,18 @@ Type elementType(MLIRContext *context, int32_t onnxType);
 /// (symbolic dims become `?`), unranked when not, null when not a tensor.
 Type tensorType(MLIRContext *context, const onnx::TypeProto &type);
 /// A TensorProto's contents; fails with `error` set for bad data.
+/// Large raw tensors (weights) are imported as `dense_resource<name>` blobs
+/// that take over the protobuf's bytes: no copy, and printing can leave them
+/// out. Smaller ones stay `dense<...>`, which folds.
+constexpr size_t kResourceThresholdBytes = 1024;
+
+/// `tensor` as a resource blob that takes over its raw bytes (the tensor's
+/// raw_data is empty afterwards), if it is a raw tensor larger than
+/// kResourceThresholdBytes of a byte-sized element type; null otherwise, or
+/// with `error` set when it is malformed.
+DenseResourceElementsAttr takeLargeTensor(MLIRContext *context, onnx::TensorProto &tensor,
+                                          std::string &error);
+
 DenseElementsAttr tensorValue(MLIRContext *context, const onnx::TensorProto &tensor,
                               std::string &error);
 

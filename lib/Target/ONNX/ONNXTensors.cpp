@@ -2,9 +2,12 @@
 
 #include "ONNXImporter.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <cstddef>
 #include <cstring>
 
 using namespace mlir;
@@ -74,9 +77,11 @@ SmallVector<APInt> asAPInts(const Field &field, unsigned width) {
 }
 } // namespace
 
-DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
-    MLIRContext *context, const onnx::TensorProto &tensor, std::string &error) {
-  Type element = elementType(context, tensor.data_type());
+/// The tensor's type and element count, checked; null with `error` set.
+static RankedTensorType checkedTensorType(MLIRContext *context,
+                                          const onnx::TensorProto &tensor, int64_t &count,
+                                          std::string &error) {
+  Type element = mlir::ascendprec::onnximport::elementType(context, tensor.data_type());
   if (!element) {
     error = "tensor '" + tensor.name() + "' has an unsupported data type (" +
             std::to_string(tensor.data_type()) + ")";
@@ -88,7 +93,7 @@ DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
     return {};
   }
   SmallVector<int64_t> shape;
-  int64_t count = 1;
+  count = 1;
   for (int64_t dim : tensor.dims()) {
     if (dim < 0 || (dim > 0 && count > (int64_t(1) << 40) / dim)) {
       error = "tensor '" + tensor.name() + "' has an invalid shape";
@@ -97,16 +102,55 @@ DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
     shape.push_back(dim);
     count *= dim;
   }
-  auto type = RankedTensorType::get(shape, element);
+  return RankedTensorType::get(shape, element);
+}
+
+/// The raw bytes a tensor of `type` and `count` elements needs.
+static size_t rawSize(RankedTensorType type, int64_t count) {
+  Type element = type.getElementType();
+  return static_cast<size_t>(count) *
+         (element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8);
+}
+
+static std::string rawSizeError(const onnx::TensorProto &tensor, size_t needed) {
+  return "tensor '" + tensor.name() + "' has " + std::to_string(tensor.raw_data().size()) +
+         " bytes of raw data; its shape needs " + std::to_string(needed);
+}
+
+DenseResourceElementsAttr mlir::ascendprec::onnximport::takeLargeTensor(
+    MLIRContext *context, onnx::TensorProto &tensor, std::string &error) {
+  if (!tensor.has_raw_data() || tensor.raw_data().size() <= kResourceThresholdBytes)
+    return {};
+  int64_t count;
+  RankedTensorType type = checkedTensorType(context, tensor, count, error);
+  if (!type || type.getElementType().isInteger(1))
+    return {};
+  if (tensor.raw_data().size() != rawSize(type, count)) {
+    error = rawSizeError(tensor, rawSize(type, count));
+    return {};
+  }
+  // The blob owns the protobuf's string from here; its heap buffer is
+  // aligned for any element type (malloc's alignment).
+  std::string *bytes = tensor.release_raw_data();
+  AsmResourceBlob blob(ArrayRef<char>(bytes->data(), bytes->size()), alignof(std::max_align_t),
+                       [bytes](void *, size_t, size_t) { delete bytes; },
+                       /*dataIsMutable=*/false);
+  return DenseResourceElementsAttr::get(type, tensor.name(), std::move(blob));
+}
+
+DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
+    MLIRContext *context, const onnx::TensorProto &tensor, std::string &error) {
+  int64_t count;
+  RankedTensorType type = checkedTensorType(context, tensor, count, error);
+  if (!type)
+    return {};
+  Type element = type.getElementType();
   unsigned width = element.getIntOrFloatBitWidth();
 
   if (tensor.has_raw_data()) {
     const std::string &raw = tensor.raw_data();
-    size_t bytes = element.isInteger(1) ? 1 : width / 8;
-    if (raw.size() != static_cast<size_t>(count) * bytes) {
-      error = "tensor '" + tensor.name() + "' has " + std::to_string(raw.size()) +
-              " bytes of raw data; its shape needs " +
-              std::to_string(count * bytes);
+    if (raw.size() != rawSize(type, count)) {
+      error = rawSizeError(tensor, rawSize(type, count));
       return {};
     }
     if (element.isInteger(1)) {

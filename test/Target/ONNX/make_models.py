@@ -141,3 +141,14 @@ save("oned", [
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4, 10])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 2, 6])],
    [w("w1", 6, 4, 3), w("wt", 6, 2, 2)])
+
+# A weight over the resource threshold (1 KiB): imported as a blob, not a
+# dense attribute. Values chosen so that f16 conversion is exact.
+big = numpy_helper.from_array(
+    (np.arange(32 * 16 * 3 * 3) % 7 - 3).astype(np.float32).reshape(32, 16, 3, 3) / 4,
+    "conv.weight")
+save("large_weight", [
+    n("Conv", ["x", "conv.weight"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+    n("Relu", ["c"], ["y"], name="relu"),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 8, 8])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 8, 8])], [big])

@@ -1,0 +1,121 @@
+//===- PlannedIRWriter.cpp - planned.mlir without copies of the weights ---===//
+
+#include "PlannedIRWriter.h"
+
+#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
+
+namespace ascendprec::driver {
+
+namespace {
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+void printHexByte(llvm::raw_ostream &os, unsigned char byte) {
+  os << kHexDigits[byte >> 4] << kHexDigits[byte & 0xF];
+}
+
+/// A resource key as MLIR's parser reads it: a bare identifier when it is
+/// one, else a quoted string with `\XX` escapes.
+void printKey(llvm::raw_ostream &os, llvm::StringRef key) {
+  bool bare = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
+  for (char c : key)
+    bare &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+  if (bare) {
+    os << key;
+    return;
+  }
+  os << '"';
+  for (unsigned char c : key) {
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7F)
+      printHexByte(os << '\\', c);
+    else
+      os << c;
+  }
+  os << '"';
+}
+
+/// MLIR's blob text: "0x", the alignment as 4 little-endian bytes, the data;
+/// all in hex, written in pieces.
+void printBlob(llvm::raw_ostream &os, const mlir::AsmResourceBlob &blob) {
+  uint32_t alignment = static_cast<uint32_t>(blob.getDataAlignment());
+  os << "\"0x";
+  for (int i = 0; i < 4; ++i)
+    printHexByte(os, (alignment >> (8 * i)) & 0xFF);
+  llvm::ArrayRef<char> data = blob.getData();
+  char chunk[8192];
+  for (size_t at = 0; at < data.size();) {
+    size_t n = 0;
+    for (; n + 2 <= sizeof chunk && at < data.size(); ++at) {
+      unsigned char byte = static_cast<unsigned char>(data[at]);
+      chunk[n++] = kHexDigits[byte >> 4];
+      chunk[n++] = kHexDigits[byte & 0xF];
+    }
+    os.write(chunk, n);
+  }
+  os << '"';
+}
+
+} // namespace
+
+bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
+                    std::string &error) {
+  mlir::MLIRContext *context = module.getContext();
+  auto &manager = mlir::DenseResourceElementsHandle::getManagerInterface(context);
+  // Blob-less stand-ins, so MLIR's printer has no data to print: one shared
+  // `__elided__` handle, or one per blob whose bytes this writer streams.
+  std::optional<mlir::DenseResourceElementsHandle> elided;
+  llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
+      streamed;
+  module.walk([&](mlir::ascend::ConstOp constant) {
+    auto value = llvm::dyn_cast<mlir::DenseResourceElementsAttr>(constant.getValue());
+    mlir::AsmResourceBlob *blob = value ? value.getRawHandle().getBlob() : nullptr;
+    if (!blob)
+      return;
+    std::optional<mlir::DenseResourceElementsHandle> *standIn = &elided;
+    if (fullConstants)
+      standIn = &streamed[blob];
+    if (!*standIn)
+      *standIn = manager.insert(fullConstants ? value.getRawHandle().getKey()
+                                              : llvm::StringRef("__elided__"));
+    constant.setValueAttr(mlir::DenseResourceElementsAttr::get(value.getType(), **standIn));
+  });
+
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = "cannot write '" + path + "': " + ec.message();
+    return false;
+  }
+  mlir::OpPrintingFlags flags;
+  if (!fullConstants)
+    flags.elideLargeElementsAttrs(kElideConstantsLargerThan);
+  module.print(os, flags);
+  if (!streamed.empty()) {
+    os << "\n{-#\n  dialect_resources: {\n    builtin: {\n";
+    bool first = true;
+    for (auto &[blob, handle] : streamed) {
+      os << (first ? "" : ",\n") << "      ";
+      printKey(os, handle->getKey());
+      os << ": ";
+      printBlob(os, *blob);
+      first = false;
+    }
+    os << "\n    }\n  }\n#-}\n";
+  }
+  os.close();
+  if (os.has_error()) {
+    error = "cannot write '" + path + "': " + os.error().message();
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
+} // namespace ascendprec::driver
