@@ -47,14 +47,15 @@ static size_t utf8SequenceLength(std::string_view text, size_t at) {
   return length;
 }
 
-std::string escapeForDisplay(std::string_view text) {
+std::string escapeForDisplay(std::string_view text, bool keepNewlines) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string shown;
   shown.reserve(text.size());
   for (size_t at = 0; at < text.size();) {
     unsigned char c = static_cast<unsigned char>(text[at]);
     size_t length = utf8SequenceLength(text, at);
-    if (length > 1 || (length == 1 && c >= 0x20 && c != 0x7F)) {
+    if (length > 1 || (length == 1 && c >= 0x20 && c != 0x7F) ||
+        (keepNewlines && c == '\n')) {
       shown.append(text.substr(at, length));
       at += length;
       continue;
@@ -85,7 +86,9 @@ static const char *severityName(Severity severity) {
 }
 
 std::string Diagnostic::format() const {
-  std::string text = loc.str() + ": " + severityName(severity) + ": " + message;
+  // Names from files and the command line are echoed in messages.
+  std::string text = escapeForDisplay(loc.str()) + ": " + severityName(severity) + ": " +
+                     escapeForDisplay(message, /*keepNewlines=*/true);
   if (!rule.empty())
     text += " [" + rule + "]";
   for (const Diagnostic &note : notes)

@@ -176,7 +176,17 @@ int run(const std::vector<std::string> &args) {
           text.find("; its kernels support") != std::string::npos)
         ++tally.withRule;
     }
-    return mlir::failure(); // continue to the printer
+    // Printed here so that node names (anything an exporter wrote) are
+    // escaped: control characters and bytes that are not UTF-8.
+    auto show = [&](mlir::Diagnostic &d) {
+      printer.emitDiagnostic(d.getLocation(),
+                             policy::escapeForDisplay(d.str(), /*keepNewlines=*/true),
+                             d.getSeverity());
+    };
+    show(diag);
+    for (mlir::Diagnostic &note : diag.getNotes())
+      show(note);
+    return mlir::success();
   });
 
   progress.begin("load " + fs::path(modelPath).filename().string());

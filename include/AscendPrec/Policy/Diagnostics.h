@@ -65,7 +65,8 @@ private:
 /// `text` as it can be shown on a terminal: valid UTF-8 is kept; control
 /// characters and bytes that are not UTF-8 become \n, \t, \r or \xNN, so
 /// that a name from a file or the command line cannot garble the output.
-std::string escapeForDisplay(std::string_view text);
+/// `keepNewlines` leaves line breaks alone (for whole multi-line messages).
+std::string escapeForDisplay(std::string_view text, bool keepNewlines = false);
 
 /// Levenshtein distance, for "did you mean" suggestions.
 unsigned editDistance(const std::string &a, const std::string &b);
