@@ -270,44 +270,89 @@ KernelRowsAnswer Policy::kernelRows(const OpQuery &op, const PinAnswer &pin,
   return answer;
 }
 
-void Policy::reportUnmatchedKeepDType(const std::set<std::string> &nodeNames,
-                                      const std::set<std::string> &opTypes,
-                                      DiagnosticList &diags) const {
-  if (!keepDTypeList)
-    return;
+namespace {
+
+/// A config entry naming a node or an op type, for "matches nothing".
+struct SettingEntry {
+  bool isOpType;
+  std::string name;
+  SourceLoc loc;
+};
+
+/// One warning listing (up to 10) entries of `what` that match no node name
+/// or op type of the model, located at the earliest one so that an editor
+/// can jump there (`fallback` when none has a line).
+void warnUnmatched(const std::string &what, const std::vector<SettingEntry> &entries,
+                   const std::set<std::string> &nodeNames,
+                   const std::set<std::string> &opTypes, const SourceLoc &fallback,
+                   const std::string &rule, DiagnosticList &diags) {
   std::vector<std::string> unmatched;
-  SourceLoc firstUnmatched;
-  for (const KeepDTypeEntry &entry : keepDTypeList->entries) {
-    bool hit = entry.isOpType ? opTypes.count(entry.name) != 0
-                              : nodeNames.count(entry.name) != 0;
-    if (hit)
+  SourceLoc first;
+  for (const SettingEntry &entry : entries) {
+    if (entry.isOpType ? opTypes.count(entry.name) : nodeNames.count(entry.name))
       continue;
-    if (unmatched.empty())
-      firstUnmatched = entry.loc;
+    if (first.file.empty() || (entry.loc.file == first.file && entry.loc.line < first.line))
+      first = entry.loc;
     unmatched.push_back((entry.isOpType ? "OpType::" : "") + entry.name +
-                          " (line " + std::to_string(entry.loc.line) + ")");
+                        (entry.loc.line ? " (line " + std::to_string(entry.loc.line) + ")"
+                                        : ""));
   }
   if (unmatched.empty())
     return;
   size_t total = unmatched.size();
   if (total > 10)
     unmatched.resize(10);
-  // Located at the first unmatched entry, so an editor can jump to it.
-  if (firstUnmatched.file.empty())
-    firstUnmatched = SourceLoc{keepDTypeList->path};
-  diags.warning(firstUnmatched,
-                std::to_string(total) + " keep_dtype entr" +
+  diags.warning(first.file.empty() ? fallback : first,
+                std::to_string(total) + " " + what + " entr" +
                     (total == 1 ? "y matches" : "ies match") +
                     " no op in the model: " + joinChoices(unmatched, ", ") +
-                    (total > 10 ? " and " + std::to_string(total - 10) + " more"
-                                : ""),
-                "KD-4");
+                    (total > 10 ? " and " + std::to_string(total - 10) + " more" : ""),
+                rule);
 }
 
-void Policy::reportUnusedMixListOpTypes(const std::set<std::string> &opTypes,
-                                        DiagnosticList &diags) const {
+} // namespace
+
+void Policy::reportUnusedSettings(const std::set<std::string> &nodeNames,
+                                  const std::set<std::string> &opTypes,
+                                  DiagnosticList &diags) const {
+  if (keepDTypeList) {
+    std::vector<SettingEntry> entries;
+    for (const KeepDTypeEntry &entry : keepDTypeList->entries)
+      entries.push_back({entry.isOpType, entry.name, entry.loc});
+    warnUnmatched("keep_dtype", entries, nodeNames, opTypes,
+                  SourceLoc{keepDTypeList->path}, "KD-4", diags);
+  }
+  // The same warning for customize_dtypes, op_precision_mode and
+  // optypelist_for_implmode (docs/decisions.md: the spec names it for
+  // keep_dtype only).
+  if (customizeList) {
+    std::vector<SettingEntry> entries;
+    for (const CustomizeDTypesEntry &entry : customizeList->entries)
+      entries.push_back({entry.isOpType, entry.key, entry.loc});
+    warnUnmatched("customize_dtypes", entries, nodeNames, opTypes,
+                  SourceLoc{customizeList->path}, "CD-1", diags);
+  }
+  if (opPrecisionMode) {
+    std::vector<SettingEntry> entries;
+    for (const auto &[opType, entry] : opPrecisionMode->byOpType)
+      entries.push_back({true, opType, entry.loc});
+    for (const auto &[node, entry] : opPrecisionMode->byNodeName)
+      entries.push_back({false, node, entry.loc});
+    warnUnmatched("op_precision_mode", entries, nodeNames, opTypes,
+                  SourceLoc{opPrecisionMode->path}, "IM-4", diags);
+  }
+  if (!optypelistForImplmode.empty() && !implSelectIgnored) {
+    const OptionValue *option = options.get("optypelist_for_implmode");
+    SourceLoc loc = option ? option->loc : SourceLoc{"<command line>"};
+    std::vector<SettingEntry> entries;
+    for (const std::string &opType : optypelistForImplmode)
+      entries.push_back({true, opType, loc});
+    warnUnmatched("optypelist_for_implmode", entries, nodeNames, opTypes, loc, "IM-3",
+                  diags);
+  }
   if (!mixList)
     return;
+  // ML-7: op types the mixlist edits that the model does not have.
   std::vector<std::string> unused;
   SourceLoc first; // the earliest unused entry in the file, for editors
   for (const auto &[opType, edits] : mixList->edits) {

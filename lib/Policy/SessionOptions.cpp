@@ -208,7 +208,13 @@ bool SessionOptions::loadSessionText(std::string_view text,
     }
     std::string valueText;
     switch (spec->type) {
+    // TF adapter users write every value as a string ("graph_run_mode": "0"):
+    // a string is checked as the same text on the command line would be.
     case OptionType::Bool:
+      if (value.isString()) {
+        valueText = value.string;
+        break;
+      }
       if (value.kind != JsonValue::Kind::Bool) {
         diags.error(value.loc, "option '" + name + "' takes true or false, "
                                                    "found " + value.kindName(),
@@ -218,6 +224,10 @@ bool SessionOptions::loadSessionText(std::string_view text,
       valueText = value.boolean ? "true" : "false";
       break;
     case OptionType::Int:
+      if (value.isString()) {
+        valueText = value.string;
+        break;
+      }
       if (value.kind != JsonValue::Kind::Number ||
           value.number != std::floor(value.number) ||
           std::fabs(value.number) > 1e15) {

@@ -227,13 +227,14 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   shape.query.nodeName = op.getNodeName().str();
   for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
     shape.query.absorbedNames.push_back(name.str());
-  // Names and types are only needed for KD-4 and ML-7's model-wide warnings.
-  if (policy.keepDTypeList) {
+  // Names and types are only needed for the unused-settings warnings.
+  bool byName = policy.keepDTypeList || policy.customizeList || policy.opPrecisionMode;
+  if (byName) {
     nodeNames.insert(shape.query.nodeName);
     nodeNames.insert(shape.query.absorbedNames.begin(),
                      shape.query.absorbedNames.end());
   }
-  if (policy.keepDTypeList || policy.mixList)
+  if (byName || policy.mixList || !policy.optypelistForImplmode.empty())
     opTypes.insert(shape.query.opType);
 
   // Origin dtypes; an element type the policy cannot name is not planned.
@@ -577,8 +578,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
 
 void PrecisionPlanner::reportModelWarnings(Location loc) {
   policy::DiagnosticList diags;
-  policy.reportUnmatchedKeepDType(nodeNames, opTypes, diags);
-  policy.reportUnusedMixListOpTypes(opTypes, diags);
+  policy.reportUnusedSettings(nodeNames, opTypes, diags);
   if (!unknownOpTypes.empty()) {
     std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());
     diags.warning({}, "the operator library for " + policy.soc.family +

@@ -184,8 +184,11 @@ int run(const std::vector<std::string> &args) {
                              d.getSeverity());
     };
     show(diag);
+    // MLIR's "see current operation: <op in generic form>" note is for
+    // compiler developers; the message already names the node.
     for (mlir::Diagnostic &note : diag.getNotes())
-      show(note);
+      if (!llvm::StringRef(note.str()).starts_with("see current operation"))
+        show(note);
     return mlir::success();
   });
 

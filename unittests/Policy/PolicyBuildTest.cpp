@@ -74,11 +74,30 @@ TEST(Options, OP_1_SessionFileErrorsNameTheirPosition) {
                  3, 3);
   DiagnosticList type;
   EXPECT_FALSE(build({input("session_options", "bad-session-type.json")}, type));
-  EXPECT_DIAG_AT(type, "PM-4", "option 'graph_run_mode' takes an integer, found a string",
+  EXPECT_DIAG_AT(type, "PM-4", "option 'graph_run_mode' takes an integer, found an array",
                  3, 21);
   DiagnosticList missing;
   EXPECT_FALSE(build({"--session_options=/nonexistent/s.json"}, missing));
   EXPECT_NE(findDiag(missing, "OP-1", "cannot read the --session_options file '/nonexistent/s.json': no such file"), nullptr);
+}
+
+TEST(Options, OP_1_SessionFileValuesWrittenAsStrings) {
+  // TF adapter users write every value as a string; CANN accepts them.
+  TempDir dir;
+  std::string good = dir.write("s.json", "{\"soc_version\": \"Ascend910\", "
+                                         "\"graph_run_mode\": \"1\", "
+                                         "\"deterministic\": \"1\", \"hcom_parallel\": \"true\"}");
+  DiagnosticList diags;
+  auto policy = build({"--session_options=" + good}, diags);
+  ASSERT_TRUE(policy) << diags.format();
+  EXPECT_EQ(policy->graphRunMode, 1);
+  EXPECT_TRUE(policy->deterministic);
+  // A string is checked as the command line's text would be.
+  std::string bad = dir.write("b.json", "{\"soc_version\": \"Ascend910\",\n"
+                                        "  \"graph_run_mode\": \"1x\"}");
+  DiagnosticList badDiags;
+  EXPECT_FALSE(build({"--session_options=" + bad}, badDiags));
+  EXPECT_DIAG_AT(badDiags, "PM-4", "option 'graph_run_mode' takes an integer, found '1x'", 2, 21);
 }
 
 TEST(Options, OP_2_SessionOptionsWithoutEffectAreAcceptedTypedAndListed) {

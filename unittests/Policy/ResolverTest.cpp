@@ -100,7 +100,7 @@ TEST(Resolver, ML_7_Seed002WarnsAboutUnknownTypesAndAbsentRemovals) {
   EXPECT_NE(findDiag(diags, "ML-7", "'Xlog1py' is not on the black list (it is gray)"),
             nullptr);
   DiagnosticList unused;
-  policy->reportUnusedMixListOpTypes({"Conv2D", "Cast"}, unused);
+  policy->reportUnusedSettings({}, {"Conv2D", "Cast"}, unused);
   const Diagnostic *absent =
       findDiag(unused, "ML-7", "appear nowhere in the model: Bias, Matmul, Xlog1py");
   ASSERT_NE(absent, nullptr) << unused.format();
@@ -141,7 +141,7 @@ TEST(Resolver, KD_4_UnmatchedEntriesOneWarningListingUpToTen) {
   std::string path = dir.write("keep.cfg", text);
   Policy policy = mustBuild({"--soc_version=Ascend910", "--keep_dtype=" + path});
   DiagnosticList diags;
-  policy.reportUnmatchedKeepDType({"node0"}, {"Relu"}, diags);
+  policy.reportUnusedSettings({"node0"}, {"Relu"}, diags);
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_NE(findDiag(diags, "KD-4", "11 keep_dtype entries match no op in the model: "
                                     "node1 (line 2)"),
@@ -150,6 +150,46 @@ TEST(Resolver, KD_4_UnmatchedEntriesOneWarningListingUpToTen) {
   EXPECT_NE(findDiag(diags, "KD-4", "and 1 more"), nullptr);
   // Located at the first unmatched entry (node1, line 2).
   EXPECT_EQ(diags.all().front().loc.line, 2u);
+}
+
+TEST(Resolver, CD_1_UnmatchedCustomizeDTypesEntriesWarnAtTheirLine) {
+  TempDir dir;
+  std::string path = dir.write(
+      "c.cfg", "conv1::InputDtype:float16\nghost::OutputDtype:float16\n"
+               "OpType::Relu:OutputDtype:float16\nOpType::Nope:OutputDtype:float16\n");
+  Policy policy = mustBuild({"--soc_version=Ascend910", "--customize_dtypes=" + path});
+  DiagnosticList diags;
+  policy.reportUnusedSettings({"conv1"}, {"Conv2D", "Relu"}, diags);
+  ASSERT_EQ(diags.size(), 1u) << diags.format();
+  EXPECT_NE(findDiag(diags, "CD-1", "2 customize_dtypes entries match no op in the model: "
+                                    "ghost (line 2), OpType::Nope (line 4)"),
+            nullptr)
+      << diags.format();
+  EXPECT_EQ(diags.all().front().loc.line, 2u);
+}
+
+TEST(Resolver, IM_4_UnmatchedOpPrecisionModeEntriesWarn) {
+  TempDir dir;
+  std::string path = dir.write("p.ini", "[ByOpType]\nRelu=high_precision\nGhostOp=high_precision\n"
+                                        "[ByNodeName]\nconv1=high_performance\nghost=high_precision\n");
+  Policy policy = mustBuild({"--soc_version=Ascend910", "--op_precision_mode=" + path});
+  DiagnosticList diags;
+  policy.reportUnusedSettings({"conv1"}, {"Relu"}, diags);
+  EXPECT_NE(findDiag(diags, "IM-4", "2 op_precision_mode entries match no op in the model: "
+                                    "OpType::GhostOp (line 3), ghost (line 6)"),
+            nullptr)
+      << diags.format();
+}
+
+TEST(Resolver, IM_3_UnmatchedOptypelistEntriesWarn) {
+  Policy policy = mustBuild({"--soc_version=Ascend910", "--op_select_implmode=high_precision",
+                             "--optypelist_for_implmode=SoftmaxV2,Pooling"});
+  DiagnosticList diags;
+  policy.reportUnusedSettings({}, {"SoftmaxV2"}, diags);
+  EXPECT_NE(findDiag(diags, "IM-3", "1 optypelist_for_implmode entry matches no op in the "
+                                    "model: OpType::Pooling"),
+            nullptr)
+      << diags.format();
 }
 
 TEST(Resolver, KD_5_CustomizeDTypesWinsOverKeepDType) {

@@ -98,14 +98,13 @@ public:
   KernelRowsAnswer kernelRows(const OpQuery &op, const PinAnswer &pin,
                               DiagnosticList &diags) const;
 
-  /// KD-4: one warning listing (up to 10) keep_dtype entries that match no op
-  /// of the model.
-  void reportUnmatchedKeepDType(const std::set<std::string> &nodeNames,
-                                const std::set<std::string> &opTypes,
-                                DiagnosticList &diags) const;
-  /// ML-7: one warning listing modify_mixlist op types absent from the model.
-  void reportUnusedMixListOpTypes(const std::set<std::string> &opTypes,
-                                  DiagnosticList &diags) const;
+  /// Settings that name nothing in the model, one warning per file listing
+  /// (up to 10) entries: keep_dtype (KD-4), customize_dtypes (CD-1),
+  /// op_precision_mode (IM-4), optypelist_for_implmode (IM-3), and
+  /// modify_mixlist op types absent from the model (ML-7).
+  void reportUnusedSettings(const std::set<std::string> &nodeNames,
+                            const std::set<std::string> &opTypes,
+                            DiagnosticList &diags) const;
 
   // What was resolved ----------------------------------------------------------
 
