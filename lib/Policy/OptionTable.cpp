@@ -17,6 +17,7 @@ std::vector<OptionSpec> buildSpecs() {
   const std::string basic = "Basic", precision = "Precision tuning",
                     implMode = "Operator implementation mode",
                     tuning = "Operator and graph compilation",
+                    atc = "ATC model and input options",
                     noEffect = "Accepted for compatibility (no effect here)";
   std::vector<OptionSpec> specs = {
       {"soc_version", T::String, true, basic,
@@ -68,12 +69,35 @@ std::vector<OptionSpec> buildSpecs() {
        "1: small-channel (<= 4) convolution lowering", kBinary, "OP-3"},
       {"oo_constant_folding", T::Bool, true, tuning,
        "constant folding on/off", {}, "OP-3"},
+      // ATC's own options, so that an ATC command line runs unchanged
+      // (docs/reference/atc-options.md).
+      {"model", T::Path, true, atc, "the model file (same as the positional MODEL)", {},
+       "OP-1"},
+      {"framework", T::Int, true, atc,
+       "5: ONNX (the only framework read here; 0 Caffe, 1 MindSpore, 3 TensorFlow are not)",
+       {}, "OP-1"},
+      {"input_format", T::Enum, true, atc, "layout of the model inputs",
+       {"NCHW", "NHWC", "ND", "NCDHW", "NDHWC"}, "OP-1"},
+      {"input_shape", T::String, true, atc,
+       "\"x:1,3,224,224;y:1,10\": input shapes, -1 for a dynamic dimension", {}, "OP-1"},
+      {"dynamic_batch_size", T::String, true, atc,
+       "\"1,2,4\": batch sizes for an input_shape with -1 as batch", {}, "OP-1"},
+      {"dynamic_image_size", T::String, true, atc,
+       "\"224,224;448,448\": H,W pairs for an input_shape with -1 as H and W", {}, "OP-1"},
+      {"dynamic_dims", T::String, true, atc,
+       "\"1,224;2,448\": values for every -1 of input_shape, one group per gear", {},
+       "OP-1"},
+      {"input_fp16_nodes", T::String, true, atc,
+       "\"x;y\": model inputs fed as float16", {}, "OP-1"},
+      {"output_type", T::String, true, atc,
+       "FP32, FP16 or UINT8 for every output, or \"node:index:FP16;...\"", {}, "OP-1"},
+      {"log", T::Enum, true, atc,
+       "messages on stderr: debug, info and warning show all, error only errors, null none",
+       {"debug", "info", "warning", "error", "null"}, "OP-1"},
   };
   // OP-2: every other session option of seed 004.
   const std::vector<std::pair<std::string, T>> accepted = {
       {"session_device_id", T::Int},
-      {"input_shape", T::String},
-      {"dynamic_dims", T::String},
       {"dynamic_node_type", T::Int},
       {"compile_hybrid_mode", T::Int},
       {"ac_parallel_enable", T::String},

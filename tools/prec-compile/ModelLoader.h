@@ -3,6 +3,7 @@
 #ifndef ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
 #define ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
 
+#include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -13,9 +14,11 @@ namespace ascendprec::driver {
 
 /// Reads `.mlir` (ascend dialect) or `.onnx`; reports errors through the
 /// context's diagnostics and returns null on failure.
-mlir::OwningOpRef<mlir::ModuleOp> loadModel(const std::string &path,
-                                            llvm::SourceMgr &sourceMgr,
-                                            mlir::MLIRContext &context);
+/// `importOptions` (--input_shape) apply to ONNX models; an .mlir model
+/// with input shapes is an error.
+mlir::OwningOpRef<mlir::ModuleOp>
+loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+          const mlir::ascendprec::ONNXImportOptions &importOptions = {});
 
 } // namespace ascendprec::driver
 

@@ -10,7 +10,9 @@
 
 #include "Help.h"
 #include "ModelLoader.h"
+#include "AtcOptions.h"
 #include "InterruptCleanup.h"
+#include "ModelIo.h"
 #include "OutputFolder.h"
 #include "PlannedIRWriter.h"
 #include "Progress.h"
@@ -118,16 +120,12 @@ int run(const std::vector<std::string> &args) {
   };
   if (!parsed)
     return failWith(UserError);
-  if (parsed->positional.size() != 1) {
-    diags.error({"<command line>"},
-                parsed->positional.empty()
-                    ? "no model given; usage: prec-compile MODEL.onnx|MODEL.mlir "
-                      "--soc_version=SOC --output=DIR (see --help)"
-                    : "one model at a time; got " +
-                          std::to_string(parsed->positional.size()) + " inputs",
-                "OP-1");
+  std::optional<std::string> model = modelFromArguments(*parsed, diags);
+  std::optional<policy::ModelInputOptions> modelIo =
+      model ? policy::parseModelInputOptions(parsed->options, diags) : std::nullopt;
+  if (!modelIo)
     return failWith(UserError);
-  }
+  LogFilter log(parsed->options);
   auto flag = [&](const std::string &name) -> const std::string * {
     auto it = parsed->toolFlags.find(name);
     return it == parsed->toolFlags.end() ? nullptr : &it->second;
@@ -150,12 +148,14 @@ int run(const std::vector<std::string> &args) {
   bool fullConstants = flag("full-constants") && *flag("full-constants") != "false";
   bool keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   Progress progress(!quiet && isatty(STDERR_FILENO));
-  const std::string &modelPath = parsed->positional.front();
+  const std::string &modelPath = *model;
 
   progress.begin("resolve options and files");
   std::optional<policy::Policy> resolved = policy::Policy::build(parsed->options, diags);
   progress.end();
-  std::cerr << diags.format();
+  for (const policy::Diagnostic &diag : diags.all())
+    if (log.shows(diag.severity))
+      std::cerr << diag.format() << "\n";
   if (!resolved)
     return UserError;
   diags = {};
@@ -176,6 +176,9 @@ int run(const std::vector<std::string> &args) {
           text.find("; its kernels support") != std::string::npos)
         ++tally.withRule;
     }
+    bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
+    if (!log.shows(isError ? policy::Severity::Error : policy::Severity::Warning))
+      return mlir::success();
     // Printed here so that node names (anything an exporter wrote) are
     // escaped: control characters and bytes that are not UTF-8.
     auto show = [&](mlir::Diagnostic &d) {
@@ -193,9 +196,13 @@ int run(const std::vector<std::string> &args) {
   });
 
   progress.begin("load " + fs::path(modelPath).filename().string());
-  mlir::OwningOpRef<mlir::ModuleOp> module = loadModel(modelPath, sourceMgr, context);
+  mlir::ascendprec::ONNXImportOptions importOptions;
+  for (const policy::InputShape &shape : modelIo->shapes)
+    importOptions.inputShapes.push_back({shape.name, shape.dims});
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      loadModel(modelPath, sourceMgr, context, importOptions);
   progress.end();
-  if (!module)
+  if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
     return UserError;
 
   if (!out->stage(folderError)) {

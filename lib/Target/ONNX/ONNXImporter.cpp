@@ -19,6 +19,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
+#include <set>
 #include <unordered_map>
 
 
@@ -107,8 +108,10 @@ namespace {
 
 class Importer {
 public:
-  Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats)
-      : context(context), path(path.str()), builder(context), stats(stats) {}
+  Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats,
+           const ONNXImportOptions &options)
+      : context(context), path(path.str()), builder(context), stats(stats),
+        options(options) {}
 
   /// Imports `parsed`, which the importer takes over.
   OwningOpRef<ModuleOp> run(onnx::ModelProto &&parsed);
@@ -131,11 +134,13 @@ private:
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
   void convertGeneric(NodeConverter &converter);
+  LogicalResult applyInputShapes();
 
   MLIRContext *context;
   std::string path;
   OpBuilder builder;
   ONNXImportStats *stats;
+  const ONNXImportOptions &options;
   onnx::ModelProto model;
   int64_t opset = 1;
   // Hash maps: value names in exported models share long prefixes
@@ -370,6 +375,49 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   return success();
 }
 
+/// --input_shape: the user's dims replace the model's before shape inference.
+LogicalResult Importer::applyInputShapes() {
+  std::vector<std::string> names;
+  std::set<std::string> initializerNames;
+  for (const auto &init : model.graph().initializer())
+    initializerNames.insert(init.name());
+  for (const auto &input : model.graph().input())
+    if (!initializerNames.count(input.name()))
+      names.push_back(input.name());
+  for (const auto &[name, dims] : options.inputShapes) {
+    onnx::ValueInfoProto *input = nullptr;
+    for (onnx::ValueInfoProto &candidate : *model.mutable_graph()->mutable_input())
+      if (candidate.name() == name && !initializerNames.count(name))
+        input = &candidate;
+    if (!input) {
+      std::string hint = policy::closestMatch(name, names);
+      emitError(fileLoc())
+          << "--input_shape names '" << policy::escapeForDisplay(name)
+          << "', which is not an input of the model"
+          << (hint.empty() ? "" : "; did you mean '" + hint + "'?")
+          << " (its inputs: " << policy::joinChoices(names, ", ") << ")";
+      return failure();
+    }
+    onnx::TensorShapeProto *shape =
+        input->mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape->dim_size() != 0 && shape->dim_size() != static_cast<int>(dims.size())) {
+      emitError(fileLoc())
+          << "--input_shape gives input '" << policy::escapeForDisplay(name) << "' "
+          << dims.size() << " dimensions; the model's has " << shape->dim_size();
+      return failure();
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      onnx::TensorShapeProto_Dimension *dim =
+          i < static_cast<size_t>(shape->dim_size()) ? shape->mutable_dim(i) : shape->add_dim();
+      if (dims[i] >= 0)
+        dim->set_dim_value(dims[i]);
+      else if (!dim->has_dim_param())
+        dim->set_dim_param(name + "_dim" + std::to_string(i)); // stays dynamic
+    }
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   model.Swap(&parsed);
   // Before the checker, which would look for the data file relative to the
@@ -382,6 +430,8 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
                  "onnx.save(onnx.load('in.onnx'), 'out.onnx')\"";
       return {};
     }
+  if (failed(applyInputShapes()))
+    return {};
   ValidationResult validation = checkAndInferShapes(model);
   if (!validation.ok) {
     error() << validation.error;
@@ -439,8 +489,10 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     func->setAttr("onnx.graph_name", builder.getStringAttr(funcName));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-  for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments()))
+  for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments())) {
     values[name] = arg;
+    func.setArgAttr(arg.getArgNumber(), "ascend.name", builder.getStringAttr(name));
+  }
 
   for (int i = 0; i < graph.node_size(); ++i)
     if (failed(convertNode(graph.node(i), i)))
@@ -481,9 +533,10 @@ static void reportUnparsable(Importer &importer, StringRef path, size_t bytes) {
 
 OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef path,
                                                    MLIRContext *context,
-                                                   ONNXImportStats *stats) {
+                                                   ONNXImportStats *stats,
+                                                   const ONNXImportOptions &options) {
   context->loadDialect<ascend::AscendDialect, func::FuncDialect>();
-  Importer importer(context, path, stats);
+  Importer importer(context, path, stats, options);
   onnx::ModelProto model;
   if (tooLarge(bytes.size()) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
@@ -495,9 +548,10 @@ OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef pa
 
 OwningOpRef<ModuleOp> mlir::ascendprec::importONNXFile(StringRef path,
                                                        MLIRContext *context,
-                                                       ONNXImportStats *stats) {
+                                                       ONNXImportStats *stats,
+                                                       const ONNXImportOptions &options) {
   context->loadDialect<ascend::AscendDialect, func::FuncDialect>();
-  Importer importer(context, path, stats);
+  Importer importer(context, path, stats, options);
   // A regular file, parsed straight from the descriptor (no copy of the
   // whole file in memory) and never past the size it had when opened.
   std::string why;

@@ -38,7 +38,11 @@ ValidationResult checkAndInferInProcess(onnx::ModelProto &model) {
     return result;
   }
   try {
-    onnx::shape_inference::InferShapes(model);
+    // Data propagation folds shape arithmetic (Shape -> Gather -> Concat ->
+    // Reshape chains, as PyTorch and Paddle export them) into static shapes.
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/false, /*strict_mode_val=*/0,
+                                        /*data_prop_val=*/true);
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
     result.shapeInferenceError = e.what();
   }

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <vector>
 #include <string>
 
 namespace mlir::ascendprec {
@@ -21,16 +22,26 @@ struct ONNXImportStats {
   std::map<std::string, unsigned> genericOpTypes;
 };
 
+/// What the user says about the model's inputs (ATC's --input_shape).
+struct ONNXImportOptions {
+  /// Input name -> dims (-1: dynamic), replacing the model's own input
+  /// shape before shape inference, so that static shapes propagate.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> inputShapes;
+};
+
 /// Imports the ONNX model in `bytes` (read from `path`, used in locations
 /// and messages). Reports errors through `context`'s diagnostics and returns
 /// null for a malformed model; never crashes on bad input.
 OwningOpRef<ModuleOp> importONNX(llvm::StringRef bytes, llvm::StringRef path,
                                  MLIRContext *context,
-                                 ONNXImportStats *stats = nullptr);
+                                 ONNXImportStats *stats = nullptr,
+                                 const ONNXImportOptions &options = {});
 
-/// Reads and imports the file at `path`.
+/// Reads and imports the file at `path`. Graph inputs keep their model
+/// names as the function argument attribute `ascend.name`.
 OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
-                                     ONNXImportStats *stats = nullptr);
+                                     ONNXImportStats *stats = nullptr,
+                                     const ONNXImportOptions &options = {});
 
 /// Registers `--import-onnx` with mlir-translate-style tools.
 void registerImportONNXTranslation();
