@@ -37,8 +37,11 @@ void mlir::ascendprec::buildPrecisionPipeline(
   plan.opsInfoDir = options.opsInfoDir;
   plan.sessionOptions = options.sessionOptions;
   plan.explain = options.explain;
+  plan.explainOnly.assign(options.explainOnly.begin(), options.explainOnly.end());
   if (policy)
-    pm.addPass(createPlanPrecision(std::move(policy), options.explain));
+    pm.addPass(createPlanPrecision(std::move(policy), options.explain,
+                                   std::vector<std::string>(options.explainOnly.begin(),
+                                                            options.explainOnly.end())));
   else
     pm.addPass(createPlanPrecision(plan));
   MaterializePrecisionOptions materialize;

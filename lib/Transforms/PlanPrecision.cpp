@@ -81,7 +81,8 @@ struct PlanPrecisionPass
         return signalPassFailure();
       resolved = &*built;
     }
-    PrecisionPlanner planner(*resolved, explain);
+    PrecisionPlanner planner(*resolved, explain,
+                             std::vector<std::string>(explainOnly.begin(), explainOnly.end()));
     bool ok = true;
     for (auto func : module.getOps<func::FuncOp>())
       ok &= succeeded(planner.planFunction(func));
@@ -98,9 +99,11 @@ struct PlanPrecisionPass
 } // namespace
 
 std::unique_ptr<Pass> mlir::ascendprec::createPlanPrecision(
-    std::shared_ptr<const policy::Policy> policy, bool explain) {
+    std::shared_ptr<const policy::Policy> policy, bool explain,
+    ArrayRef<std::string> explainOnly) {
   PlanPrecisionOptions options;
   options.explain = explain;
+  options.explainOnly.assign(explainOnly.begin(), explainOnly.end());
   auto pass = std::make_unique<PlanPrecisionPass>(options);
   pass->prebuilt = std::move(policy);
   return pass;

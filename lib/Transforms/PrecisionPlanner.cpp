@@ -561,7 +561,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     if (std::optional<ImplMode> value = symbolizeImplMode(*impl.mode))
       op->setAttr("impl_mode", ImplModeAttr::get(context, *value));
 
-  if (explain) {
+  if (shouldExplain(shape.query.nodeName, shape.query.opType)) {
     std::string computeName;
     llvm::raw_string_ostream os(computeName);
     decision.getCompute().print(os);
@@ -576,8 +576,30 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   return success();
 }
 
+bool PrecisionPlanner::shouldExplain(const std::string &nodeName, const std::string &opType) {
+  if (!explain)
+    return false;
+  if (explainOnly.empty())
+    return true;
+  for (const std::string &key : {nodeName, "OpType::" + opType})
+    if (explainOnly.count(key)) {
+      explainMatched.insert(key);
+      return true;
+    }
+  return false;
+}
+
 void PrecisionPlanner::reportModelWarnings(Location loc) {
   policy::DiagnosticList diags;
+  std::vector<std::string> unexplained;
+  for (const std::string &key : explainOnly)
+    if (!explainMatched.count(key))
+      unexplained.push_back(key);
+  if (explain && !unexplained.empty())
+    diags.warning({"<command line>"},
+                  "--explain names what matches no op of the model: " +
+                      policy::joinChoices(unexplained, ", ") +
+                      " (give node names, or OpType::<type>)");
   policy.reportUnusedSettings(nodeNames, opTypes, diags);
   if (!unknownOpTypes.empty()) {
     std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());

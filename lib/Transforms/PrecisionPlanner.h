@@ -22,8 +22,12 @@ namespace mlir::ascendprec {
 
 class PrecisionPlanner {
 public:
-  PrecisionPlanner(const ::ascendprec::policy::Policy &policy, bool explain)
-      : policy(policy), explain(explain) {}
+  /// Explains every op, or with `explainOnly` the named nodes and
+  /// `OpType::<type>` entries.
+  PrecisionPlanner(const ::ascendprec::policy::Policy &policy, bool explain,
+                   std::vector<std::string> explainOnly = {})
+      : policy(policy), explain(explain),
+        explainOnly(explainOnly.begin(), explainOnly.end()) {}
 
   /// Plans every ascend op of `func` (except Const). Fails after reporting
   /// every op that cannot be planned.
@@ -43,8 +47,11 @@ private:
   /// ML-4: the dtype a gray op follows, or null (graph input / constants).
   Type followedDType(ascend::AscendOpInterface op, std::string &producerName);
 
+  bool shouldExplain(const std::string &nodeName, const std::string &opType);
+
   const ::ascendprec::policy::Policy &policy;
   bool explain;
+  std::set<std::string> explainOnly, explainMatched;
   /// Answers that depend only on the op type, asked once per type.
   const ::ascendprec::policy::ListAnswer &listColorOf(const std::string &opType);
   const ::ascendprec::policy::KernelRowsAnswer &rowsOf(

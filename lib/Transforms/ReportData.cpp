@@ -1,6 +1,6 @@
 //===- ReportData.cpp - the precision report, read from planned IR --------===//
 
-#include "ReportData.h"
+#include "AscendPrec/Transforms/Report.h"
 #include "PlanningState.h"
 #include "PolicyBridge.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReportData.h"
+#include "AscendPrec/Transforms/Report.h"
 
 #include <set>
 

@@ -1,6 +1,6 @@
 //===- ReportWriters.cpp - report as JSON, text table and lockfile --------===//
 
-#include "ReportData.h"
+#include "AscendPrec/Transforms/Report.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 
@@ -110,11 +110,7 @@ std::string mlir::ascendprec::reportText(const ReportData &report) {
   for (const auto &row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = "SoC " + report.socVersion + ", precision mode " +
-                    report.precisionMode + ": " +
-                    std::to_string(report.plannedCount()) + " ops, " +
-                    std::to_string(report.castsInserted) + " casts inserted, " +
-                    std::to_string(report.castsRemoved) + " removed\n";
+  std::string out = reportSummaryLine(report) + "\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line;
     for (size_t i = 0; i < rows[r].size(); ++i) {

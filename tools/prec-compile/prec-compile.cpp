@@ -21,6 +21,7 @@
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonWriter.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Transforms/Report.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,7 +33,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 using namespace ascendprec;
@@ -86,11 +87,17 @@ std::vector<std::string> inputPaths(const policy::ParsedCommandLine &parsed) {
   return inputs;
 }
 
-std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+/// Columns for the summary table: $COLUMNS, else the terminal's width when
+/// stdout is one, else 100.
+unsigned terminalWidth() {
+  if (const char *columns = std::getenv("COLUMNS"))
+    if (int value = std::atoi(columns); value >= 40)
+      return static_cast<unsigned>(value);
+  struct winsize size;
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 &&
+      size.ws_col >= 40)
+    return size.ws_col;
+  return 100;
 }
 
 /// Counts error diagnostics, and those that carry a rule ID (user errors:
@@ -144,7 +151,16 @@ int run(const std::vector<std::string> &args) {
     return UserError;
   }
   bool quiet = flag("quiet") && *flag("quiet") != "false";
+  // --explain: every op; --explain=NODE,OpType::T: those only.
   bool explain = flag("explain") && *flag("explain") != "false";
+  std::vector<std::string> explainOnly;
+  if (explain && *flag("explain") != "true")
+  {
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(*flag("explain")).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef item : items)
+      explainOnly.push_back(item.trim().str());
+  }
   bool fullConstants = flag("full-constants") && *flag("full-constants") != "false";
   bool keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   Progress progress(!quiet && isatty(STDERR_FILENO));
@@ -221,6 +237,7 @@ int run(const std::vector<std::string> &args) {
   mlir::ascendprec::buildGraphPreparePipeline(pm, prepare);
   mlir::ascendprec::PrecisionPipelineOptions precision;
   precision.explain = explain;
+  precision.explainOnly = explainOnly;
   precision.keepIoDtypes = keepIo;
   precision.report = out->stagedPath("report.json");
   // On the policy built above, whose option warnings are already printed.
@@ -247,11 +264,14 @@ int run(const std::vector<std::string> &args) {
     return tally.withRule ? UserError : InternalError;
   }
 
+  // The summary comes from the planned IR, before planned.mlir's writer
+  // swaps the weights' resources out.
+  mlir::ascendprec::ReportData report = mlir::ascendprec::collectReport(*module);
+
   progress.begin("write outputs");
   std::string writeError;
   bool wrote =
       writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
-  std::string table = readText(out->stagedPath("report.txt"));
   std::vector<std::string> written;
   bool committed = wrote && out->commit(written, folderError);
   progress.end();
@@ -260,17 +280,24 @@ int run(const std::vector<std::string> &args) {
                  << (wrote ? folderError : writeError) << "\n";
     return UserError;
   }
-  // The table; its diagnostics were printed as they happened.
-  size_t tableEnd = table.find("\n\n");
-  if (tableEnd != std::string::npos) {
-    std::string count = table.substr(tableEnd + 2, table.find(':', tableEnd) - tableEnd - 2);
-    table = table.substr(0, tableEnd + 1) + "\n" + count +
-            " (printed above, also in report.txt)\n";
-  }
-  std::cout << table << "\nOutputs in " << policy::escapeForDisplay(*output) << ":";
+  std::string files;
   for (size_t i = 0; i < written.size(); ++i)
-    std::cout << (i ? ", " : " ") << written[i];
-  std::cout << "\n";
+    files += (i ? ", " : " ") + written[i];
+  std::string where = policy::escapeForDisplay(*output);
+  if (quiet) {
+    // Only the diagnostics (printed as they happened) and one line.
+    std::cout << mlir::ascendprec::reportSummaryLine(report) << "; outputs in " << where
+              << "\n";
+    return Success;
+  }
+  std::cout << mlir::ascendprec::reportSummaryLine(report) << "\n"
+            << mlir::ascendprec::reportTerminalTable(report, terminalWidth());
+  size_t count = report.diagnostics.size();
+  if (count)
+    std::cout << "\n"
+              << count << (count == 1 ? " diagnostic" : " diagnostics")
+              << " (printed above, also in report.txt)\n";
+  std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
   return Success;
 }
 

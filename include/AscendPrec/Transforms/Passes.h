@@ -50,6 +50,9 @@ struct PrecisionPipelineOptions
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("One remark per op saying why"),
       llvm::cl::init(false)};
+  PassOptions::ListOption<std::string> explainOnly{
+      *this, "explain-only",
+      llvm::cl::desc("With explain: only these node names and OpType::<type> entries")};
   PassOptions::Option<bool> keepIoDtypes{
       *this, "keep-io-dtypes",
       llvm::cl::desc("Keep the function signature's dtypes"), llvm::cl::init(true)};

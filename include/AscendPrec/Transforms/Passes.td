@@ -71,7 +71,8 @@ def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
     changed; `prec-materialize-precision` does that.
 
     Errors (CD-5, PM-6, PM-7, PM-9, ML-3) are op errors with a note at the
-    config line. With `explain`, every op gets a remark saying why.
+    config line. With `explain`, every op gets a remark saying why (with
+    `explain-only`, just the named nodes and `OpType::` types).
 
     ```
     prec-opt --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision modify_mixlist=ops_info.json explain=true" model.mlir
@@ -79,7 +80,10 @@ def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
   }];
   let options = !listconcat(PolicyOptions, [
     Option<"explain", "explain", "bool", /*default=*/"false",
-           "Emit one remark per op saying what it computes in and why">
+           "Emit one remark per op saying what it computes in and why">,
+    ListOption<"explainOnly", "explain-only", "std::string",
+               "With explain: only these node names and OpType::<type> entries "
+               "(a warning names those that match nothing)">
   ]);
   let dependentDialects = ["::mlir::ascend::AscendDialect"];
 }

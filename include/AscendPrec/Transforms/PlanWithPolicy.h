@@ -18,10 +18,12 @@
 
 namespace mlir::ascendprec {
 
-/// prec-plan-precision on `policy` (its CANN options are ignored).
+/// prec-plan-precision on `policy` (its CANN options are ignored), with
+/// explain remarks for every op, or only for `explainOnly` (node names and
+/// `OpType::<type>` entries) when that is not empty.
 std::unique_ptr<Pass>
 createPlanPrecision(std::shared_ptr<const ::ascendprec::policy::Policy> policy,
-                    bool explain);
+                    bool explain, ArrayRef<std::string> explainOnly = {});
 
 /// buildPrecisionPipeline with prec-plan-precision on `policy`; the CANN
 /// options in `options` are not read.

@@ -1,7 +1,7 @@
-//===- ReportData.h - the precision report, read from planned IR ----------===//
+//===- Report.h - the precision report, read from planned IR --------------===//
 
-#ifndef ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H
-#define ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H
+#ifndef ASCENDPREC_TRANSFORMS_REPORT_H
+#define ASCENDPREC_TRANSFORMS_REPORT_H
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -41,6 +41,11 @@ std::string reportJson(const ReportData &report);
 std::string reportText(const ReportData &report);
 std::string reportDot(const ReportData &report);
 std::string reportHtml(const ReportData &report);
+/// "SoC ..., precision mode ...: N ops, M casts inserted, K removed"
+std::string reportSummaryLine(const ReportData &report);
+/// The table for a terminal `width` columns wide (ReportTable.cpp);
+/// reportText has every column in full.
+std::string reportTerminalTable(const ReportData &report, unsigned width);
 /// customize_dtypes lines that pin every planned op to its decision.
 std::string reportLockfile(const ReportData &report);
 
@@ -54,4 +59,4 @@ std::vector<LockfileOmission> lockfileLines(const ReportData &report,
 
 } // namespace mlir::ascendprec
 
-#endif // ASCENDPREC_LIB_TRANSFORMS_REPORTDATA_H
+#endif // ASCENDPREC_TRANSFORMS_REPORT_H

@@ -1,0 +1,127 @@
+//===- ReportTable.cpp - the summary table, fitted to a terminal ----------===//
+//
+// report.txt has every column in full. The terminal gets the same rows
+// fitted to its width: dtypes as f16/f32/bf16 (runs as "f32x4"), config
+// files by name, and when that is not enough
+// the longest columns (node names first) shortened in the middle, where
+// names differ least usefully ("/blocks.11/attn/.../MatMul").
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Transforms/Report.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+
+namespace {
+
+std::string shortDType(const std::string &name) {
+  static const std::map<std::string, std::string> names = {
+      {"float16", "f16"}, {"float32", "f32"}, {"bfloat16", "bf16"}, {"double", "f64"},
+      {"int8", "i8"},     {"uint8", "u8"},    {"int16", "i16"},     {"uint16", "u16"},
+      {"int32", "i32"},   {"uint32", "u32"},  {"int64", "i64"},     {"uint64", "u64"},
+      {"bool", "bool"},   {"hifloat8", "hif8"}};
+  auto it = names.find(name);
+  return it == names.end() ? name : it->second;
+}
+
+/// Short names, runs written once with a count: "f16,f32x4".
+std::string shortDTypes(const std::vector<std::string> &names) {
+  std::string text;
+  for (size_t i = 0; i < names.size();) {
+    size_t run = 1;
+    while (i + run < names.size() && names[i + run] == names[i])
+      ++run;
+    text += (text.empty() ? "" : ",") + shortDType(names[i]) +
+            (run > 1 ? "x" + std::to_string(run) : "");
+    i += run;
+  }
+  return text;
+}
+
+/// A config file's path as its name and line ("mixlist.json:5"); report.txt
+/// has the whole path.
+std::string shortSource(const std::string &source) {
+  size_t slash = source.rfind('/');
+  return slash == std::string::npos ? source : source.substr(slash + 1);
+}
+
+/// AICore-cube -> cube, AICore-vector -> vector, AI CPU stays.
+std::string shortEngine(const std::string &engine) {
+  llvm::StringRef name(engine);
+  return name.consume_front("AICore-") ? name.str() : engine;
+}
+
+/// `text` cut to `width` characters by replacing its middle with "...".
+std::string shortenMiddle(const std::string &text, size_t width) {
+  if (text.size() <= width)
+    return text;
+  if (width <= 3)
+    return text.substr(0, width);
+  size_t keep = width - 3, head = (keep + 1) / 2;
+  return text.substr(0, head) + "..." + text.substr(text.size() - (keep - head));
+}
+
+} // namespace
+
+std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsigned width) {
+  // The impl mode column only when some op has one.
+  bool implModes = llvm::any_of(report.nodes, [](const ReportNode &n) {
+    return !n.implMode.empty();
+  });
+  std::vector<std::vector<std::string>> rows = {
+      {"node", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source"}};
+  for (const ReportNode &node : report.nodes)
+    rows.push_back({node.name, node.opType, shortEngine(node.engine),
+                    shortDType(node.computeDType), shortDTypes(node.inputDTypes),
+                    shortDTypes(node.outputDTypes), node.list, node.rule,
+                    node.insertedCast ? "inserted Cast" : shortSource(node.source)});
+  if (implModes)
+    for (auto [row, node] : llvm::enumerate(rows)) {
+      std::string mode = row == 0 ? "impl mode" : report.nodes[row - 1].implMode;
+      node.insert(node.begin() + 6, mode.empty() ? "-" : mode);
+    }
+  std::vector<size_t> widths(rows.front().size(), 0);
+  for (const auto &row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  // Two spaces between columns. Shrink, in this order, the node, source,
+  // op type, inputs and outputs columns, never below a readable minimum.
+  const size_t gaps = 2 * (widths.size() - 1);
+  const size_t source = rows.front().size() - 1;
+  const std::pair<size_t, size_t> shrinkable[] = {
+      {0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}};
+  for (auto [column, minimum] : shrinkable) {
+    size_t total = std::accumulate(widths.begin(), widths.end(), gaps);
+    if (total <= width)
+      break;
+    widths[column] = std::max(minimum, widths[column] - std::min(widths[column], total - width));
+  }
+  std::string out;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (size_t i = 0; i < rows[r].size(); ++i) {
+      std::string cell = shortenMiddle(rows[r][i], widths[i]);
+      line += cell;
+      if (i + 1 < rows[r].size())
+        line += std::string(widths[i] - cell.size() + 2, ' ');
+    }
+    out += line + "\n";
+    if (r == 0)
+      out += std::string(std::accumulate(widths.begin(), widths.end(), gaps), '-') + "\n";
+  }
+  return out;
+}
+
+std::string mlir::ascendprec::reportSummaryLine(const ReportData &report) {
+  return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
+         std::to_string(report.plannedCount()) + " ops, " +
+         std::to_string(report.castsInserted) + " casts inserted, " +
+         std::to_string(report.castsRemoved) + " removed";
+}
