@@ -322,10 +322,13 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   if (isCast) {
     keepAsIs({"OP-4", {}, "Cast keeps its target dtype; its input follows its producer"});
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
+    // Integer and bool ops compute in their own dtype.
+    Value data = op->getNumOperands() ? op->getOperand(0) : op->getResult(0);
+    originType = compute = getElementTypeOrSelf(data);
     keepAsIs({"OP-4", {}, "no floating-point data"});
   } else if (!inLibrary) {
     unknownOpTypes.insert(shape.query.opType);
-    keepAsIs({"OP-4", {},
+    keepAsIs({"OP-4", policy::SourceLoc{policy::kNoLibraryEntrySource},
               "not in the operator library for " + p.soc.family +
                   ": kept at its origin dtype"});
   } else {
@@ -550,7 +553,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   auto decision = PrecisionAttr::get(
       context, originType ? originType : compute, compute ? compute : originType,
       inputs, outputs, engine,
-      mixed ? toAttr(list.color) : ascend::ListColor::None,
+      mixed && inLibrary ? toAttr(list.color) : ascend::ListColor::None,
       why.rule.empty() ? "OP-4" : why.rule, why.sourceText());
   op.setPrecisionDecision(decision);
 

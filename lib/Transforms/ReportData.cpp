@@ -15,6 +15,10 @@ size_t ReportData::plannedCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return !n.insertedCast; });
 }
 
+size_t ReportData::genericCount() const {
+  return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
+}
+
 static std::string engineName(Engine engine) {
   switch (engine) {
   case Engine::AICoreCube:
@@ -82,7 +86,12 @@ ReportData mlir::ascendprec::collectReport(ModuleOp module) {
     PrecisionAttr decision = op.getPrecisionDecision();
     if (!decision)
       return;
-    node.engine = engineName(decision.getEngine());
+    node.generic = isa<GenericOp>(op.getOperation());
+    node.source = decision.getSource().str();
+    // An op the library does not know runs on an engine nobody chose.
+    node.engine = node.source == ::ascendprec::policy::kNoLibraryEntrySource
+                      ? "unknown"
+                      : engineName(decision.getEngine());
     node.originDType = dtypeNameOf(decision.getOrigin());
     node.computeDType = dtypeNameOf(decision.getCompute());
     for (Type type : decision.getInputs())
@@ -93,7 +102,6 @@ ReportData mlir::ascendprec::collectReport(ModuleOp module) {
       node.implMode = stringifyImplMode(*mode).str();
     node.list = stringifyListColor(decision.getList()).str();
     node.rule = decision.getRule().str();
-    node.source = decision.getSource().str();
     for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
       node.absorbed.push_back(name.str());
     report.nodes.push_back(std::move(node));

@@ -78,7 +78,8 @@ std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsi
   std::vector<std::vector<std::string>> rows = {
       {"node", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source"}};
   for (const ReportNode &node : report.nodes)
-    rows.push_back({node.name, node.opType, shortEngine(node.engine),
+    rows.push_back({node.name, node.opType + (node.generic ? " (generic)" : ""),
+                    shortEngine(node.engine),
                     shortDType(node.computeDType), shortDTypes(node.inputDTypes),
                     shortDTypes(node.outputDTypes), node.list, node.rule,
                     node.insertedCast ? "inserted Cast" : shortSource(node.source)});

@@ -33,6 +33,7 @@ std::string mlir::ascendprec::reportJson(const ReportData &report) {
     }
   json.key("summary").beginObject();
   json.member("ops", static_cast<unsigned long long>(report.plannedCount()));
+  json.member("generic_ops", static_cast<unsigned long long>(report.genericCount()));
   json.key("by_compute_dtype").beginObject();
   for (const auto &[dtype, count] : byDType)
     json.member(dtype, count);
@@ -60,6 +61,7 @@ std::string mlir::ascendprec::reportJson(const ReportData &report) {
     json.beginObject();
     json.member("name", node.name)
         .member("op_type", node.opType)
+        .member("generic", node.generic)
         .member("engine", node.engine)
         .member("origin_dtype", node.originDType)
         .member("compute_dtype", node.computeDType);
@@ -102,7 +104,7 @@ std::string mlir::ascendprec::reportText(const ReportData &report) {
   };
   for (const ReportNode &node : report.nodes)
     rows.push_back({node.name + (node.insertedCast ? " (inserted)" : ""),
-                    node.opType, node.engine, node.originDType, node.computeDType,
+                    node.opType + (node.generic ? " (generic)" : ""), node.engine, node.originDType, node.computeDType,
                     join(node.inputDTypes), join(node.outputDTypes),
                     node.implMode.empty() ? "-" : node.implMode, node.list,
                     node.rule, node.source});

@@ -36,6 +36,10 @@ struct Provenance {
   }
 };
 
+/// The decision source of an op whose type the operator library lacks: it
+/// keeps its dtypes, and its engine is not known.
+inline constexpr const char *kNoLibraryEntrySource = "no library entry";
+
 /// What the resolution API needs to know about one op.
 struct OpQuery {
   std::string opType;

@@ -18,6 +18,8 @@ struct ReportNode {
   /// Node names of the ascend ops (or "arg<N>") feeding each operand.
   std::vector<std::string> producers;
   bool insertedCast = false; ///< a Cast materialization added
+  /// An ascend.generic op: ONNX import had no dedicated op for it.
+  bool generic = false;
 };
 
 struct ReportData {
@@ -32,6 +34,8 @@ struct ReportData {
 
   /// Planned ops only (what "ops" counts in the summary).
   size_t plannedCount() const;
+  /// Planned ops that are ascend.generic.
+  size_t genericCount() const;
 };
 
 /// Reads decisions and the planning state off the module.

@@ -152,3 +152,14 @@ save("large_weight", [
     n("Relu", ["c"], ["y"], name="relu"),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 8, 8])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 8, 8])], [big])
+
+# An integer comparison (computes in int32) and an op without a dedicated
+# ascend op or a library entry (ArgMax stays ascend.generic).
+save("honest_labels", [
+    n("Equal", ["a", "b"], ["eq"], name="eq"),
+    n("ArgMax", ["x"], ["idx"], name="argmax", axis=1),
+], [helper.make_tensor_value_info("a", TensorProto.INT32, [4]),
+    helper.make_tensor_value_info("b", TensorProto.INT32, [4]),
+    helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
+   [helper.make_tensor_value_info("eq", TensorProto.BOOL, [4]),
+    helper.make_tensor_value_info("idx", TensorProto.INT64, [2, 1])])
