@@ -15,8 +15,9 @@ REQUIRED=(
 FAST=(clang-22 lld-22 ccache)
 # Sanitizer and libFuzzer runtimes for clang-22 (scripts/test.sh --sanitize, fuzzers).
 RUNTIMES=(libclang-rt-22-dev)
-# Test-only: lit timeouts, ONNX model generation and the ONNX test-data sweep.
-TESTS=(python3-psutil python3-onnx python3-numpy libonnx-testdata)
+# Test-only: lit timeouts, ONNX model generation, the ONNX test-data sweep and
+# the HTML report's browser test (headless chromium).
+TESTS=(python3-psutil python3-onnx python3-numpy libonnx-testdata chromium)
 
 PACKAGES=("${REQUIRED[@]}" "${FAST[@]}" "${RUNTIMES[@]}" "${TESTS[@]}")
 

@@ -47,3 +47,9 @@ llvm_config.add_tool_substitutions(["prec-translate"], [config.ascendprec_tools_
 import shutil
 if shutil.which("script"):
     config.available_features.add("script")
+
+# Headless Chromium for the HTML report's browser test.
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))

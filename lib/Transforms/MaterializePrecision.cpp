@@ -8,6 +8,7 @@
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/ConstantConversion.h"
+#include "AscendPrec/Dialect/Ascend/ValueNames.h"
 #include "AscendPrec/Transforms/Passes.h"
 #include "PlanningState.h"
 #include "PolicyBridge.h"
@@ -41,7 +42,7 @@ public:
       return cached;
     auto type = cast<ShapedType>(value.getType()).clone(dtype);
     OpBuilder builder(value.getContext());
-    std::string name = valueName(value) + "/Cast_" + dtypeNameOf(dtype);
+    std::string name = ascend::valueName(value) + "/Cast_" + dtypeNameOf(dtype);
     Value converted;
     if (auto constant = value.getDefiningOp<ConstOp>()) {
       if (ElementsAttr folded = convertElements(constant.getValue(), dtype)) {
@@ -70,16 +71,6 @@ public:
   }
 
 private:
-  static std::string valueName(Value value) {
-    if (auto arg = dyn_cast<BlockArgument>(value))
-      return "arg" + std::to_string(arg.getArgNumber());
-    auto op = cast<AscendOpInterface>(value.getDefiningOp());
-    std::string name = op.getNodeName().str();
-    if (op->getNumResults() > 1)
-      name += ":" + std::to_string(cast<OpResult>(value).getResultNumber());
-    return name;
-  }
-
   ModuleOp module;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
 

@@ -17,6 +17,8 @@ namespace mlir::ascendprec {
 inline constexpr llvm::StringLiteral kPolicyAttr = "ascend.policy";
 /// [{severity, rule, location, message}, ...]
 inline constexpr llvm::StringLiteral kWarningsAttr = "ascend.plan_warnings";
+/// The same for diagnostics from before planning (import).
+inline constexpr llvm::StringLiteral kImportWarningsAttr = "ascend.import_warnings";
 inline constexpr llvm::StringLiteral kCastsInsertedAttr = "ascend.casts_inserted";
 inline constexpr llvm::StringLiteral kCastsRemovedAttr = "ascend.casts_removed";
 inline constexpr llvm::StringLiteral kConstantsConvertedAttr =

@@ -5,7 +5,9 @@
 #include "PolicyBridge.h"
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::ascend;
@@ -31,12 +33,17 @@ static std::string engineName(Engine engine) {
   return "AICore-vector";
 }
 
-static std::string producerName(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return "arg" + std::to_string(arg.getArgNumber());
-  if (auto op = dyn_cast<AscendOpInterface>(value.getDefiningOp()))
-    return op.getNodeName().str();
-  return "?";
+void mlir::ascendprec::recordImportDiagnostics(
+    ModuleOp module, const std::vector<ReportData::Diagnostic> &diagnostics) {
+  Builder b(module.getContext());
+  SmallVector<Attribute> entries;
+  for (const ReportData::Diagnostic &diag : diagnostics)
+    entries.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("severity", b.getStringAttr(diag.severity)),
+         b.getNamedAttr("rule", b.getStringAttr(diag.rule)),
+         b.getNamedAttr("location", b.getStringAttr(diag.location)),
+         b.getNamedAttr("message", b.getStringAttr(diag.message))}));
+  module->setAttr(kImportWarningsAttr, b.getArrayAttr(entries));
 }
 
 ReportData mlir::ascendprec::collectReport(ModuleOp module) {
@@ -51,15 +58,20 @@ ReportData mlir::ascendprec::collectReport(ModuleOp module) {
         if (auto value = dyn_cast<StringAttr>(option.getValue()))
           report.options[option.getName().str()] = value.str();
   }
-  if (auto warnings = module->getAttrOfType<ArrayAttr>(kWarningsAttr))
-    for (auto entry : warnings.getAsRange<DictionaryAttr>()) {
-      auto text = [&](StringRef key) {
-        auto value = entry.getAs<StringAttr>(key);
-        return value ? value.str() : std::string();
-      };
-      report.diagnostics.push_back(
-          {text("severity"), text("rule"), text("location"), text("message")});
-    }
+  for (StringRef key : {kImportWarningsAttr, kWarningsAttr})
+    if (auto warnings = module->getAttrOfType<ArrayAttr>(key))
+      for (auto entry : warnings.getAsRange<DictionaryAttr>()) {
+        auto text = [&](StringRef field) {
+          auto value = entry.getAs<StringAttr>(field);
+          return value ? value.str() : std::string();
+        };
+        report.diagnostics.push_back(
+            {text("severity"), text("rule"), text("location"), text("message")});
+      }
+  for (auto function : module.getOps<FunctionOpInterface>())
+    if (!function.isExternal())
+      for (BlockArgument arg : function.getArguments())
+        report.graphInputs.push_back(ascend::valueName(arg));
   report.castsInserted = counter(module, kCastsInsertedAttr);
   report.castsRemoved = counter(module, kCastsRemovedAttr);
   report.constantsConverted = counter(module, kConstantsConvertedAttr);
@@ -70,7 +82,7 @@ ReportData mlir::ascendprec::collectReport(ModuleOp module) {
     node.name = op.getNodeName().str();
     node.opType = op.getOpType().str();
     for (Value operand : op->getOperands())
-      node.producers.push_back(producerName(operand));
+      node.producers.push_back(ascend::valueName(operand));
     if (op->hasAttr(kInsertedAttr)) {
       node.insertedCast = true;
       node.engine = "AICore-vector";

@@ -1,18 +1,20 @@
-//===- ReportGraph.cpp - the planned graph as Graphviz and HTML -----------===//
+//===- ReportGraph.cpp - the planned graph as Graphviz --------------------===//
 //
 // Ops coloured by compute dtype; Casts that materialization inserted are red
-// diamonds, so where the precision changes is visible at a glance.
+// diamonds, so where the precision changes is visible at a glance; name
+// scopes are clusters.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Transforms/Report.h"
 
+#include <map>
 #include <set>
 
 using namespace mlir;
 using namespace mlir::ascendprec;
 
-static std::string colorFor(const std::string &dtype) {
+std::string mlir::ascendprec::reportColorFor(const std::string &dtype) {
   if (dtype == "float16")
     return "#9ecae1";
   if (dtype == "bfloat16")
@@ -24,111 +26,101 @@ static std::string colorFor(const std::string &dtype) {
   return "#d9d9d9";
 }
 
-static std::string escape(const std::string &text, bool html) {
+static std::string escape(const std::string &text) {
   std::string out;
   for (char c : text) {
-    if (c == '"' && !html)
-      out += "\\\"";
-    else if (c == '\\' && !html)
-      out += "\\\\";
-    else if (c == '<' && html)
-      out += "&lt;";
-    else if (c == '>' && html)
-      out += "&gt;";
-    else if (c == '&' && html)
-      out += "&amp;";
-    else if (c == '"' && html)
-      out += "&quot;";
-    else
-      out += c;
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
   }
   return out;
 }
+
+namespace {
+
+/// A node's name scope: its name up to the last '/' ("/blocks.0/attn/MatMul"
+/// is in "/blocks.0/attn"); "" for a name without one.
+std::string scopeOf(const std::string &name) {
+  size_t slash = name.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "" : name.substr(0, slash);
+}
+
+/// Name scopes as nested Graphviz clusters, so that a large graph reads as
+/// its model's modules ("/blocks.0", "/blocks.0/attn", ...).
+struct ScopeTree {
+  std::map<std::string, ScopeTree> children;
+  std::vector<std::string> lines; ///< node statements in this scope
+
+  ScopeTree &at(const std::string &scope) {
+    if (scope.empty())
+      return *this;
+    ScopeTree *tree = this;
+    size_t start = scope[0] == '/' ? 1 : 0;
+    while (start <= scope.size()) {
+      size_t slash = scope.find('/', start);
+      tree = &tree->children[scope.substr(0, slash)];
+      if (slash == std::string::npos)
+        break;
+      start = slash + 1;
+    }
+    return *tree;
+  }
+
+  void print(std::string &out, const std::string &indent, int &clusterId) const {
+    for (const std::string &line : lines)
+      out += indent + line;
+    for (const auto &[scope, child] : children) {
+      out += indent + "subgraph cluster_" + std::to_string(clusterId++) + " {\n" + indent +
+             "  label=\"" + escape(scope) + "\"; style=rounded; color=\"#888888\";\n";
+      child.print(out, indent + "  ", clusterId);
+      out += indent + "}\n";
+    }
+  }
+};
+
+} // namespace
 
 std::string mlir::ascendprec::reportDot(const ReportData &report) {
   std::string out = "// Planned graph: ops coloured by compute dtype, inserted "
-                    "Casts as red diamonds.\n// Render: dot -Tsvg report.dot "
-                    "-o report.svg\ndigraph precision {\n  rankdir=TB;\n"
+                    "Casts as red diamonds,\n// name scopes as clusters.\n"
+                    "// Render: dot -Tsvg report.dot -o report.svg\n"
+                    "digraph precision {\n  rankdir=TB;\n"
                     "  node [style=filled, fontname=\"Helvetica\", shape=box];\n";
-  out += "  label=\"" + escape(report.socVersion + " / " + report.precisionMode, false) +
-         "\";\n";
-  std::set<std::string> known, inputs;
+  out += "  label=\"" + escape(report.socVersion + " / " + report.precisionMode) + "\";\n";
+  std::set<std::string> known(report.graphInputs.begin(), report.graphInputs.end());
   for (const ReportNode &node : report.nodes)
     known.insert(node.name);
+  std::map<std::string, std::string> scopeOfNode;
+  ScopeTree scopes;
+  for (const std::string &input : report.graphInputs)
+    scopes.lines.push_back("\"" + escape(input) + "\" [shape=ellipse, fillcolor=white];\n");
+  std::string edges;
   for (const ReportNode &node : report.nodes) {
-    // Escape each line, then join with DOT's line break.
-    std::string label = escape(node.name, false) + "\\n" +
-                        escape(node.opType + " [" + node.computeDType + ", " +
-                                   node.engine + "]",
-                               false);
+    // An inserted Cast sits in the scope of the value it converts.
+    std::string scope = node.insertedCast && !node.producers.empty()
+                            ? scopeOfNode[node.producers.front()]
+                            : scopeOf(node.name);
+    scopeOfNode[node.name] = scope;
+    std::string label = escape(node.name) + "\\n" +
+                        escape(node.opType + (node.generic ? " (generic)" : "") + " [" +
+                               node.computeDType + ", " + node.engine + "]");
     if (!node.insertedCast)
-      label += "\\n" + escape(node.rule, false);
-    out += "  \"" + escape(node.name, false) + "\" [label=\"" + label +
-           "\", fillcolor=\"" +
-           colorFor(node.computeDType) + "\"" +
-           (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") +
-           "];\n";
-    for (const std::string &producer : node.producers) {
-      if (!known.count(producer) && producer.rfind("arg", 0) == 0 &&
-          inputs.insert(producer).second)
-        out += "  \"" + producer + "\" [shape=ellipse, fillcolor=white];\n";
-      if (known.count(producer) || inputs.count(producer))
-        out += "  \"" + escape(producer, false) + "\" -> \"" +
-               escape(node.name, false) + "\";\n";
-    }
+      label += "\\n" + escape(node.rule);
+    scopes.at(scope).lines.push_back(
+        "\"" + escape(node.name) + "\" [label=\"" + label + "\", fillcolor=\"" +
+        reportColorFor(node.computeDType) + "\"" +
+        (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") + "];\n");
+    for (const std::string &producer : node.producers)
+      if (known.count(producer))
+        edges += "  \"" + escape(producer) + "\" -> \"" + escape(node.name) + "\";\n";
   }
+  int clusterId = 0;
+  scopes.print(out, "  ", clusterId);
+  out += edges;
   out += "  subgraph cluster_legend {\n    label=\"compute dtype\";\n";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
     out += "    \"legend " + std::string(dtype) + "\" [label=\"" + dtype +
-           "\", fillcolor=\"" + colorFor(dtype) + "\"];\n";
+           "\", fillcolor=\"" + reportColorFor(dtype) + "\"];\n";
   out += "  }\n}\n";
-  return out;
-}
-
-std::string mlir::ascendprec::reportHtml(const ReportData &report) {
-  std::string out =
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>AscendPrec "
-      "precision report</title>\n<style>body{font-family:sans-serif;margin:2em}"
-      "table{border-collapse:collapse}td,th{border:1px solid #999;padding:3px 8px;"
-      "text-align:left}tr.inserted td{border:2px solid #d00}.legend span{display:"
-      "inline-block;padding:2px 10px;margin-right:6px}</style></head><body>\n";
-  out += "<h1>Precision plan: " + escape(report.socVersion, true) + ", " +
-         escape(report.precisionMode, true) + "</h1>\n<p>" +
-         std::to_string(report.plannedCount()) + " ops, " +
-         std::to_string(report.castsInserted) + " casts inserted (red rows), " +
-         std::to_string(report.castsRemoved) + " removed.</p>\n<p class=\"legend\">";
-  for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
-    out += "<span style=\"background:" + colorFor(dtype) + "\">" + dtype + "</span>";
-  out += "</p>\n<table>\n<tr><th>node</th><th>op type</th><th>inputs from</th>"
-         "<th>engine</th><th>origin</th><th>compute</th><th>in</th><th>out</th>"
-         "<th>impl mode</th><th>list</th><th>rule</th><th>source</th></tr>\n";
-  auto join = [](const std::vector<std::string> &items) {
-    std::string text;
-    for (size_t i = 0; i < items.size(); ++i)
-      text += (i ? ", " : "") + items[i];
-    return text;
-  };
-  for (const ReportNode &node : report.nodes) {
-    out += std::string("<tr") + (node.insertedCast ? " class=\"inserted\"" : "") +
-           " style=\"background:" + colorFor(node.computeDType) + "\">";
-    for (const std::string &cell :
-         {node.name, node.opType, join(node.producers), node.engine,
-          node.originDType, node.computeDType, join(node.inputDTypes),
-          join(node.outputDTypes), node.implMode, node.list, node.rule, node.source})
-      out += "<td>" + escape(cell, true) + "</td>";
-    out += "</tr>\n";
-  }
-  out += "</table>\n";
-  if (!report.diagnostics.empty()) {
-    out += "<h2>Diagnostics</h2>\n<ul>\n";
-    for (const ReportData::Diagnostic &diag : report.diagnostics)
-      out += "<li>" + escape(diag.severity + " [" + diag.rule + "] " +
-                                 (diag.location.empty() ? "" : diag.location + ": ") +
-                                 diag.message,
-                             true) +
-             "</li>\n";
-    out += "</ul>\n";
-  }
-  out += "</body></html>\n";
   return out;
 }

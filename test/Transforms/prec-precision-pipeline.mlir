@@ -51,7 +51,7 @@
 // DOT: "attn.scores" -> "attn.scores/Cast_float32";
 
 // HTML: <h1>Precision plan: Ascend910, allow_mix_precision</h1>
-// HTML: <tr class="inserted"
+// HTML: <tr class="cast"
 
 // LOCK: # customize_dtypes lockfile written by AscendPrec for Ascend910 under allow_mix_precision.
 // LOCK: stem.conv::InputDtype:float16,float16,float16,OutputDtype:float16

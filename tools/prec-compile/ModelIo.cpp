@@ -3,6 +3,7 @@
 #include "ModelIo.h"
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
@@ -12,11 +13,6 @@ namespace ascendprec::driver {
 
 namespace {
 
-std::string argName(func::FuncOp func, unsigned index) {
-  if (auto name = func.getArgAttrOfType<StringAttr>(index, "ascend.name"))
-    return name.str();
-  return "arg" + std::to_string(index);
-}
 
 Type elementTypeOf(MLIRContext *context, policy::DType dtype) {
   Builder b(context);
@@ -40,7 +36,7 @@ Value castTo(OpBuilder &builder, Location loc, Value value, Type element,
 LogicalResult applyFp16Inputs(func::FuncOp func, const policy::ModelInputOptions &options) {
   std::vector<std::string> names;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    names.push_back(argName(func, i));
+    names.push_back(ascend::valueName(func.getArgument(i)));
   OpBuilder builder = OpBuilder::atBlockBegin(&func.front());
   for (const std::string &wanted : options.fp16Inputs) {
     auto it = std::find(names.begin(), names.end(), wanted);

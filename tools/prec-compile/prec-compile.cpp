@@ -100,6 +100,24 @@ unsigned terminalWidth() {
   return 100;
 }
 
+/// "file:line:col", "file" or "file (node 'name')" for the report.
+std::string describeLocation(mlir::Location loc) {
+  std::string node;
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
+    node = name.getName().str();
+    loc = name.getChildLoc();
+  }
+  std::string where;
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
+    where = file.getFilename().str() +
+            (file.getLine() ? ":" + std::to_string(file.getLine()) + ":" +
+                                  std::to_string(file.getColumn())
+                            : "");
+  if (!node.empty())
+    where += (where.empty() ? "" : " ") + std::string("(node '") + node + "')";
+  return policy::escapeForDisplay(where);
+}
+
 /// Counts error diagnostics, and those that carry a rule ID (user errors:
 /// a rule that cannot be met, a bad file) apart from the rest.
 struct ErrorTally {
@@ -183,6 +201,9 @@ int run(const std::vector<std::string> &args) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler printer(sourceMgr, &context, llvm::errs());
   ErrorTally tally;
+  // Warnings from loading the model, kept for the report's diagnostics.
+  bool loading = false;
+  std::vector<mlir::ascendprec::ReportData::Diagnostic> importDiagnostics;
   // Tally errors, then let the printer show them with file:line:col.
   mlir::ScopedDiagnosticHandler counter(&context, [&](mlir::Diagnostic &diag) {
     if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
@@ -193,6 +214,9 @@ int run(const std::vector<std::string> &args) {
         ++tally.withRule;
     }
     bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
+    if (loading && diag.getSeverity() == mlir::DiagnosticSeverity::Warning)
+      importDiagnostics.push_back(
+          {"warning", "", describeLocation(diag.getLocation()), diag.str()});
     if (!log.shows(isError ? policy::Severity::Error : policy::Severity::Warning))
       return mlir::success();
     // Printed here so that node names (anything an exporter wrote) are
@@ -215,11 +239,14 @@ int run(const std::vector<std::string> &args) {
   mlir::ascendprec::ONNXImportOptions importOptions;
   for (const policy::InputShape &shape : modelIo->shapes)
     importOptions.inputShapes.push_back({shape.name, shape.dims});
+  loading = true;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadModel(modelPath, sourceMgr, context, importOptions);
+  loading = false;
   progress.end();
   if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
     return UserError;
+  mlir::ascendprec::recordImportDiagnostics(*module, importDiagnostics);
 
   if (!out->stage(folderError)) {
     llvm::errs() << "<command line>: error: " << folderError << "\n";

@@ -26,6 +26,8 @@ struct ReportData {
   std::string socVersion, precisionMode;
   std::map<std::string, std::string> options;
   std::vector<ReportNode> nodes; ///< planned ops, then inserted Casts
+  /// The graph inputs, by the names producers use for them.
+  std::vector<std::string> graphInputs;
   int64_t castsInserted = 0, castsRemoved = 0, constantsConverted = 0;
   struct Diagnostic {
     std::string severity, rule, location, message;
@@ -41,9 +43,16 @@ struct ReportData {
 /// Reads decisions and the planning state off the module.
 ReportData collectReport(ModuleOp module);
 
+/// Keeps diagnostics from before planning (ONNX import warnings) on the
+/// module, so that every report lists them ahead of planning's own.
+void recordImportDiagnostics(ModuleOp module,
+                             const std::vector<ReportData::Diagnostic> &diagnostics);
+
 std::string reportJson(const ReportData &report);
 std::string reportText(const ReportData &report);
 std::string reportDot(const ReportData &report);
+/// The fill colour for a compute dtype in the picture and the HTML table.
+std::string reportColorFor(const std::string &dtype);
 std::string reportHtml(const ReportData &report);
 /// "SoC ..., precision mode ...: N ops, M casts inserted, K removed"
 std::string reportSummaryLine(const ReportData &report);

@@ -11,6 +11,7 @@
 #include "ONNXImporter.h"
 
 #include "AscendPrec/Dialect/Ascend/OpTypes.h"
+#include "AscendPrec/Dialect/Ascend/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "AscendPrec/Policy/Diagnostics.h"
@@ -491,7 +492,7 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   builder.setInsertionPointToStart(entry);
   for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments())) {
     values[name] = arg;
-    func.setArgAttr(arg.getArgNumber(), "ascend.name", builder.getStringAttr(name));
+    func.setArgAttr(arg.getArgNumber(), ascend::kArgNameAttr, builder.getStringAttr(name));
   }
 
   for (int i = 0; i < graph.node_size(); ++i)

@@ -1,0 +1,26 @@
+//===- ValueNames.h - the names users know values by ----------------------===//
+//
+// Reports, inserted Casts and messages name a value as the user's model
+// does: the producing node's name (with ":N" for result N of a node with
+// several), or a graph input's name from the model (the `ascend.name`
+// argument attribute ONNX import sets), else `arg<N>`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_DIALECT_ASCEND_VALUENAMES_H
+#define ASCENDPREC_DIALECT_ASCEND_VALUENAMES_H
+
+#include "mlir/IR/Value.h"
+
+#include <string>
+
+namespace mlir::ascend {
+
+/// The argument attribute holding a graph input's model name.
+inline constexpr const char *kArgNameAttr = "ascend.name";
+
+std::string valueName(Value value);
+
+} // namespace mlir::ascend
+
+#endif // ASCENDPREC_DIALECT_ASCEND_VALUENAMES_H

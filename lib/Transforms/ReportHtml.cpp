@@ -1,0 +1,221 @@
+//===- ReportHtml.cpp - the report as one self-contained HTML page --------===//
+//
+// For a person with a 500-op model in a browser: a summary (counts by
+// compute dtype, engine, rule and list; generic ops; casts), every
+// diagnostic with its location, and the op table with each inserted Cast
+// next to the op whose value it converts. A few lines of embedded
+// JavaScript (nothing from the network) filter the rows (every word must
+// appear in the row; also from the URL: report.html#filter=MatMul) and sort
+// them by a column header.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Transforms/Report.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::ascendprec;
+
+namespace {
+
+std::string escapeHtml(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string> &items) {
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i ? ", " : "") + items[i];
+  return text;
+}
+
+std::string lower(std::string text) {
+  for (char &c : text)
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+  return text;
+}
+
+constexpr const char *kStyle =
+    "body{font-family:sans-serif;margin:1.5em}"
+    "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;"
+    "text-align:left;font-size:13px}th{cursor:pointer;background:#eee}"
+    "th.sorted{background:#ccc}tr.cast td:first-child{padding-left:2em}"
+    "tr.cast td{border:2px solid #d00}tr.generic td:nth-child(2){font-style:italic}"
+    ".counts{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}"
+    ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
+    "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}";
+
+// Filter: every whitespace-separated word must occur in the row's text.
+// Sort: by the clicked column, numbers numerically, again to reverse.
+constexpr const char *kScript = R"js(
+(function () {
+  var table = document.getElementById('ops');
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var box = document.getElementById('filter');
+  var shown = document.getElementById('shown');
+  function applyFilter() {
+    var words = box.value.toLowerCase().split(/\s+/).filter(function (w) { return w; });
+    var count = 0;
+    rows.forEach(function (row) {
+      var text = row.getAttribute('data-search');
+      var match = words.every(function (w) { return text.indexOf(w) >= 0; });
+      row.hidden = !match;
+      if (match) count++;
+    });
+    shown.textContent = count + ' of ' + rows.length + ' rows';
+  }
+  var sortColumn = -1, ascending = true;
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
+    th.addEventListener('click', function () {
+      ascending = column === sortColumn ? !ascending : true;
+      sortColumn = column;
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) {
+        c.className = c === th ? 'sorted' : '';
+      });
+      rows.sort(function (a, b) {
+        var x = a.cells[column].textContent, y = b.cells[column].textContent;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var order = !isNaN(nx) && !isNaN(ny) ? nx - ny : x.localeCompare(y);
+        return ascending ? order : -order;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+  box.addEventListener('input', applyFilter);
+  var hash = decodeURIComponent(window.location.hash || '');
+  if (hash.indexOf('#filter=') === 0) box.value = hash.substring(8);
+  applyFilter();
+})();
+)js";
+
+/// A small table of counts under `title`.
+std::string countsTable(const std::string &title, const std::map<std::string, size_t> &counts) {
+  std::string out = "<table class=\"counts\"><tr><th>" + escapeHtml(title) +
+                    "</th><th>ops</th></tr>";
+  for (const auto &[key, count] : counts)
+    out += "<tr><td>" + escapeHtml(key) + "</td><td>" + std::to_string(count) + "</td></tr>";
+  return out + "</table>\n";
+}
+
+std::string row(const ReportNode &node) {
+  std::vector<std::string> cells = {node.name,
+                                    node.opType + (node.generic ? " (generic)" : ""),
+                                    join(node.producers),
+                                    node.engine,
+                                    node.originDType,
+                                    node.computeDType,
+                                    join(node.inputDTypes),
+                                    join(node.outputDTypes),
+                                    node.implMode,
+                                    node.list,
+                                    node.rule,
+                                    node.insertedCast ? "inserted Cast" : node.source};
+  std::string search;
+  for (const std::string &cell : cells)
+    search += lower(cell) + " ";
+  std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
+  std::string out = "<tr" + (classes.empty() ? "" : " class=\"" + classes + "\"") +
+                    " data-search=\"" + escapeHtml(search) + "\" style=\"background:" +
+                    reportColorFor(node.computeDType) + "\">";
+  for (const std::string &cell : cells)
+    out += "<td>" + escapeHtml(cell) + "</td>";
+  return out + "</tr>\n";
+}
+
+} // namespace
+
+std::string mlir::ascendprec::reportHtml(const ReportData &report) {
+  std::map<std::string, size_t> byDType, byEngine, byRule, byList;
+  for (const ReportNode &node : report.nodes)
+    if (!node.insertedCast) {
+      ++byDType[node.computeDType];
+      ++byEngine[node.engine];
+      ++byRule[node.rule];
+      ++byList[node.list];
+    }
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+                    "<title>AscendPrec precision report</title>\n<style>" +
+                    std::string(kStyle) + "</style></head><body>\n";
+  out += "<h1>Precision plan: " + escapeHtml(report.socVersion) + ", " +
+         escapeHtml(report.precisionMode) + "</h1>\n<p id=\"summary\">" +
+         std::to_string(report.plannedCount()) + " ops (" +
+         std::to_string(report.genericCount()) + " generic), " +
+         std::to_string(report.castsInserted) + " casts inserted (red rows), " +
+         std::to_string(report.castsRemoved) + " removed, " +
+         std::to_string(report.constantsConverted) + " constants converted, " +
+         std::to_string(report.diagnostics.size()) + " diagnostics.</p>\n";
+  out += countsTable("compute dtype", byDType) + countsTable("engine", byEngine) +
+         countsTable("rule", byRule) + countsTable("list", byList);
+
+  out += "<h2>Diagnostics</h2>\n";
+  if (report.diagnostics.empty())
+    out += "<p>None.</p>\n";
+  else {
+    out += "<ul id=\"diagnostics\">\n";
+    for (const ReportData::Diagnostic &diag : report.diagnostics)
+      out += "<li class=\"" + escapeHtml(diag.severity) + "\">" +
+             escapeHtml((diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
+                        ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]")) +
+             "</li>\n";
+    out += "</ul>\n";
+  }
+
+  out += "<h2>Ops</h2>\n<p class=\"legend\">";
+  for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
+    out += "<span style=\"background:" + reportColorFor(dtype) + "\">" + dtype + "</span>";
+  out += "</p>\n<p><input id=\"filter\" type=\"search\" placeholder=\"filter: name, op type, "
+         "dtype, rule (all words must match)\"> <span id=\"shown\"></span></p>\n"
+         "<table id=\"ops\"><thead><tr><th>node</th><th>op type</th><th>inputs from</th>"
+         "<th>engine</th><th>origin</th><th>compute</th><th>in</th><th>out</th>"
+         "<th>impl mode</th><th>list</th><th>rule</th><th>source</th></tr></thead><tbody>\n";
+  // Each inserted Cast right after the op (or graph input) whose value it
+  // converts.
+  std::map<std::string, std::vector<const ReportNode *>> castsOf;
+  for (const ReportNode &node : report.nodes)
+    if (node.insertedCast)
+      castsOf[node.producers.empty() ? "" : node.producers.front()].push_back(&node);
+  auto castsAfter = [&](const std::string &producer) {
+    auto it = castsOf.find(producer);
+    if (it == castsOf.end())
+      return;
+    for (const ReportNode *cast : it->second)
+      out += row(*cast);
+    castsOf.erase(it);
+  };
+  for (const std::string &input : report.graphInputs)
+    castsAfter(input);
+  for (const ReportNode &node : report.nodes)
+    if (!node.insertedCast) {
+      out += row(node);
+      castsAfter(node.name);
+      for (size_t i = 0; i < node.outputDTypes.size() && node.outputDTypes.size() > 1; ++i)
+        castsAfter(node.name + ":" + std::to_string(i));
+    }
+  for (const auto &[producer, casts] : castsOf) // converting something else
+    for (const ReportNode *cast : casts)
+      out += row(*cast);
+  out += "</tbody></table>\n<script>" + std::string(kScript) + "</script>\n</body></html>\n";
+  return out;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Opens report.html in headless Chromium the way a person would and checks
+it works: the page's script runs without an error on the console, the
+filter (given in the URL, report.html#filter=WORDS, as typing it would)
+narrows the op rows to exactly those containing every word, and the
+counter says so.
+
+  html-browser.py CHROMIUM REPORT.html "WORDS"
+
+Prints one line per check; exits 1 on the first failure."""
+
+import html
+import re
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+
+
+def main():
+    chromium, report, words = sys.argv[1], Path(sys.argv[2]).resolve(), sys.argv[3]
+    source = report.read_text(encoding="utf-8")
+    searches = [html.unescape(s) for s in re.findall(r'<tr[^>]*data-search="([^"]*)"', source)]
+    wanted = [w for w in words.lower().split() if w]
+    expected = sum(all(w in s for w in wanted) for s in searches)
+    url = report.as_uri() + "#filter=" + urllib.parse.quote(words)
+    proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--enable-logging=stderr", "--v=0", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: chromium exited with {proc.returncode}:\n{proc.stderr[-2000:]}")
+    errors = [l for l in proc.stderr.splitlines() if "CONSOLE" in l and
+              ("Uncaught" in l or "Error" in l)]
+    if errors:
+        sys.exit("FAIL: script errors on the console:\n" + "\n".join(errors))
+    print("ok: no script error on the console")
+    dom = proc.stdout
+    rows = re.findall(r"<tr[^>]*data-search=[^>]*>", dom)
+    visible = [r for r in rows if " hidden" not in r]
+    if len(rows) != len(searches):
+        sys.exit(f"FAIL: the page has {len(rows)} op rows, the file {len(searches)}")
+    if len(visible) != expected or not 0 < expected < len(rows):
+        sys.exit(f"FAIL: filter '{words}' shows {len(visible)} of {len(rows)} rows; "
+                 f"{expected} contain every word")
+    counter = re.search(r'id="shown">([^<]*)<', dom)
+    if not counter or counter.group(1) != f"{expected} of {len(rows)} rows":
+        sys.exit(f"FAIL: the counter says {counter.group(1) if counter else 'nothing'}")
+    print(f"ok: filter '{words}' shows {expected} of {len(rows)} rows")
+
+
+if __name__ == "__main__":
+    main()
