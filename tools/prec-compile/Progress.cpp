@@ -12,6 +12,14 @@ void Progress::begin(const std::string &phase) {
   if (enabled) {
     std::fprintf(stderr, "  %-34s", (phase + " ...").c_str());
     std::fflush(stderr);
+    lineOpen = true;
+  }
+}
+
+void Progress::breakLine() {
+  if (enabled && lineOpen) {
+    std::fputc('\n', stderr);
+    lineOpen = false;
   }
 }
 
@@ -21,12 +29,16 @@ void Progress::end() {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  // After a diagnostic broke the line, the phase gets a line of its own.
+  if (!lineOpen)
+    std::fprintf(stderr, "  %-34s", (current + " ...").c_str());
   // Milliseconds below a second, where "0.00 s" would say nothing.
   if (seconds < 1.0)
     std::fprintf(stderr, "%6.1f ms\n", seconds * 1000.0);
   else
     std::fprintf(stderr, "%6.2f s\n", seconds);
   current.clear();
+  lineOpen = false;
 }
 
 } // namespace ascendprec::driver

@@ -14,11 +14,15 @@ class Progress {
 public:
   explicit Progress(bool enabled) : enabled(enabled) {}
   void begin(const std::string &phase);
+  /// Ends the open progress line before a diagnostic is printed, so that
+  /// the two never share a line; end() then repeats the phase's name.
+  void breakLine();
   void end();
 
 private:
   bool enabled;
   std::string current;
+  bool lineOpen = false;
   std::chrono::steady_clock::time_point start;
 };
 

@@ -118,6 +118,29 @@ std::string describeLocation(mlir::Location loc) {
   return policy::escapeForDisplay(where);
 }
 
+/// True when `loc` points at a line of a text file (an .mlir model or a
+/// config file), which the printer shows with a caret.
+bool hasSourceLine(mlir::Location loc) {
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
+    loc = name.getChildLoc();
+  auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
+  return file && file.getLine() != 0;
+}
+
+const char *severityName(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return "error";
+  case mlir::DiagnosticSeverity::Warning:
+    return "warning";
+  case mlir::DiagnosticSeverity::Note:
+    return "note";
+  case mlir::DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
 /// Counts error diagnostics, and those that carry a rule ID (user errors:
 /// a rule that cannot be met, a bad file) apart from the rest.
 struct ErrorTally {
@@ -221,10 +244,18 @@ int run(const std::vector<std::string> &args) {
       return mlir::success();
     // Printed here so that node names (anything an exporter wrote) are
     // escaped: control characters and bytes that are not UTF-8.
+    progress.breakLine();
     auto show = [&](mlir::Diagnostic &d) {
-      printer.emitDiagnostic(d.getLocation(),
-                             policy::escapeForDisplay(d.str(), /*keepNewlines=*/true),
-                             d.getSeverity());
+      std::string text = policy::escapeForDisplay(d.str(), /*keepNewlines=*/true);
+      if (hasSourceLine(d.getLocation())) {
+        printer.emitDiagnostic(d.getLocation(), text, d.getSeverity());
+        return;
+      }
+      // A binary model has no lines: name the file and the node instead of
+      // "model.onnx:0:0".
+      std::string where = describeLocation(d.getLocation());
+      llvm::errs() << (where.empty() ? "" : where + ": ") << severityName(d.getSeverity())
+                   << ": " << text << "\n";
     };
     show(diag);
     // MLIR's "see current operation: <op in generic form>" note is for

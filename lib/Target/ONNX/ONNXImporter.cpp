@@ -135,6 +135,7 @@ private:
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
   void convertGeneric(NodeConverter &converter);
+  void warnAboutGenericNodes();
   LogicalResult applyInputShapes();
 
   MLIRContext *context;
@@ -151,6 +152,13 @@ private:
   std::unordered_map<std::string, DenseResourceElementsAttr> resources;
   std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
   std::unordered_map<std::string, Type> types;
+  /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
+  struct GenericNodes {
+    std::optional<Location> loc;
+    std::string opType;
+    std::vector<std::string> names;
+  };
+  std::map<std::string, GenericNodes> genericNodes;
   bool failedLookup = false;
   bool reportedInitializerError = false; ///< said why a lookup failed
 };
@@ -264,14 +272,32 @@ void Importer::convertGeneric(NodeConverter &converter) {
   if (opType != node.op_type())
     generic->setAttr("onnx.op_type", builder.getStringAttr(node.op_type()));
   converter.results.assign(generic->result_begin(), generic->result_end());
-  emitWarning(converter.loc) << "ONNX op " << node.op_type() << " (node '"
-                             << converter.name
-                             << "') has no dedicated ascend op here; imported as "
-                                "ascend.generic \""
-                             << opType << "\"";
+  // One warning per ONNX op type once the graph is read, naming the nodes.
+  GenericNodes &nodes = genericNodes[node.op_type()];
+  if (nodes.names.empty()) {
+    nodes.loc = converter.loc;
+    nodes.opType = opType;
+  }
+  nodes.names.push_back(converter.name);
   if (stats) {
     ++stats->generic;
     ++stats->genericOpTypes[node.op_type()];
+  }
+}
+
+void Importer::warnAboutGenericNodes() {
+  constexpr size_t kNamed = 5;
+  for (const auto &[onnxType, nodes] : genericNodes) {
+    size_t count = nodes.names.size();
+    InFlightDiagnostic warning = emitWarning(*nodes.loc);
+    warning << "ONNX op " << onnxType << " has no dedicated ascend op here; "
+            << (count == 1 ? "node " : std::to_string(count) + " nodes ");
+    for (size_t i = 0; i < count && i < kNamed; ++i)
+      warning << (i ? ", '" : "'") << nodes.names[i] << "'";
+    if (count > kNamed)
+      warning << " and " << count - kNamed << " more";
+    warning << (count == 1 ? " is" : " are") << " imported as ascend.generic \""
+            << nodes.opType << "\"";
   }
 }
 
@@ -499,6 +525,7 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     if (failed(convertNode(graph.node(i), i)))
       return {};
 
+  warnAboutGenericNodes();
   SmallVector<Value> results;
   for (const auto &output : graph.output()) {
     Value value = lookup(output.name());
