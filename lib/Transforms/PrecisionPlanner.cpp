@@ -543,8 +543,15 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
         llvm::any_of(outputs, [](Type t) { return !t; }))
       return op->emitOpError("its kernel row uses a dtype without an MLIR "
                              "element type (hifloat8)");
-    if (unit == Unit::AICPU)
+    if (unit == Unit::AICPU) {
       engine = ascend::Engine::AICPU;
+      AICPUFallback &fallback =
+          aicpuFallbacks[{shape.query.opType, policy::dtypeName(rowDType(row->inputs, 0))}];
+      fallback.rule = plan.why.rule;
+      if (fallback.nodes.empty())
+        fallback.loc = op->getLoc();
+      fallback.nodes.push_back(shape.query.nodeName);
+    }
     why = plan.why;
   }
 
@@ -604,6 +611,23 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
                       policy::joinChoices(unexplained, ", ") +
                       " (give node names, or OpType::<type>)");
   policy.reportUnusedSettings(nodeNames, opTypes, diags);
+  // One warning per op type and dtype that runs on AI CPU, with the nodes.
+  for (const auto &[key, fallback] : aicpuFallbacks) {
+    const auto &[opType, dtype] = key;
+    size_t count = fallback.nodes.size();
+    std::vector<std::string> named(fallback.nodes.begin(),
+                                   fallback.nodes.begin() + std::min<size_t>(count, 5));
+    std::string rule = fallback.rule.empty() ? "OP-4" : fallback.rule;
+    std::string text = std::to_string(count) + " " + opType +
+                       (count == 1 ? " op runs" : " ops run") +
+                       " on AI CPU, far slower than AI Core: the AI Core kernels of " +
+                       opType + " on " + policy.soc.family + " have no " + dtype + " row (" +
+                       policy::joinChoices(named, ", ") +
+                       (count > 5 ? " and " + std::to_string(count - 5) + " more" : "") + ")";
+    // At the first such op, so that an editor can jump there.
+    emitWarning(*fallback.loc) << text << " [" << rule << "]";
+    collected.warning({}, text, rule);
+  }
   if (!unknownOpTypes.empty()) {
     std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());
     diags.warning({}, "the operator library for " + policy.soc.family +

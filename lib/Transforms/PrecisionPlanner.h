@@ -52,6 +52,13 @@ private:
   const ::ascendprec::policy::Policy &policy;
   bool explain;
   std::set<std::string> explainOnly, explainMatched;
+  /// Ops planned onto AI CPU, by op type and dtype, for one warning each.
+  struct AICPUFallback {
+    std::optional<Location> loc;
+    std::string rule;
+    std::vector<std::string> nodes;
+  };
+  std::map<std::pair<std::string, std::string>, AICPUFallback> aicpuFallbacks;
   /// Answers that depend only on the op type, asked once per type.
   const ::ascendprec::policy::ListAnswer &listColorOf(const std::string &opType);
   const ::ascendprec::policy::KernelRowsAnswer &rowsOf(
