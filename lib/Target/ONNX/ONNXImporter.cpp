@@ -361,6 +361,20 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     return success();
   }
 
+  // Shape arithmetic on known inputs is a compile-time value, like a
+  // Constant node.
+  if ((node.domain().empty() || node.domain() == "ai.onnx") && node.output_size() == 1)
+    if (std::optional<DenseElementsAttr> folded = foldShapeComputation(converter)) {
+      constants[node.output(0)] = *folded;
+      if (stats) {
+        ++stats->dedicated;
+        ++stats->folded;
+      }
+      return success();
+    }
+  if (failedLookup)
+    return reportFailedLookup(converter.loc, name, node.op_type());
+
   // Look every input up first: an initializer becomes a Const here, outside
   // the converter's rollback below, so no cached value can dangle. Constants
   // only read as attributes end up unused and canonicalization drops them.

@@ -106,6 +106,12 @@ Operation *buildOp(NodeConverter &node, llvm::StringRef opName,
                    llvm::ArrayRef<NamedAttribute> attrs = {},
                    llvm::StringRef nameSuffix = "");
 
+/// Shape arithmetic (Shape, Size, Gather, Slice, Concat, Unsqueeze, Squeeze,
+/// Reshape, Cast, Range, ConstantOfShape, Expand, Equal, Where, integer
+/// Add/Sub/Mul/Div, ...) on inputs known at compile time: the node's single
+/// output as a constant, or nothing (ONNXFolding.cpp).
+std::optional<DenseElementsAttr> foldShapeComputation(NodeConverter &node);
+
 /// Converts `node` to dedicated ops (filling `results`); failure means the
 /// importer falls back to ascend.generic. Converters by family:
 LogicalResult convertMathOp(NodeConverter &node);

@@ -2,6 +2,8 @@
 
 #include "ONNXImporter.h"
 
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 
 #include <limits>
@@ -18,15 +20,30 @@ LogicalResult single(NodeConverter &n, Operation *op) {
   return success();
 }
 
+/// An elementwise op's result has its input's type. Where ONNX shape
+/// inference lost track of a dynamic shape it gives no type, or one that
+/// only disagrees in which dimensions are known: a dynamic dimension never
+/// turns such an op generic.
 LogicalResult unary(NodeConverter &n, StringRef opName,
                     ArrayRef<NamedAttribute> attrs = {}) {
-  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)}, attrs));
+  RankedTensorType type = n.outputType(0), input = n.inputType(0);
+  if (input && (!type || (type.getElementType() == input.getElementType() &&
+                          succeeded(verifyCompatibleShape(type, input)))))
+    type = input;
+  return single(n, buildOp(n, opName, {n.input(0)}, {type}, attrs));
 }
 
+/// The same for two inputs: their broadcast type, when both are ranked.
 LogicalResult binary(NodeConverter &n, StringRef opName) {
   if (n.numInputs() != 2)
     return failure();
-  return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {n.outputType(0)}));
+  RankedTensorType type = n.outputType(0);
+  RankedTensorType a = n.inputType(0), b = n.inputType(1);
+  SmallVector<int64_t> shape;
+  if (!type && a && b && a.getElementType() == b.getElementType() &&
+      OpTrait::util::getBroadcastedShape(a.getShape(), b.getShape(), shape))
+    type = RankedTensorType::get(shape, a.getElementType());
+  return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {type}));
 }
 
 /// Softmax / LogSoftmax: before opset 13 they flatten from `axis`, which

@@ -163,3 +163,30 @@ save("honest_labels", [
     helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
    [helper.make_tensor_value_info("eq", TensorProto.BOOL, [4]),
     helper.make_tensor_value_info("idx", TensorProto.INT64, [2, 1])])
+
+# Shape arithmetic as PyTorch and Paddle export it: the batch size read at
+# run time feeds a Reshape; Range/ConstantOfShape/Expand/Where/Equal on
+# shape values; a symbolic batch dimension.
+save("shape_chain", [
+    n("Shape", ["x"], ["shape"], name="/Shape"),
+    n("Gather", ["shape", "zero_s"], ["batch"], name="/Gather", axis=0),
+    n("Unsqueeze", ["batch", "axes0"], ["batch1"], name="/Unsqueeze"),
+    n("Concat", ["batch1", "minus1"], ["newshape"], name="/Concat", axis=0),
+    n("Reshape", ["x", "newshape"], ["flat"], name="/Reshape"),
+    n("Shape", ["flat"], ["flatshape"], name="/Shape_1"),
+    n("Slice", ["flatshape", "one", "two"], ["width"], name="/Slice"),
+    n("Cast", ["width"], ["widthf"], name="/Cast", to=TensorProto.FLOAT),
+    n("Div", ["flat", "widthf"], ["scaled"], name="/Div"),
+    n("Range", ["zero_s", "four", "one_s"], ["positions"], name="/Range"),
+    n("Equal", ["positions", "two_s"], ["mask"], name="/Equal"),
+    n("ConstantOfShape", ["width"], ["zeros"], name="/ConstantOfShape",
+      value=helper.make_tensor("v", TensorProto.FLOAT, [1], [0.0])),
+    n("Relu", ["scaled"], ["y"], name="/Relu"),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 4, 4])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 48]),
+    helper.make_tensor_value_info("mask", TensorProto.BOOL, [4])],
+   [i64("axes0", [0]), i64("minus1", [-1]), i64("one", [1]), i64("two", [2]),
+    numpy_helper.from_array(np.array(0, np.int64), "zero_s"),
+    numpy_helper.from_array(np.array(4, np.int64), "four"),
+    numpy_helper.from_array(np.array(1, np.int64), "one_s"),
+    numpy_helper.from_array(np.array(2, np.int64), "two_s")])

@@ -18,6 +18,7 @@ struct ONNXImportStats {
   unsigned nodes = 0;     ///< ONNX nodes read
   unsigned dedicated = 0; ///< nodes that became dedicated ascend ops
   unsigned generic = 0;   ///< nodes that became ascend.generic
+  unsigned folded = 0;    ///< shape computations evaluated at import
   /// Op types that became ascend.generic, with their counts.
   std::map<std::string, unsigned> genericOpTypes;
 };

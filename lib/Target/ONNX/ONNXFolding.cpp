@@ -1,0 +1,421 @@
+//===- ONNXFolding.cpp - shape arithmetic evaluated at import -------------===//
+//
+// PyTorch and Paddle exports compute shapes at run time: Shape -> Gather ->
+// Unsqueeze -> Concat -> Reshape, Range, ConstantOfShape, Expand, Where on
+// constants. Once the input shapes are known (static in the model or given
+// with --input_shape) all of it is constant. A node whose inputs are all
+// known becomes a compile-time value here, exactly as a Constant node does:
+// no op is built, and the ops consuming it get constant operands and static
+// types (docs/onnx-import.md).
+//
+// Values are held as int64 or double with their shape; only small tensors
+// (shape vectors, scalars, masks) are folded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporter.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::ascendprec::onnximport;
+
+namespace {
+
+/// Larger results are left to run time.
+constexpr int64_t kMaxFoldedElements = 1 << 16;
+
+struct Tensor {
+  std::vector<int64_t> shape;
+  Type element;
+  bool isFloat = false;
+  std::vector<int64_t> ints;   ///< integer and bool elements
+  std::vector<double> floats;  ///< float elements
+
+  int64_t size() const {
+    return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
+  }
+  double at(size_t i) const { return isFloat ? floats[i] : static_cast<double>(ints[i]); }
+  int64_t intAt(size_t i) const { return isFloat ? static_cast<int64_t>(floats[i]) : ints[i]; }
+};
+
+std::optional<Tensor> fromAttr(DenseElementsAttr attr) {
+  auto type = dyn_cast<RankedTensorType>(attr.getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxFoldedElements)
+    return std::nullopt;
+  Tensor t;
+  t.shape.assign(type.getShape().begin(), type.getShape().end());
+  t.element = type.getElementType();
+  if (isa<FloatType>(t.element)) {
+    t.isFloat = true;
+    for (const APFloat &v : attr.getValues<APFloat>())
+      t.floats.push_back(v.convertToDouble());
+  } else if (auto intType = dyn_cast<IntegerType>(t.element)) {
+    bool isUnsigned = intType.isUnsigned() || intType.getWidth() == 1;
+    for (const APInt &v : attr.getValues<APInt>())
+      t.ints.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue());
+  } else {
+    return std::nullopt;
+  }
+  return t;
+}
+
+DenseElementsAttr toAttr(const Tensor &t) {
+  auto type = RankedTensorType::get(t.shape, t.element);
+  if (t.isFloat) {
+    auto floatType = cast<FloatType>(t.element);
+    SmallVector<APFloat> values;
+    for (double v : t.floats) {
+      APFloat value(v);
+      bool losesInfo;
+      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+      values.push_back(value);
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  unsigned width = t.element.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t v : t.ints)
+    values.emplace_back(width, static_cast<uint64_t>(v), /*isSigned=*/true);
+  return DenseElementsAttr::get(type, values);
+}
+
+Tensor ints(Type element, std::vector<int64_t> shape, std::vector<int64_t> values) {
+  Tensor t;
+  t.shape = std::move(shape);
+  t.element = element;
+  t.ints = std::move(values);
+  return t;
+}
+
+/// NumPy broadcasting of two shapes; nothing when they do not broadcast.
+std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t> &a,
+                                              const std::vector<int64_t> &b) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x != y && x != 1 && y != 1)
+      return std::nullopt;
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+/// The flat index in `t` of element `index` of a broadcast result of `shape`.
+size_t sourceIndex(const Tensor &t, const std::vector<int64_t> &shape, int64_t index) {
+  size_t flat = 0, stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    int64_t coord = index % shape[i];
+    index /= shape[i];
+    size_t j = i + t.shape.size();
+    if (j < shape.size())
+      continue; // a leading broadcast dimension
+    j -= shape.size();
+    if (t.shape[j] != 1)
+      flat += static_cast<size_t>(coord) * stride;
+    stride *= static_cast<size_t>(t.shape[j]);
+  }
+  return flat;
+}
+
+/// Elementwise `op` over broadcast inputs, producing `element` values.
+template <typename Op>
+std::optional<Tensor> elementwise(const std::vector<Tensor> &in, Type element, Op op) {
+  // Integers go through double: only those it holds exactly.
+  for (const Tensor &t : in)
+    for (int64_t v : t.ints)
+      if (v > (int64_t(1) << 53) || v < -(int64_t(1) << 53))
+        return std::nullopt;
+  std::vector<int64_t> shape = in[0].shape;
+  for (size_t i = 1; i < in.size(); ++i)
+    if (auto b = broadcast(shape, in[i].shape))
+      shape = *b;
+    else
+      return std::nullopt;
+  Tensor out;
+  out.shape = shape;
+  out.element = element;
+  out.isFloat = isa<FloatType>(element);
+  if (out.size() > kMaxFoldedElements)
+    return std::nullopt;
+  for (int64_t i = 0; i < out.size(); ++i) {
+    std::vector<double> args;
+    for (const Tensor &t : in)
+      args.push_back(t.at(sourceIndex(t, shape, i)));
+    double value = op(args);
+    if (out.isFloat)
+      out.floats.push_back(value);
+    else
+      out.ints.push_back(static_cast<int64_t>(value));
+  }
+  return out;
+}
+
+/// Normalizes a possibly negative axis for rank `rank`.
+std::optional<int64_t> axisFor(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+} // namespace
+
+std::optional<DenseElementsAttr> mlir::ascendprec::onnximport::foldShapeComputation(
+    NodeConverter &n) {
+  const std::string &type = n.node.op_type();
+  Builder b(n.builder.getContext());
+  Type i64 = b.getI64Type();
+  // Inputs known at compile time; a missing one ends folding.
+  std::vector<Tensor> in;
+  auto need = [&](unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      std::optional<DenseElementsAttr> attr = n.hasInput(i) ? n.constantInput(i) : std::nullopt;
+      std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
+      if (!t)
+        return false;
+      in.push_back(std::move(*t));
+    }
+    return true;
+  };
+  auto result = [&](std::optional<Tensor> t) -> std::optional<DenseElementsAttr> {
+    if (!t || t->size() > kMaxFoldedElements)
+      return std::nullopt;
+    return toAttr(*t);
+  };
+
+  if (type == "Shape" || type == "Size") {
+    RankedTensorType x = n.inputType(0);
+    if (!x || !x.hasStaticShape())
+      return std::nullopt;
+    std::vector<int64_t> dims(x.getShape().begin(), x.getShape().end());
+    if (type == "Size")
+      return result(ints(i64, {}, {x.getNumElements()}));
+    int64_t rank = static_cast<int64_t>(dims.size());
+    int64_t start = std::clamp<int64_t>(n.intAttr("start", 0) < 0 ? n.intAttr("start", 0) + rank
+                                                                  : n.intAttr("start", 0),
+                                        0, rank);
+    int64_t end = n.intAttr("end", rank);
+    end = std::clamp<int64_t>(end < 0 ? end + rank : end, start, rank);
+    std::vector<int64_t> slice(dims.begin() + start, dims.begin() + end);
+    return result(ints(i64, {static_cast<int64_t>(slice.size())}, slice));
+  }
+  if (type == "ConstantOfShape") {
+    if (!need(1))
+      return std::nullopt;
+    Tensor out;
+    for (int64_t d : in[0].ints)
+      if (d < 0)
+        return std::nullopt;
+    out.shape = in[0].ints;
+    const onnx::AttributeProto *value = n.attr("value");
+    std::string error;
+    DenseElementsAttr fill =
+        value && value->has_t() ? tensorValue(n.builder.getContext(), value->t(), error)
+                                : DenseElementsAttr();
+    std::optional<Tensor> scalar = fill ? fromAttr(fill) : std::nullopt;
+    out.element = scalar ? scalar->element : b.getF32Type();
+    out.isFloat = isa<FloatType>(out.element);
+    if (out.size() > kMaxFoldedElements)
+      return std::nullopt;
+    if (out.isFloat)
+      out.floats.assign(out.size(), scalar ? scalar->floats.at(0) : 0.0);
+    else
+      out.ints.assign(out.size(), scalar ? scalar->ints.at(0) : 0);
+    return result(out);
+  }
+  if (type == "Range") {
+    if (!need(3) || in[0].size() != 1 || in[1].size() != 1 || in[2].size() != 1)
+      return std::nullopt;
+    double start = in[0].at(0), limit = in[1].at(0), delta = in[2].at(0);
+    if (delta == 0)
+      return std::nullopt;
+    int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+    if (count > kMaxFoldedElements)
+      return std::nullopt;
+    Tensor out;
+    out.shape = {count};
+    out.element = in[0].element;
+    out.isFloat = in[0].isFloat;
+    for (int64_t i = 0; i < count; ++i)
+      if (out.isFloat)
+        out.floats.push_back(start + static_cast<double>(i) * delta);
+      else
+        out.ints.push_back(in[0].ints[0] + i * in[2].ints[0]);
+    return result(out);
+  }
+  if (type == "Cast") {
+    if (!need(1))
+      return std::nullopt;
+    Type to = elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("to", 0)));
+    if (!to)
+      return std::nullopt;
+    Tensor out = in[0];
+    out.element = to;
+    out.isFloat = isa<FloatType>(to);
+    if (out.isFloat && !in[0].isFloat)
+      out.floats.assign(in[0].ints.begin(), in[0].ints.end());
+    if (!out.isFloat && in[0].isFloat) {
+      for (double v : in[0].floats)
+        if (!std::isfinite(v))
+          return std::nullopt;
+      out.ints.clear();
+      for (double v : in[0].floats)
+        out.ints.push_back(static_cast<int64_t>(v)); // toward zero
+    }
+    if (to.isInteger(1))
+      for (int64_t &v : out.ints)
+        v = v != 0;
+    return result(out);
+  }
+  if (type == "Unsqueeze" || type == "Squeeze" || type == "Reshape" || type == "Flatten" ||
+      type == "Identity") {
+    // The values do not change; shape inference gave the result's shape.
+    RankedTensorType outType = n.outputType(0);
+    if (!need(1) || !outType || !outType.hasStaticShape() ||
+        outType.getNumElements() != in[0].size())
+      return std::nullopt;
+    in[0].shape.assign(outType.getShape().begin(), outType.getShape().end());
+    return result(in[0]);
+  }
+  if (type == "Concat") {
+    std::vector<Tensor> parts;
+    for (unsigned i = 0; i < n.numInputs(); ++i) {
+      std::optional<DenseElementsAttr> attr = n.constantInput(i);
+      std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
+      if (!t || t->shape.size() != 1)
+        return std::nullopt; // shape vectors only
+      parts.push_back(*t);
+    }
+    if (parts.empty())
+      return std::nullopt;
+    Tensor out = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].element != out.element)
+        return std::nullopt;
+      out.ints.insert(out.ints.end(), parts[i].ints.begin(), parts[i].ints.end());
+      out.floats.insert(out.floats.end(), parts[i].floats.begin(), parts[i].floats.end());
+    }
+    out.shape = {static_cast<int64_t>(out.isFloat ? out.floats.size() : out.ints.size())};
+    return result(out);
+  }
+  if (type == "Gather") {
+    if (!need(2) || in[0].shape.size() != 1)
+      return std::nullopt; // gathers from shape vectors
+    Tensor out;
+    out.shape = in[1].shape;
+    out.element = in[0].element;
+    out.isFloat = in[0].isFloat;
+    int64_t length = in[0].shape[0];
+    for (int64_t index : in[1].ints) {
+      std::optional<int64_t> at = axisFor(index, length);
+      if (!at)
+        return std::nullopt;
+      if (out.isFloat)
+        out.floats.push_back(in[0].floats[*at]);
+      else
+        out.ints.push_back(in[0].ints[*at]);
+    }
+    return result(out);
+  }
+  if (type == "Slice") {
+    if (!need(3) || in[0].shape.size() != 1 || in[1].size() != 1 || in[2].size() != 1)
+      return std::nullopt;
+    if (n.hasInput(3)) {
+      std::optional<std::vector<int64_t>> axes = n.constantInts(3);
+      if (!axes || axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1))
+        return std::nullopt;
+    }
+    int64_t step = 1;
+    if (n.hasInput(4)) {
+      std::optional<std::vector<int64_t>> steps = n.constantInts(4);
+      if (!steps || steps->size() != 1 || (*steps)[0] == 0)
+        return std::nullopt;
+      step = (*steps)[0];
+    }
+    int64_t length = in[0].shape[0];
+    auto clampIndex = [&](int64_t v, int64_t low, int64_t high) {
+      if (v < 0)
+        v += length;
+      return std::clamp(v, low, high);
+    };
+    int64_t start = step > 0 ? clampIndex(in[1].ints[0], 0, length)
+                             : clampIndex(in[1].ints[0], -1, length - 1);
+    int64_t end = step > 0 ? clampIndex(in[2].ints[0], 0, length)
+                           : clampIndex(in[2].ints[0], -1, length - 1);
+    Tensor out;
+    out.element = in[0].element;
+    out.isFloat = in[0].isFloat;
+    for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
+      if (out.isFloat)
+        out.floats.push_back(in[0].floats[i]);
+      else
+        out.ints.push_back(in[0].ints[i]);
+    out.shape = {static_cast<int64_t>(out.isFloat ? out.floats.size() : out.ints.size())};
+    return result(out);
+  }
+  if (type == "Expand") {
+    if (!need(2))
+      return std::nullopt;
+    // The target shape as a tensor of zeros; broadcasting does the rest.
+    Tensor target = ints(in[1].element, in[1].ints, {});
+    for (int64_t d : target.shape)
+      if (d < 0)
+        return std::nullopt;
+    if (target.size() > kMaxFoldedElements)
+      return std::nullopt;
+    target.ints.assign(static_cast<size_t>(target.size()), 0);
+    Tensor &ones = target;
+    return result(elementwise({in[0], ones}, in[0].element,
+                              [](const std::vector<double> &v) { return v[0]; }));
+  }
+  if (type == "Equal" || type == "Less" || type == "Greater" || type == "Not" ||
+      type == "And" || type == "Or") {
+    if (!need(type == "Not" ? 1 : 2))
+      return std::nullopt;
+    return result(elementwise(in, b.getI1Type(), [&](const std::vector<double> &v) -> double {
+      if (type == "Equal")
+        return v[0] == v[1];
+      if (type == "Less")
+        return v[0] < v[1];
+      if (type == "Greater")
+        return v[0] > v[1];
+      if (type == "Not")
+        return v[0] == 0;
+      if (type == "And")
+        return v[0] != 0 && v[1] != 0;
+      return v[0] != 0 || v[1] != 0;
+    }));
+  }
+  if (type == "Where") {
+    if (!need(3) || in[1].element != in[2].element)
+      return std::nullopt;
+    return result(elementwise(in, in[1].element, [](const std::vector<double> &v) {
+      return v[0] != 0 ? v[1] : v[2];
+    }));
+  }
+  if (type == "Add" || type == "Sub" || type == "Mul" || type == "Div") {
+    // Integer shape arithmetic only; float math is the model's computation.
+    if (!need(2) || in[0].isFloat || in[0].element != in[1].element)
+      return std::nullopt;
+    if (type == "Div")
+      for (int64_t v : in[1].ints)
+        if (v == 0)
+          return std::nullopt;
+    return result(elementwise(in, in[0].element, [&](const std::vector<double> &v) -> double {
+      int64_t x = static_cast<int64_t>(v[0]), y = static_cast<int64_t>(v[1]);
+      if (type == "Add")
+        return static_cast<double>(x + y);
+      if (type == "Sub")
+        return static_cast<double>(x - y);
+      if (type == "Mul")
+        return static_cast<double>(x * y);
+      return static_cast<double>(x / y);
+    }));
+  }
+  return std::nullopt;
+}
