@@ -91,7 +91,30 @@ OPS = {
     "ResizeNearestNeighborV2": (["x"], ["y"], None, "Opaque"),
     "ResizeBilinearV2": (["x"], ["y"], None, "Opaque"),
     "Cast": (["x"], ["y"], None, "formatAgnostic"),
+    "Reciprocal": (["x"], ["y"], None, "Elewise"),
+    "Ceil": (["x"], ["y"], None, "Elewise"),
+    "Floor": (["x"], ["y"], None, "Elewise"),
+    "Round": (["x"], ["y"], None, "Elewise"),
+    "Sign": (["x"], ["y"], None, "Elewise"),
+    "Sin": (["x"], ["y"], False, "Elewise"),
+    "Cos": (["x"], ["y"], False, "Elewise"),
+    "Softplus": (["x"], ["y"], False, "Elewise"),
+    "Softsign": (["x"], ["y"], None, "Elewise"),
+    "Elu": (["x"], ["y"], None, "Elewise"),
+    "Equal": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Less": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "Greater": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "LessEqual": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "GreaterEqual": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "LogicalAnd": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "LogicalOr": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "LogicalNot": (["x"], ["y"], None, "Elewise"),
+    "Select": (["condition", "x1", "x2"], ["y"], None, "Broadcast"),
+    "ReduceMin": (["x"], ["y"], None, "CommReduce"),
+    "ReduceProd": (["x"], ["y"], False, "CommReduce"),
 }
+
+COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
 
 DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad"]
 
@@ -128,6 +151,14 @@ def rows_for(soc, op):
         return [([d, FP32, FP32, FP32, FP32], [d]) for d in [FP16, FP32] + bf]
     if op == "InstanceNorm":
         return uniform([FP16, FP32] + bf)
+    if op in COMPARISONS:
+        return [([d, d], [BOOL]) for d in [FP16, FP32, I8, U8, I32, I64] + bf]
+    if op in ("LogicalAnd", "LogicalOr", "LogicalNot"):
+        return uniform([BOOL])
+    if op == "Select":
+        return [([BOOL, d, d], [d]) for d in [FP16, FP32, I8, U8, I32, I64] + bf]
+    if op in ("Sign", "ReduceMin", "ReduceProd"):
+        return uniform([FP16, FP32, I32] + bf)
     if op == "Cast":
         types = [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
         return [([a], [b]) for a in types for b in types if a != b]

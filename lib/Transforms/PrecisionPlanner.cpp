@@ -560,7 +560,10 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   auto decision = PrecisionAttr::get(
       context, originType ? originType : compute, compute ? compute : originType,
       inputs, outputs, engine,
-      mixed && inLibrary ? toAttr(list.color) : ascend::ListColor::None,
+      // Lists sort floating-point computation; integer ops are on none.
+      mixed && inLibrary && (shape.primaryInput >= 0 || shape.primaryOutput >= 0)
+          ? toAttr(list.color)
+          : ascend::ListColor::None,
       why.rule.empty() ? "OP-4" : why.rule, why.sourceText());
   op.setPrecisionDecision(decision);
 

@@ -223,6 +223,15 @@ LogicalResult ResizeBilinearV2Op::verify() {
                       getHalfPixelCenters());
 }
 
+LogicalResult SelectOp::verify() {
+  if (getElementTypeOrSelf(getX1()) != getElementTypeOrSelf(getX2()) ||
+      getElementTypeOrSelf(getX1()) != getElementTypeOrSelf(getY()))
+    return emitOpError() << "expects x1, x2 and y of one element type, got "
+                         << getX1().getType() << ", " << getX2().getType() << " and "
+                         << getY().getType();
+  return success();
+}
+
 LogicalResult GenericOp::verify() {
   StringRef opType = getOpType();
   if (!isWellFormedOpType(opType))

@@ -388,6 +388,12 @@ LogicalResult ReduceMeanOp::verify() {
 LogicalResult ReduceMaxOp::verify() {
   return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
 }
+LogicalResult ReduceMinOp::verify() {
+  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
+}
+LogicalResult ReduceProdOp::verify() {
+  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
+}
 
 static LogicalResult verifyPool(Operation *op, Value x, Value y,
                                 ArrayRef<int64_t> ksize,

@@ -46,6 +46,42 @@ LogicalResult binary(NodeConverter &n, StringRef opName) {
   return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {type}));
 }
 
+/// Broadcast shape of ranked `types`, if they broadcast.
+std::optional<SmallVector<int64_t>> broadcastShape(ArrayRef<RankedTensorType> types) {
+  SmallVector<int64_t> shape;
+  for (RankedTensorType type : types) {
+    if (!type)
+      return std::nullopt;
+    SmallVector<int64_t> next;
+    if (!OpTrait::util::getBroadcastedShape(shape, type.getShape(), next))
+      return std::nullopt;
+    shape = next;
+  }
+  return shape;
+}
+
+/// Equal, Less, ...: a bool result of the inputs' broadcast shape.
+LogicalResult compare(NodeConverter &n, StringRef opName) {
+  if (n.numInputs() != 2)
+    return failure();
+  RankedTensorType type = n.outputType(0);
+  if (!type)
+    if (auto shape = broadcastShape({n.inputType(0), n.inputType(1)}))
+      type = RankedTensorType::get(*shape, n.builder.getI1Type());
+  return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {type}));
+}
+
+/// Where -> Select.
+LogicalResult select(NodeConverter &n) {
+  if (n.numInputs() != 3)
+    return failure();
+  RankedTensorType type = n.outputType(0);
+  if (!type && n.inputType(1))
+    if (auto shape = broadcastShape({n.inputType(0), n.inputType(1), n.inputType(2)}))
+      type = RankedTensorType::get(*shape, n.inputType(1).getElementType());
+  return single(n, buildOp(n, "ascend.Select", {n.input(0), n.input(1), n.input(2)}, {type}));
+}
+
 /// Softmax / LogSoftmax: before opset 13 they flatten from `axis`, which
 /// matches ascend's per-axis form only when `axis` is the last dimension.
 LogicalResult softmax(NodeConverter &n, StringRef opName) {
@@ -191,15 +227,31 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   static const std::map<std::string, const char *> binaries = {
       {"Add", "ascend.Add"}, {"Sub", "ascend.Sub"}, {"Mul", "ascend.Mul"},
       {"Div", "ascend.RealDiv"}, {"Pow", "ascend.Pow"}, {"Max", "ascend.Maximum"},
-      {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"}};
+      {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"},
+      {"And", "ascend.LogicalAnd"}, {"Or", "ascend.LogicalOr"}};
+  static const std::map<std::string, const char *> comparisons = {
+      {"Equal", "ascend.Equal"}, {"Less", "ascend.Less"}, {"Greater", "ascend.Greater"},
+      {"LessOrEqual", "ascend.LessEqual"}, {"GreaterOrEqual", "ascend.GreaterEqual"}};
   static const std::map<std::string, const char *> unaries = {
       {"Neg", "ascend.Neg"}, {"Abs", "ascend.Abs"}, {"Sqrt", "ascend.Sqrt"},
       {"Exp", "ascend.Exp"}, {"Log", "ascend.Log"}, {"Erf", "ascend.Erf"},
-      {"Relu", "ascend.Relu"}, {"Sigmoid", "ascend.Sigmoid"}, {"Tanh", "ascend.Tanh"}};
+      {"Relu", "ascend.Relu"}, {"Sigmoid", "ascend.Sigmoid"}, {"Tanh", "ascend.Tanh"},
+      {"Reciprocal", "ascend.Reciprocal"}, {"Ceil", "ascend.Ceil"}, {"Floor", "ascend.Floor"},
+      {"Round", "ascend.Round"}, {"Sign", "ascend.Sign"}, {"Sin", "ascend.Sin"},
+      {"Cos", "ascend.Cos"}, {"Softplus", "ascend.Softplus"},
+      {"Softsign", "ascend.Softsign"}, {"Not", "ascend.LogicalNot"}};
   if (auto it = binaries.find(type); it != binaries.end())
     return binary(n, it->second);
   if (auto it = unaries.find(type); it != unaries.end())
     return unary(n, it->second);
+  if (auto it = comparisons.find(type); it != comparisons.end())
+    return compare(n, it->second);
+  if (type == "Where")
+    return select(n);
+  if (type == "Elu")
+    return unary(n, "ascend.Elu",
+                 {n.builder.getNamedAttr("alpha",
+                                         n.builder.getF32FloatAttr(n.floatAttr("alpha", 1.0f)))});
   if (type == "LeakyRelu")
     return unary(n, "ascend.LeakyRelu",
                  {n.builder.getNamedAttr("negative_slope",
@@ -220,6 +272,10 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
     return reduce(n, "ascend.ReduceMean");
   if (type == "ReduceMax")
     return reduce(n, "ascend.ReduceMax");
+  if (type == "ReduceMin")
+    return reduce(n, "ascend.ReduceMin");
+  if (type == "ReduceProd")
+    return reduce(n, "ascend.ReduceProd");
   if (type == "LayerNormalization")
     return layerNorm(n);
   if (type == "BatchNormalization")

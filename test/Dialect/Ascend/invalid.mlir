@@ -767,3 +767,19 @@ func.func @generic_dedicated(%x: tensor<4xf32>) {
   %0 = ascend.generic "Relu"(%x) {name = "g"} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @select_types(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{expects x1, x2 and y of one element type}}
+  %0 = ascend.Select %c, %a, %b {name = "s"} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
+  // expected-error @+1 {{requires the same element type for all operands}}
+  %0 = ascend.Equal %a, %b {name = "eq"} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

@@ -193,3 +193,25 @@ func.func @generic(%a: tensor<4xf32>) -> tensor<4xf32> {
   %1 = ascend.generic "RandomUniform"() {name = "rand"} : () -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Comparisons, logic, Select, and the rounding/trigonometric unary ops.
+// CHECK-LABEL: func.func @compare_logic_select
+func.func @compare_logic_select(%a: tensor<2x8xi32>, %b: tensor<8xi32>, %x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xi1>) {
+  // CHECK: ascend.Equal {{.*}} : (tensor<2x8xi32>, tensor<8xi32>) -> tensor<2x8xi1>
+  %eq = ascend.Equal %a, %b {name = "eq"} : (tensor<2x8xi32>, tensor<8xi32>) -> tensor<2x8xi1>
+  %lt = ascend.Less %a, %b {name = "lt"} : (tensor<2x8xi32>, tensor<8xi32>) -> tensor<2x8xi1>
+  %ge = ascend.GreaterEqual %a, %b {name = "ge"} : (tensor<2x8xi32>, tensor<8xi32>) -> tensor<2x8xi1>
+  %and = ascend.LogicalAnd %eq, %lt {name = "and"} : (tensor<2x8xi1>, tensor<2x8xi1>) -> tensor<2x8xi1>
+  %not = ascend.LogicalNot %and {name = "not"} : tensor<2x8xi1>
+  %or = ascend.LogicalOr %not, %ge {name = "or"} : (tensor<2x8xi1>, tensor<2x8xi1>) -> tensor<2x8xi1>
+  %r = ascend.Reciprocal %x {name = "rcp"} : tensor<2x8xf32>
+  %f = ascend.Floor %r {name = "floor"} : tensor<2x8xf32>
+  %e = ascend.Elu %f {name = "elu", alpha = 0.5 : f32} : tensor<2x8xf32>
+  // CHECK: ascend.Select {{.*}} : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = ascend.Select %or, %e, %x {name = "where"} : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %m = ascend.ReduceMin %s {name = "min", axes = array<i64: 1>, keep_dims = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+  %p = ascend.ReduceProd %m {name = "prod", axes = array<i64: 0>} : (tensor<2x1xf32>) -> tensor<1xf32>
+  return %s, %or : tensor<2x8xf32>, tensor<2x8xi1>
+}

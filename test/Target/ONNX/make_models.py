@@ -58,7 +58,7 @@ save("mapped", [
 half = helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.5, -2.0])
 save("unnamed", [
     n("Add", ["x", "h"], ["sum"]),
-    n("Softplus", ["sum"], ["soft"]),
+    n("Selu", ["sum"], ["soft"]),
     n("Transpose", ["soft"], ["y"]),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [3, 2])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])], [half])
@@ -153,8 +153,8 @@ save("large_weight", [
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 8, 8])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 8, 8])], [big])
 
-# An integer comparison (computes in int32) and an op without a dedicated
-# ascend op or a library entry (ArgMax stays ascend.generic).
+# An integer comparison (ascend.Equal, computes in int32) and an op without
+# a dedicated ascend op or a library entry (ArgMax stays ascend.generic).
 save("honest_labels", [
     n("Equal", ["a", "b"], ["eq"], name="eq"),
     n("ArgMax", ["x"], ["idx"], name="argmax", axis=1),

@@ -3,7 +3,7 @@
 
 // CHECK-LABEL: func.func @net
 func.func @net(%h: tensor<8xf16>) -> tensor<8xf16> {
-  // CHECK: ascend.generic "Softsign"{{.*}}origin = f16, compute = f32, inputs = [f32], outputs = [f32]{{.*}}rule = "PM-9"
-  %0 = ascend.generic "Softsign"(%h) {name = "softsign"} : (tensor<8xf16>) -> tensor<8xf16>
+  // CHECK: ascend.generic "SoftsignV9"{{.*}}origin = f16, compute = f32, inputs = [f32], outputs = [f32]{{.*}}rule = "PM-9"
+  %0 = ascend.generic "SoftsignV9"(%h) {name = "softsign"} : (tensor<8xf16>) -> tensor<8xf16>
   return %0 : tensor<8xf16>
 }

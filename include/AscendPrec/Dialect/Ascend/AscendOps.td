@@ -100,6 +100,61 @@ def Ascend_HardSigmoidOp : Ascend_UnaryOp<"HardSigmoid",
     (ins DefaultValuedAttr<F32Attr, "0.16666666f">:$alpha,
          DefaultValuedAttr<F32Attr, "0.5f">:$beta)>;
 
+def Ascend_ReciprocalOp : Ascend_UnaryOp<"Reciprocal", "1 / x">;
+def Ascend_CeilOp : Ascend_UnaryOp<"Ceil", "ceil(x)">;
+def Ascend_FloorOp : Ascend_UnaryOp<"Floor", "floor(x)">;
+def Ascend_RoundOp : Ascend_UnaryOp<"Round", "round half to even(x)">;
+def Ascend_SignOp : Ascend_UnaryOp<"Sign", "sign(x)", Ascend_Tensor>;
+def Ascend_SinOp : Ascend_UnaryOp<"Sin", "sin(x)">;
+def Ascend_CosOp : Ascend_UnaryOp<"Cos", "cos(x)">;
+def Ascend_SoftplusOp : Ascend_UnaryOp<"Softplus", "ln(1 + exp(x))">;
+def Ascend_SoftsignOp : Ascend_UnaryOp<"Softsign", "x / (1 + |x|)">;
+def Ascend_EluOp : Ascend_UnaryOp<"Elu", "x >= 0 ? x : alpha * (exp(x) - 1)",
+    Ascend_FloatTensor, (ins DefaultValuedAttr<F32Attr, "1.0f">:$alpha)>;
+
+//===----------------------------------------------------------------------===//
+// Comparisons, logic and selection (bool results and conditions)
+//===----------------------------------------------------------------------===//
+
+def Ascend_BoolTensor : RankedTensorOf<[I1]>;
+
+class Ascend_CompareOp<string mnemonic, string math>
+    : Ascend_Op<mnemonic, [ResultsBroadcastableShape, SameOperandsElementType]> {
+  let summary = "elementwise " # math # " with broadcasting, a bool result";
+  let description = "Computes `y = " # math # "` elementwise; `x1` and `x2` "
+    # "have one type and broadcast NumPy-style.\n\nExample:\n```mlir\n"
+    # "%y = ascend." # mnemonic # " %a, %b {name = \"n1\"} : "
+    # "(tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>\n```";
+  let arguments = !con((ins Ascend_Tensor:$x1, Ascend_Tensor:$x2), Ascend_CommonAttrs);
+  let results = (outs Ascend_BoolTensor:$y);
+}
+def Ascend_EqualOp : Ascend_CompareOp<"Equal", "x1 == x2">;
+def Ascend_LessOp : Ascend_CompareOp<"Less", "x1 < x2">;
+def Ascend_GreaterOp : Ascend_CompareOp<"Greater", "x1 > x2">;
+def Ascend_LessEqualOp : Ascend_CompareOp<"LessEqual", "x1 <= x2">;
+def Ascend_GreaterEqualOp : Ascend_CompareOp<"GreaterEqual", "x1 >= x2">;
+
+def Ascend_LogicalAndOp : Ascend_BinaryOp<"LogicalAnd", "x1 and x2", Ascend_BoolTensor>;
+def Ascend_LogicalOrOp : Ascend_BinaryOp<"LogicalOr", "x1 or x2", Ascend_BoolTensor>;
+def Ascend_LogicalNotOp : Ascend_UnaryOp<"LogicalNot", "not x", Ascend_BoolTensor>;
+
+def Ascend_SelectOp : Ascend_Op<"Select", [ResultsBroadcastableShape]> {
+  let summary = "elementwise condition ? x1 : x2 with broadcasting";
+  let description = [{
+    Takes `x1` where `condition` is true, else `x2` (ONNX `Where`); the three
+    broadcast NumPy-style, `x1`, `x2` and `y` have one element type.
+
+    Example:
+    ```mlir
+    %y = ascend.Select %c, %a, %b {name = "where"} : (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    ```
+  }];
+  let arguments = !con((ins Ascend_BoolTensor:$condition, Ascend_Tensor:$x1,
+                            Ascend_Tensor:$x2), Ascend_CommonAttrs);
+  let results = (outs Ascend_Tensor:$y);
+  let hasVerifier = 1;
+}
+
 def Ascend_PReluOp : Ascend_Op<"PRelu", [SameOperandsAndResultElementType]> {
   let summary = "parametric ReLU";
   let description = [{
@@ -371,6 +426,8 @@ class Ascend_ReduceOp<string mnemonic, string what>
 def Ascend_ReduceSumOp : Ascend_ReduceOp<"ReduceSum", "a sum">;
 def Ascend_ReduceMeanOp : Ascend_ReduceOp<"ReduceMean", "a mean">;
 def Ascend_ReduceMaxOp : Ascend_ReduceOp<"ReduceMax", "a maximum">;
+def Ascend_ReduceMinOp : Ascend_ReduceOp<"ReduceMin", "a minimum">;
+def Ascend_ReduceProdOp : Ascend_ReduceOp<"ReduceProd", "a product">;
 
 class Ascend_PoolOp<string mnemonic, string what, dag extraAttrs = (ins)>
     : Ascend_Op<mnemonic, [SameOperandsAndResultElementType]> {
