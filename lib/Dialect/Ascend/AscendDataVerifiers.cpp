@@ -238,8 +238,5 @@ LogicalResult GenericOp::verify() {
     return emitOpError() << "expects an Ascend IR op type (a letter, then "
                             "letters, digits or '_'), got '"
                          << opType << "'";
-  if (hasDedicatedOp(getContext(), opType))
-    return emitOpError() << "op type '" << opType << "' has the dedicated op "
-                         << "'ascend." << opType << "'; use it instead";
   return success();
 }

@@ -236,17 +236,26 @@ Type Importer::typeOf(const std::string &valueName) {
   return it == types.end() ? Type() : it->second;
 }
 
-/// ONNX op types that are also dedicated ascend op types get a distinct
-/// generic spelling when a node cannot be mapped (documented in
-/// docs/onnx-import.md); Ascend IR's own variant names where one exists.
-static std::string genericOpType(MLIRContext *context, const std::string &onnxType) {
-  static const std::map<std::string, std::string> variants = {
+/// The op type a node that stays ascend.generic gets: the CANN (Ascend IR)
+/// name of its ONNX op type, as ATC's ONNX parser names it, so that mixlist
+/// and `OpType::` entries written for CANN match it (docs/onnx-import.md).
+static std::string genericOpType(const std::string &onnxType) {
+  static const std::map<std::string, std::string> cannNames = {
+      {"Div", "RealDiv"}, {"Max", "Maximum"}, {"Min", "Minimum"},
+      {"MatMul", "BatchMatMulV2"}, {"Gemm", "MatMulV2"}, {"Conv", "Conv2D"},
+      {"ConvTranspose", "Conv2DBackpropInput"}, {"Softmax", "SoftmaxV2"},
+      {"LogSoftmax", "LogSoftmaxV2"}, {"Concat", "ConcatV2"}, {"Gather", "GatherV2"},
+      {"Slice", "StridedSlice"}, {"Clip", "ClipByValue"}, {"Where", "Select"},
+      {"BatchNormalization", "BatchNorm"}, {"LayerNormalization", "LayerNorm"},
+      {"InstanceNormalization", "InstanceNorm"}, {"AveragePool", "AvgPool"},
+      {"LessOrEqual", "LessEqual"}, {"GreaterOrEqual", "GreaterEqual"},
+      {"And", "LogicalAnd"}, {"Or", "LogicalOr"}, {"Not", "LogicalNot"},
       {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
       {"MaxPool", "MaxPoolV3"}};
-  if (auto it = variants.find(onnxType); it != variants.end())
+  if (auto it = cannNames.find(onnxType); it != cannNames.end())
     return it->second;
-  if (ascend::hasDedicatedOp(context, onnxType) || !ascend::isWellFormedOpType(onnxType))
-    return "ONNX_" + onnxType;
+  if (!ascend::isWellFormedOpType(onnxType))
+    return "ONNX_" + onnxType; // a custom op type with characters IR op types lack
   return onnxType;
 }
 
@@ -263,7 +272,7 @@ void Importer::convertGeneric(NodeConverter &converter) {
       type = UnrankedTensorType::get(builder.getF32Type());
     resultTypes.push_back(type);
   }
-  std::string opType = genericOpType(context, node.op_type());
+  std::string opType = genericOpType(node.op_type());
   auto generic = ascend::GenericOp::create(
       builder, converter.loc, resultTypes, builder.getStringAttr(opType), operands,
       converter.nameAttr(), nullptr, nullptr, nullptr);

@@ -760,13 +760,6 @@ func.func @generic_bad_type(%x: tensor<4xf32>) {
   return
 }
 
-// -----
-
-func.func @generic_dedicated(%x: tensor<4xf32>) {
-  // expected-error @+1 {{op type 'Relu' has the dedicated op 'ascend.Relu'; use it instead}}
-  %0 = ascend.generic "Relu"(%x) {name = "g"} : (tensor<4xf32>) -> tensor<4xf32>
-  return
-}
 
 // -----
 

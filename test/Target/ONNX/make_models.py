@@ -190,3 +190,11 @@ save("shape_chain", [
     numpy_helper.from_array(np.array(4, np.int64), "four"),
     numpy_helper.from_array(np.array(1, np.int64), "one_s"),
     numpy_helper.from_array(np.array(2, np.int64), "two_s")])
+
+# A 3-D convolution: no dedicated form, so ascend.generic under the CANN op
+# type (Conv2D), which mixlist and OpType:: entries match.
+save("conv3d", [
+    n("Conv", ["x", "w3"], ["y"], name="conv3d"),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4, 4])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2, 2])],
+   [w("w3", 3, 2, 3, 3, 3)])
