@@ -197,8 +197,10 @@ Type PrecisionPlanner::followedDType(AscendOpInterface op,
     if (!isa<FloatType>(getElementTypeOrSelf(value)))
       continue; // indices and other integer inputs carry no precision
     Operation *producer = value.getDefiningOp();
+    // ML-4: graph inputs are passed over like constants (docs/decisions.md),
+    // so that x + f(x) and f(x) + x follow f alike.
     if (!producer || isa<ConstOp>(producer))
-      return {}; // a graph input, or only constants left (ML-4)
+      continue;
     Type dtype = planned.lookup(value);
     if (!dtype)
       dtype = getElementTypeOrSelf(value);

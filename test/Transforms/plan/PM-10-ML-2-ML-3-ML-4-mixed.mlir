@@ -32,3 +32,15 @@ func.func @net(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %v: tensor<1x4x
   %t = ascend.Tanh %u {name = "tanh"} : tensor<1x4x8x8xf32>
   return %a, %b, %t, %s : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
 }
+
+// ML-4: a graph input is passed over like a constant, so a residual Add
+// follows its op-produced input whichever side it is on (docs/decisions.md).
+// CHECK-LABEL: func.func @residual
+func.func @residual(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %m = ascend.MatMulV2 %x, %w {name = "fc"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // CHECK: ascend.Add {{.*}}name = "x_first"{{.*}}compute = f16{{.*}}list = gray, rule = "ML-4"
+  %a = ascend.Add %x, %m {name = "x_first"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // CHECK: ascend.Add {{.*}}name = "fc_first"{{.*}}compute = f16{{.*}}list = gray, rule = "ML-4"
+  %b = ascend.Add %m, %x {name = "fc_first"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
