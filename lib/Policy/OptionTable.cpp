@@ -92,7 +92,7 @@ std::vector<OptionSpec> buildSpecs() {
       {"output_type", T::String, true, atc,
        "FP32, FP16 or UINT8 for every output, or \"node:index:FP16;...\"", {}, "OP-1"},
       {"log", T::Enum, true, atc,
-       "messages on stderr: debug, info and warning show all, error only errors, null none",
+       "messages on stderr: debug, info and warning show all; error and null only errors",
        {"debug", "info", "warning", "error", "null"}, "OP-1"},
   };
   // OP-2: every other session option of seed 004.

@@ -80,6 +80,16 @@ static bool normalizeValue(const OptionSpec &spec, std::string &text,
         std::find(spec.allowedValues.begin(), spec.allowedValues.end(), text) ==
             spec.allowedValues.end()) {
       std::string hint = closestMatch(text, spec.allowedValues);
+      // fp16, origin, mixed_float16, ... are precision_mode_v2's spellings.
+      if (spec.name == "precision_mode")
+        if (const OptionSpec *v2 = findOptionSpec("precision_mode_v2"))
+          if (std::find(v2->allowedValues.begin(), v2->allowedValues.end(), text) !=
+              v2->allowedValues.end()) {
+            diags.error(loc, "'" + text + "' is a value of --precision_mode_v2, not of "
+                             "--precision_mode; write --precision_mode_v2=" + text,
+                        spec.rule);
+            return false;
+          }
       diags.error(loc, "invalid value '" + text + "' for option '" + spec.name +
                            "'; valid values: " +
                            joinChoices(spec.allowedValues, ", ") +

@@ -320,7 +320,22 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     why = std::move(provenance);
   };
 
-  bool inLibrary = p.library.find(shape.query.opType) != nullptr;
+  // A generic op may share a dedicated op type in a form the library's
+  // kernels do not take (a 3-input Max as Maximum): then it is unknown too.
+  const policy::OpInfo *info = p.library.find(shape.query.opType);
+  auto fits = [&](const std::optional<policy::KernelInfo> &kernel) {
+    if (!kernel)
+      return false;
+    auto dynamic = [](const std::vector<policy::KernelParam> &params) {
+      return llvm::any_of(params, [](const policy::KernelParam &param) {
+        return param.paramType == "dynamic";
+      });
+    };
+    return (op->getNumOperands() <= kernel->inputs.size() || dynamic(kernel->inputs)) &&
+           (op->getNumResults() <= kernel->outputs.size() || dynamic(kernel->outputs));
+  };
+  bool inLibrary = info && (!isa<GenericOp>(op.getOperation()) || fits(info->aicore) ||
+                            fits(info->aicpu));
   if (isCast) {
     keepAsIs({"OP-4", {}, "Cast keeps its target dtype; its input follows its producer"});
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {

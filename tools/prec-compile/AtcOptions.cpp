@@ -11,6 +11,12 @@ namespace ascendprec::driver {
 
 namespace {
 const policy::SourceLoc kCommandLine{"<command line>"};
+std::string quotedList(const std::vector<std::string> &items) {
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i ? ", '" : "'") + policy::escapeForDisplay(items[i]) + "'";
+  return text;
+}
 } // namespace
 
 std::optional<std::string> modelFromArguments(const policy::ParsedCommandLine &parsed,
@@ -36,7 +42,8 @@ std::optional<std::string> modelFromArguments(const policy::ParsedCommandLine &p
                 given.empty() ? "no model given; usage: prec-compile MODEL.onnx|MODEL.mlir "
                                 "--soc_version=SOC --output=DIR (see --help)"
                               : "one model at a time; got " + std::to_string(given.size()) +
-                                    " inputs",
+                                    " inputs: " + quotedList(given) +
+                                    " (options take '=' and two dashes: --output=DIR)",
                 "OP-1");
     return std::nullopt;
   }
@@ -77,11 +84,11 @@ std::optional<std::string> modelFromArguments(const policy::ParsedCommandLine &p
 LogFilter::LogFilter(const policy::SessionOptions &options) {
   std::string level = options.get("log") ? options.get("log")->text : "warning";
   warnings = level == "debug" || level == "info" || level == "warning";
-  errors = level != "null";
 }
 
 bool LogFilter::shows(policy::Severity severity) const {
-  return severity == policy::Severity::Error ? errors : warnings;
+  // Errors always show: a failed run must say why.
+  return severity == policy::Severity::Error || warnings;
 }
 
 } // namespace ascendprec::driver

@@ -24,7 +24,7 @@ std::optional<std::string> modelFromArguments(const policy::ParsedCommandLine &p
 
 /// What --log lets through to stderr (everything goes to report.txt).
 struct LogFilter {
-  bool warnings = true, errors = true;
+  bool warnings = true;
   explicit LogFilter(const policy::SessionOptions &options);
   bool shows(policy::Severity severity) const;
 };

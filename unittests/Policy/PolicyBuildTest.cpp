@@ -145,13 +145,18 @@ TEST(Options, OP_3_TuningOptions) {
 
 TEST(PrecisionModes, PM_1_InvalidValueListsTheValidOnes) {
   DiagnosticList diags;
-  EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=fp16"}, diags));
-  const Diagnostic *d = findDiag(diags, "PM-1", "invalid value 'fp16' for option 'precision_mode'");
+  EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=force_f16"}, diags));
+  const Diagnostic *d =
+      findDiag(diags, "PM-1", "invalid value 'force_f16' for option 'precision_mode'");
   ASSERT_NE(d, nullptr) << diags.format();
   EXPECT_NE(d->message.find("force_fp16, force_fp32, cube_fp16in_fp32out"), std::string::npos);
   DiagnosticList v2;
   EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode_v2=force_fp16"}, v2));
   EXPECT_NE(findDiag(v2, "PM-1", "fp16, origin, cube_fp16in_fp32out, mixed_float16"), nullptr);
+  // A precision_mode_v2 spelling given to precision_mode says which option.
+  DiagnosticList swapped;
+  EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=fp16"}, swapped));
+  EXPECT_NE(findDiag(swapped, "PM-1", "write --precision_mode_v2=fp16"), nullptr);
 }
 
 TEST(PrecisionModes, PM_2_BothOptionsAreAnError) {

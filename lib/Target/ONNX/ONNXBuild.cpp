@@ -27,9 +27,15 @@ Operation *mlir::ascendprec::onnximport::buildOp(NodeConverter &node,
   Operation *op = node.builder.create(state);
   // A mismatch (unsupported shape, dtype or attribute) is not an error of the
   // model: the node becomes ascend.generic instead.
-  ScopedDiagnosticHandler quiet(op->getContext(),
-                                [](Diagnostic &) { return success(); });
+  // Its verifier's message says why, for the fallback's warning.
+  std::string why;
+  ScopedDiagnosticHandler quiet(op->getContext(), [&](Diagnostic &diag) {
+    if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+      why = diag.str();
+    return success();
+  });
   if (failed(verify(op))) {
+    node.rejection = why;
     op->erase();
     return nullptr;
   }

@@ -14,6 +14,7 @@
 #include "AscendPrec/Dialect/Ascend/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/InputFile.h"
 
@@ -135,7 +136,7 @@ private:
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
   void convertGeneric(NodeConverter &converter);
-  void warnAboutGenericNodes();
+  void warnAboutGenericNodes(Block *body);
   LogicalResult applyInputShapes();
 
   MLIRContext *context;
@@ -157,6 +158,7 @@ private:
     std::optional<Location> loc;
     std::string opType;
     std::vector<std::string> names;
+    std::string reason; ///< the first dedicated op's verifier message
   };
   std::map<std::string, GenericNodes> genericNodes;
   bool failedLookup = false;
@@ -288,19 +290,41 @@ void Importer::convertGeneric(NodeConverter &converter) {
     nodes.opType = opType;
   }
   nodes.names.push_back(converter.name);
+  if (nodes.reason.empty())
+    nodes.reason = converter.rejection;
   if (stats) {
     ++stats->generic;
     ++stats->genericOpTypes[node.op_type()];
   }
 }
 
-void Importer::warnAboutGenericNodes() {
+void Importer::warnAboutGenericNodes(Block *body) {
   constexpr size_t kNamed = 5;
-  for (const auto &[onnxType, nodes] : genericNodes) {
+  std::set<std::string> alive;
+  for (auto generic : body->getOps<ascend::GenericOp>())
+    alive.insert(generic.getName().str());
+  if (stats) {
+    stats->generic = 0;
+    stats->genericOpTypes.clear();
+  }
+  for (auto &[onnxType, all] : genericNodes) {
+    GenericNodes nodes = all;
+    llvm::erase_if(nodes.names, [&](const std::string &name) { return !alive.count(name); });
     size_t count = nodes.names.size();
+    if (count == 0)
+      continue;
+    if (stats) {
+      stats->generic += count;
+      stats->genericOpTypes[onnxType] += count;
+    }
     InFlightDiagnostic warning = emitWarning(*nodes.loc);
-    warning << "ONNX op " << onnxType << " has no dedicated ascend op here; "
-            << (count == 1 ? "node " : std::to_string(count) + " nodes ");
+    warning << "ONNX op " << onnxType;
+    if (nodes.reason.empty())
+      warning << " has no dedicated ascend op here; ";
+    else
+      warning << " does not fit its dedicated ascend op ("
+              << policy::escapeForDisplay(nodes.reason) << "); ";
+    warning << (count == 1 ? "node " : std::to_string(count) + " nodes ");
     for (size_t i = 0; i < count && i < kNamed; ++i)
       warning << (i ? ", '" : "'") << nodes.names[i] << "'";
     if (count > kNamed)
@@ -325,6 +349,19 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
       [this](const std::string &v) { return typeOf(v); });
   if (stats)
     ++stats->nodes;
+
+  // Subgraphs (If, Loop, Scan, ...) are not imported yet: an error naming
+  // the node, never an op whose branches silently vanish.
+  for (const onnx::AttributeProto &attribute : node.attribute())
+    if (attribute.has_g() || attribute.graphs_size() > 0) {
+      emitError(converter.loc) << "ONNX op " << node.op_type() << " (node '"
+                               << policy::escapeForDisplay(name) << "') has the subgraph '"
+                               << attribute.name()
+                               << "', and subgraphs are not imported yet; the model cannot "
+                                  "be planned completely (export it without control flow, "
+                                  "e.g. with the condition fixed, or wait for If/Loop support)";
+      return failure();
+    }
 
   // Constant nodes are compile-time values.
   if (node.op_type() == "Constant" && node.domain().empty()) {
@@ -482,7 +519,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     }
   if (failed(applyInputShapes()))
     return {};
-  ValidationResult validation = checkAndInferShapes(model);
+  // With user-given input shapes, a node they do not fit is an error.
+  ValidationResult validation =
+      checkAndInferShapes(model, /*strict=*/!options.inputShapes.empty());
   if (!validation.ok) {
     error() << validation.error;
     return {};
@@ -493,6 +532,11 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   if (opset < 6 || opset > 17)
     emitWarning(fileLoc()) << "opset " << opset
                            << " is outside the tested range 6..17";
+  if (!validation.shapeInferenceError.empty() && !options.inputShapes.empty()) {
+    error() << "the shapes --input_shape gives do not fit the model: "
+            << validation.shapeInferenceError;
+    return {};
+  }
   if (!validation.shapeInferenceError.empty())
     emitWarning(fileLoc()) << "ONNX shape inference failed ("
                            << validation.shapeInferenceError
@@ -548,7 +592,6 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     if (failed(convertNode(graph.node(i), i)))
       return {};
 
-  warnAboutGenericNodes();
   SmallVector<Value> results;
   for (const auto &output : graph.output()) {
     Value value = lookup(output.name());
@@ -559,6 +602,13 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     results.push_back(value);
   }
   func::ReturnOp::create(builder, fileLoc(), results);
+  // Ops nothing uses (shape computations whose consumers took the inferred
+  // types instead) go now, so that warnings and counts are about the ops
+  // that stay.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  warnAboutGenericNodes(entry);
   // The ops' result types are what the function returns.
   func.setType(builder.getFunctionType(inputTypes, TypeRange(ValueRange(results))));
   if (failed(verify(*module)))

@@ -46,7 +46,9 @@ struct ValidationResult {
 /// Runs ONNX's checker, then shape inference (which fills `model`'s
 /// value_info), in a child process where the platform allows, so that a
 /// crash inside libonnx becomes an error.
-ValidationResult checkAndInferShapes(onnx::ModelProto &model);
+/// `strict`: a node whose shapes do not fit (e.g. after --input_shape) is a
+/// shape-inference error instead of a node left without types.
+ValidationResult checkAndInferShapes(onnx::ModelProto &model, bool strict = false);
 
 /// One ONNX node being converted: its inputs, attributes and output types.
 class NodeConverter {
@@ -91,6 +93,8 @@ public:
 
   /// The converted values of the node's outputs, in order.
   std::vector<Value> results;
+  /// Why a dedicated op did not verify (buildOp), for the fallback warning.
+  std::string rejection;
 
 private:
   std::function<Value(const std::string &)> lookup;

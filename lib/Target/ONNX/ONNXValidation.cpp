@@ -29,7 +29,7 @@ using namespace mlir::ascendprec::onnximport;
 
 namespace {
 
-ValidationResult checkAndInferInProcess(onnx::ModelProto &model) {
+ValidationResult checkAndInferInProcess(onnx::ModelProto &model, bool strict) {
   ValidationResult result;
   try {
     onnx::checker::check_model(model);
@@ -40,7 +40,8 @@ ValidationResult checkAndInferInProcess(onnx::ModelProto &model) {
   try {
     // Data propagation folds shape arithmetic (Shape -> Gather -> Concat ->
     // Reshape chains, as PyTorch and Paddle export them) into static shapes.
-    onnx::ShapeInferenceOptions options(/*check_type_val=*/false, /*strict_mode_val=*/0,
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
+                                        /*strict_mode_val=*/strict ? 1 : 0,
                                         /*data_prop_val=*/true);
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
@@ -85,7 +86,7 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
 }
 
 /// The child: validate, then send [ok byte][error][shape error][model].
-[[noreturn]] void runChild(onnx::ModelProto &model, int fd) {
+[[noreturn]] void runChild(onnx::ModelProto &model, bool strict, int fd) {
   // A program may block SIGINT/SIGTERM to handle them on a thread of its own
   // (prec-compile does); that thread is not copied by fork(), so the child
   // takes the default action and Ctrl-C stops it too.
@@ -97,7 +98,7 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
   int devNull = ::open("/dev/null", O_WRONLY);
   if (devNull >= 0)
     ::dup2(devNull, STDERR_FILENO);
-  ValidationResult result = checkAndInferInProcess(model);
+  ValidationResult result = checkAndInferInProcess(model, strict);
   // Initializers are unchanged by either step and usually hold nearly all of
   // the model's bytes: send the model back without them (the parent keeps
   // its own), so a large model is not copied through the pipe and parsed again.
@@ -115,20 +116,21 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
 
 } // namespace
 
-ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model) {
+ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model,
+                                                                     bool strict) {
 #ifdef ASCENDPREC_ONNX_ISOLATE
   int fds[2];
   if (::pipe(fds) != 0)
-    return checkAndInferInProcess(model);
+    return checkAndInferInProcess(model, strict);
   pid_t child = ::fork();
   if (child < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return checkAndInferInProcess(model);
+    return checkAndInferInProcess(model, strict);
   }
   if (child == 0) {
     ::close(fds[0]);
-    runChild(model, fds[1]);
+    runChild(model, strict, fds[1]);
   }
   ::close(fds[1]);
   std::string reply;
@@ -178,6 +180,6 @@ ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelPr
   }
   return result;
 #else
-  return checkAndInferInProcess(model);
+  return checkAndInferInProcess(model, strict);
 #endif
 }

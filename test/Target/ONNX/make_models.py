@@ -198,3 +198,15 @@ save("conv3d", [
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4, 4])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2, 2])],
    [w("w3", 3, 2, 3, 3, 3)])
+
+# An If with then/else subgraphs: refused with an error naming the node
+# until control flow is imported (never dropped with a warning).
+then_g = helper.make_graph([n("Relu", ["x"], ["t"], name="then_relu")], "then", [],
+                           [helper.make_tensor_value_info("t", TensorProto.FLOAT, [4])])
+else_g = helper.make_graph([n("Sigmoid", ["x"], ["e"], name="else_sigmoid")], "else", [],
+                           [helper.make_tensor_value_info("e", TensorProto.FLOAT, [4])])
+save("if_model", [
+    n("If", ["c"], ["y"], name="branch", then_branch=then_g, else_branch=else_g),
+], [helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+    helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
