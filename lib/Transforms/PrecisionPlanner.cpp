@@ -560,9 +560,19 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
         llvm::any_of(outputs, [](Type t) { return !t; }))
       return op->emitOpError("its kernel row uses a dtype without an MLIR "
                              "element type (hifloat8)");
+    // PM-6: force_fp32 falls back to a lower dtype where no kernel has
+    // float32; say so, once per op type, as for AI CPU.
+    if (mode == PrecisionMode::ForceFp32 && originType && originType.isF32() && compute &&
+        compute.getIntOrFloatBitWidth() < 32) {
+      Fallback &lowered = fp32Fallbacks[{shape.query.opType, dtypeNameOf(compute)}];
+      lowered.rule = plan.why.rule;
+      if (lowered.nodes.empty())
+        lowered.loc = op->getLoc();
+      lowered.nodes.push_back(shape.query.nodeName);
+    }
     if (unit == Unit::AICPU) {
       engine = ascend::Engine::AICPU;
-      AICPUFallback &fallback =
+      Fallback &fallback =
           aicpuFallbacks[{shape.query.opType, policy::dtypeName(rowDType(row->inputs, 0))}];
       fallback.rule = plan.why.rule;
       if (fallback.nodes.empty())
@@ -631,6 +641,22 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
                       policy::joinChoices(unexplained, ", ") +
                       " (give node names, or OpType::<type>)");
   policy.reportUnusedSettings(nodeNames, opTypes, diags);
+  // One warning per op type and dtype that force_fp32 could not keep.
+  for (const auto &[key, lowered] : fp32Fallbacks) {
+    const auto &[opType, dtype] = key;
+    size_t count = lowered.nodes.size();
+    std::vector<std::string> named(lowered.nodes.begin(),
+                                   lowered.nodes.begin() + std::min<size_t>(count, 5));
+    std::string rule = lowered.rule.empty() ? "PM-6" : lowered.rule;
+    std::string text = std::to_string(count) + " " + opType +
+                       (count == 1 ? " op computes" : " ops compute") + " in " + dtype +
+                       ", not float32, under force_fp32: no AI Core kernel of " + opType +
+                       " on " + policy.soc.family + " has float32 (" +
+                       policy::joinChoices(named, ", ") +
+                       (count > 5 ? " and " + std::to_string(count - 5) + " more" : "") + ")";
+    emitWarning(*lowered.loc) << text << " [" << rule << "]";
+    collected.warning({}, text, rule);
+  }
   // One warning per op type and dtype that runs on AI CPU, with the nodes.
   for (const auto &[key, fallback] : aicpuFallbacks) {
     const auto &[opType, dtype] = key;

@@ -52,13 +52,14 @@ private:
   const ::ascendprec::policy::Policy &policy;
   bool explain;
   std::set<std::string> explainOnly, explainMatched;
-  /// Ops planned onto AI CPU, by op type and dtype, for one warning each.
-  struct AICPUFallback {
+  /// Ops planned onto AI CPU, or below float32 under force_fp32, by op type
+  /// and dtype, for one warning each.
+  struct Fallback {
     std::optional<Location> loc;
     std::string rule;
     std::vector<std::string> nodes;
   };
-  std::map<std::pair<std::string, std::string>, AICPUFallback> aicpuFallbacks;
+  std::map<std::pair<std::string, std::string>, Fallback> aicpuFallbacks, fp32Fallbacks;
   /// Answers that depend only on the op type, asked once per type.
   const ::ascendprec::policy::ListAnswer &listColorOf(const std::string &opType);
   const ::ascendprec::policy::KernelRowsAnswer &rowsOf(
