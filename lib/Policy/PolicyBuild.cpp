@@ -1,6 +1,7 @@
 //===- PolicyBuild.cpp - validate options and load every file -------------===//
 
 #include "AscendPrec/Policy/Json.h"
+#include "AscendPrec/Policy/OnnxOpTypes.h"
 #include "AscendPrec/Policy/Policy.h"
 
 #include <algorithm>
@@ -167,12 +168,19 @@ void loadMixList(Policy &policy, DiagnosticList &diags) {
       text, policy.options.get("modify_mixlist")->text, diags);
   if (!policy.mixList)
     return;
-  // ML-7: removals from a list the op is not on, op types the library lacks.
+  // ML-7: removals from a list the op is not on, op types the library lacks;
+  // reported in the file's line order.
+  DiagnosticList found;
   for (const auto &[opType, edits] : policy.mixList->edits) {
     const OpInfo *info = policy.library.find(opType);
     if (!info) {
-      std::string hint = closestMatch(opType, libraryOpTypes(policy.library));
-      diags.warning(edits.front().loc,
+      // An ONNX spelling (MatMul, Softmax, LayerNormalization) points to the
+      // name the model's ops have after import.
+      std::string cann = cannOpTypeForOnnx(opType);
+      std::string hint = cann != opType && policy.library.find(cann)
+                             ? cann
+                             : closestMatch(opType, libraryOpTypes(policy.library));
+      found.warning(edits.front().loc,
                     "op type '" + opType + "' is not in the operator library "
                     "for " + policy.soc.family +
                         (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
@@ -182,12 +190,18 @@ void loadMixList(Policy &policy, DiagnosticList &diags) {
     std::vector<MixListEdit> ignored;
     policy.mixList->apply(opType, builtin, &ignored);
     for (const MixListEdit &edit : ignored)
-      diags.warning(edit.loc, "'" + opType + "' is not on the " +
+      found.warning(edit.loc, "'" + opType + "' is not on the " +
                                   listColorName(edit.list) +
                                   " list (it is " + listColorName(builtin) +
                                   "); removing it has no effect",
                     "ML-7");
   }
+  std::vector<Diagnostic> ordered = found.all();
+  std::stable_sort(ordered.begin(), ordered.end(), [](const Diagnostic &x, const Diagnostic &y) {
+    return std::make_pair(x.loc.line, x.loc.column) < std::make_pair(y.loc.line, y.loc.column);
+  });
+  for (const Diagnostic &diag : ordered)
+    diags.warning(diag.loc, diag.message, diag.rule);
 }
 
 void loadKeepAndCustomize(Policy &policy, DiagnosticList &diags) {

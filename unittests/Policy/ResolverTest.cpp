@@ -1,6 +1,7 @@
 //===- ResolverTest.cpp - per-op answers (ML, KD, CD, IM, PM facts) -------===//
 
 #include "AscendPrec/Policy/CommandLine.h"
+#include "AscendPrec/Policy/OnnxOpTypes.h"
 #include "AscendPrec/Policy/Policy.h"
 #include "PolicyTestUtils.h"
 
@@ -150,6 +151,27 @@ TEST(Resolver, KD_4_UnmatchedEntriesOneWarningListingUpToTen) {
   EXPECT_NE(findDiag(diags, "KD-4", "and 1 more"), nullptr);
   // Located at the first unmatched entry (node1, line 2).
   EXPECT_EQ(diags.all().front().loc.line, 2u);
+}
+
+TEST(Resolver, ML_7_OnnxSpellingsPointToTheImportedOpType) {
+  TempDir dir;
+  std::string path = dir.write(
+      "m.json", "{\"black-list\": {\"to-add\": [\"Softmax\"]},\n"
+                " \"white-list\": {\"to-add\": [\"MatMul\"]}}\n");
+  DiagnosticList diags;
+  auto policy = buildPolicy({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision",
+                             "--modify_mixlist=" + path},
+                            diags);
+  ASSERT_TRUE(policy) << diags.format();
+  EXPECT_NE(findDiag(diags, "ML-7", "'MatMul' is not in the operator library for Ascend910; "
+                                    "did you mean 'BatchMatMulV2'?"),
+            nullptr)
+      << diags.format();
+  // In the file's line order: Softmax (line 1) before MatMul (line 2).
+  ASSERT_GE(diags.size(), 2u);
+  EXPECT_LE(diags.all()[0].loc.line, diags.all()[1].loc.line);
+  EXPECT_EQ(ascendprec::policy::cannOpTypeForOnnx("Where"), "Select");
+  EXPECT_EQ(ascendprec::policy::cannOpTypeForOnnx("Relu"), "Relu");
 }
 
 TEST(Resolver, CD_1_UnmatchedCustomizeDTypesEntriesWarnAtTheirLine) {

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/InputFile.h"
+#include "AscendPrec/Policy/OnnxOpTypes.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -242,23 +243,9 @@ Type Importer::typeOf(const std::string &valueName) {
 /// name of its ONNX op type, as ATC's ONNX parser names it, so that mixlist
 /// and `OpType::` entries written for CANN match it (docs/onnx-import.md).
 static std::string genericOpType(const std::string &onnxType) {
-  static const std::map<std::string, std::string> cannNames = {
-      {"Div", "RealDiv"}, {"Max", "Maximum"}, {"Min", "Minimum"},
-      {"MatMul", "BatchMatMulV2"}, {"Gemm", "MatMulV2"}, {"Conv", "Conv2D"},
-      {"ConvTranspose", "Conv2DBackpropInput"}, {"Softmax", "SoftmaxV2"},
-      {"LogSoftmax", "LogSoftmaxV2"}, {"Concat", "ConcatV2"}, {"Gather", "GatherV2"},
-      {"Slice", "StridedSlice"}, {"Clip", "ClipByValue"}, {"Where", "Select"},
-      {"BatchNormalization", "BatchNorm"}, {"LayerNormalization", "LayerNorm"},
-      {"InstanceNormalization", "InstanceNorm"}, {"AveragePool", "AvgPool"},
-      {"LessOrEqual", "LessEqual"}, {"GreaterOrEqual", "GreaterEqual"},
-      {"And", "LogicalAnd"}, {"Or", "LogicalOr"}, {"Not", "LogicalNot"},
-      {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
-      {"MaxPool", "MaxPoolV3"}};
-  if (auto it = cannNames.find(onnxType); it != cannNames.end())
-    return it->second;
   if (!ascend::isWellFormedOpType(onnxType))
     return "ONNX_" + onnxType; // a custom op type with characters IR op types lack
-  return onnxType;
+  return policy::cannOpTypeForOnnx(onnxType);
 }
 
 void Importer::convertGeneric(NodeConverter &converter) {
