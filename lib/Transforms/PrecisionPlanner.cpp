@@ -10,6 +10,8 @@
 #include "PrecisionPlanner.h"
 #include "PolicyBridge.h"
 
+#include "AscendPrec/Dialect/Ascend/ValueNames.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -337,7 +339,12 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   bool inLibrary = info && (!isa<GenericOp>(op.getOperation()) || fits(info->aicore) ||
                             fits(info->aicpu));
   if (isCast) {
-    keepAsIs({"OP-4", {}, "Cast keeps its target dtype; its input follows its producer"});
+    // A Cast an option asked for (--input_fp16_nodes, --output_type) names
+    // that option as its source.
+    policy::SourceLoc from;
+    if (auto option = op->getAttrOfType<StringAttr>(ascend::kRequestedByAttr))
+      from = policy::SourceLoc{option.str()};
+    keepAsIs({"OP-4", from, "Cast keeps its target dtype; its input follows its producer"});
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
     // Integer and bool ops compute in their own dtype.
     Value data = op->getNumOperands() ? op->getOperand(0) : op->getResult(0);

@@ -27,10 +27,12 @@ Type elementTypeOf(MLIRContext *context, policy::DType dtype) {
 }
 
 Value castTo(OpBuilder &builder, Location loc, Value value, Type element,
-             const std::string &name) {
+             const std::string &name, const char *option) {
   auto type = cast<ShapedType>(value.getType()).clone(element);
-  return ascend::CastOp::create(builder, loc, type, value, builder.getStringAttr(name),
-                                nullptr, nullptr, nullptr);
+  auto castOp = ascend::CastOp::create(builder, loc, type, value, builder.getStringAttr(name),
+                                       nullptr, nullptr, nullptr);
+  castOp->setAttr(ascend::kRequestedByAttr, builder.getStringAttr(option));
+  return castOp;
 }
 
 LogicalResult applyFp16Inputs(func::FuncOp func, const policy::ModelInputOptions &options) {
@@ -60,7 +62,8 @@ LogicalResult applyFp16Inputs(func::FuncOp func, const policy::ModelInputOptions
     // The argument becomes float16; a Cast gives its users the model's dtype.
     Type original = type.getElementType();
     arg.setType(type.clone(builder.getF16Type()));
-    Value restored = castTo(builder, func.getLoc(), arg, original, wanted + "/input_fp16");
+    Value restored = castTo(builder, func.getLoc(), arg, original, wanted + "/input_fp16",
+                            "--input_fp16_nodes");
     arg.replaceAllUsesExcept(restored, restored.getDefiningOp());
   }
   return success();
@@ -109,7 +112,7 @@ LogicalResult applyOutputTypes(func::FuncOp func, const policy::ModelInputOption
       continue;
     std::string name = (outputs[i].empty() ? "output" + std::to_string(i) : outputs[i]) +
                        "/output_type";
-    ret.setOperand(i, castTo(builder, ret.getLoc(), value, element, name));
+    ret.setOperand(i, castTo(builder, ret.getLoc(), value, element, name, "--output_type"));
   }
   return success();
 }

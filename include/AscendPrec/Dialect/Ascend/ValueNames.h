@@ -18,6 +18,9 @@ namespace mlir::ascend {
 
 /// The argument attribute holding a graph input's model name.
 inline constexpr const char *kArgNameAttr = "ascend.name";
+/// On a Cast a driver option asked for: the option ("--output_type"), which
+/// reports show as the Cast's source.
+inline constexpr const char *kRequestedByAttr = "ascend.requested_by";
 
 std::string valueName(Value value);
 
