@@ -648,39 +648,37 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
                       policy::joinChoices(unexplained, ", ") +
                       " (give node names, or OpType::<type>)");
   policy.reportUnusedSettings(nodeNames, opTypes, diags);
-  // One warning per op type and dtype that force_fp32 could not keep.
-  for (const auto &[key, lowered] : fp32Fallbacks) {
-    const auto &[opType, dtype] = key;
-    size_t count = lowered.nodes.size();
-    std::vector<std::string> named(lowered.nodes.begin(),
-                                   lowered.nodes.begin() + std::min<size_t>(count, 5));
-    std::string rule = lowered.rule.empty() ? "PM-6" : lowered.rule;
-    std::string text = std::to_string(count) + " " + opType +
-                       (count == 1 ? " op computes" : " ops compute") + " in " + dtype +
-                       ", not float32, under force_fp32: no AI Core kernel of " + opType +
-                       " on " + policy.soc.family + " has float32 (" +
-                       policy::joinChoices(named, ", ") +
-                       (count > 5 ? " and " + std::to_string(count - 5) + " more" : "") + ")";
-    emitWarning(*lowered.loc) << text << " [" << rule << "]";
-    collected.warning({}, text, rule);
-  }
-  // One warning per op type and dtype that runs on AI CPU, with the nodes.
-  for (const auto &[key, fallback] : aicpuFallbacks) {
-    const auto &[opType, dtype] = key;
-    size_t count = fallback.nodes.size();
-    std::vector<std::string> named(fallback.nodes.begin(),
-                                   fallback.nodes.begin() + std::min<size_t>(count, 5));
-    std::string rule = fallback.rule.empty() ? "OP-4" : fallback.rule;
-    std::string text = std::to_string(count) + " " + opType +
-                       (count == 1 ? " op runs" : " ops run") +
-                       " on AI CPU, far slower than AI Core: the AI Core kernels of " +
-                       opType + " on " + policy.soc.family + " have no " + dtype + " row (" +
-                       policy::joinChoices(named, ", ") +
-                       (count > 5 ? " and " + std::to_string(count - 5) + " more" : "") + ")";
-    // At the first such op, so that an editor can jump there.
-    emitWarning(*fallback.loc) << text << " [" << rule << "]";
-    collected.warning({}, text, rule);
-  }
+  // One warning per op type and dtype, at its first op (an editor can jump
+  // there), naming up to five nodes.
+  auto warnFallbacks = [&](const auto &fallbacks, const std::string &defaultRule,
+                           auto describe) {
+    for (const auto &[key, fallback] : fallbacks) {
+      const auto &[opType, dtype] = key;
+      size_t count = fallback.nodes.size();
+      std::vector<std::string> named(fallback.nodes.begin(),
+                                     fallback.nodes.begin() + std::min<size_t>(count, 5));
+      std::string rule = fallback.rule.empty() ? defaultRule : fallback.rule;
+      std::string text = std::to_string(count) + " " + opType + " " +
+                         describe(count, opType, dtype) + " (" +
+                         policy::joinChoices(named, ", ") +
+                         (count > 5 ? " and " + std::to_string(count - 5) + " more" : "") +
+                         ")";
+      emitWarning(*fallback.loc) << text << " [" << rule << "]";
+      collected.warning({}, text, rule);
+    }
+  };
+  warnFallbacks(fp32Fallbacks, "PM-6",
+                [&](size_t count, const std::string &opType, const std::string &dtype) {
+                  return std::string(count == 1 ? "op computes" : "ops compute") + " in " +
+                         dtype + ", not float32, under force_fp32: no AI Core kernel of " +
+                         opType + " on " + policy.soc.family + " has float32";
+                });
+  warnFallbacks(aicpuFallbacks, "OP-4",
+                [&](size_t count, const std::string &opType, const std::string &dtype) {
+                  return std::string(count == 1 ? "op runs" : "ops run") +
+                         " on AI CPU, far slower than AI Core: the AI Core kernels of " +
+                         opType + " on " + policy.soc.family + " have no " + dtype + " row";
+                });
   if (!unknownOpTypes.empty()) {
     std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());
     diags.warning({}, "the operator library for " + policy.soc.family +
