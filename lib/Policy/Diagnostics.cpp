@@ -47,6 +47,13 @@ static size_t utf8SequenceLength(std::string_view text, size_t at) {
   return length;
 }
 
+std::string unknownNameHint(const std::string &name, const std::vector<std::string> &known,
+                            const std::string &what) {
+  std::string hint = closestMatch(name, known);
+  return (hint.empty() ? "" : "; did you mean '" + escapeForDisplay(hint) + "'?") + " (its " +
+         what + ": " + escapeForDisplay(joinChoices(known, ", ")) + ")";
+}
+
 std::string escapeForDisplay(std::string_view text, bool keepNewlines) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string shown;

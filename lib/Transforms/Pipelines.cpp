@@ -2,6 +2,7 @@
 
 #include "AscendPrec/Transforms/Passes.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Transforms/Report.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -49,15 +50,13 @@ void mlir::ascendprec::buildPrecisionPipeline(
   pm.addPass(createMaterializePrecision(materialize));
   pm.addPass(createCleanupCasts());
   if (!options.report.empty()) {
-    std::string base = options.report;
-    if (StringRef(base).ends_with(".json"))
-      base.resize(base.size() - 5);
+    ReportFiles files = ReportFiles::besides(options.report);
     PrecisionReportOptions report;
-    report.report = options.report;
-    report.reportText = base + ".txt";
-    report.reportDot = base + ".dot";
-    report.reportHtml = base + ".html";
-    report.lockfile = base + ".lock.cfg";
+    report.report = files.json;
+    report.reportText = files.text;
+    report.reportDot = files.dot;
+    report.reportHtml = files.html;
+    report.lockfile = files.lockfile;
     pm.addPass(createPrecisionReport(report));
   }
 }

@@ -3,12 +3,6 @@
 #include "AscendPrec/Transforms/Passes.h"
 #include "AscendPrec/Transforms/Report.h"
 
-#include "AscendPrec/Policy/Diagnostics.h"
-
-#include "mlir/IR/Threading.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::ascendprec {
 #define GEN_PASS_DEF_PRECISIONREPORT
@@ -20,87 +14,16 @@ using namespace mlir::ascendprec;
 
 namespace {
 
-/// Writes `text` to `path` through a temporary file renamed into place, so
-/// a failure leaves no partial file. Returns the error, or empty.
-std::string writeAtomically(StringRef path, StringRef text) {
-  SmallString<128> temp(path);
-  temp += ".tmp-%%%%%%";
-  int fd;
-  SmallString<128> tempPath;
-  if (std::error_code error = llvm::sys::fs::createUniqueFile(temp, fd, tempPath))
-    return "cannot write '" + path.str() + "': " + error.message();
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << text;
-    os.flush();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(tempPath);
-      return "cannot write '" + path.str() + "'";
-    }
-  }
-  if (std::error_code error = llvm::sys::fs::rename(tempPath, path)) {
-    llvm::sys::fs::remove(tempPath);
-    return "cannot write '" + path.str() + "': " + error.message();
-  }
-  return {};
-}
-
-/// One warning for every node the lockfile could not pin by name (CD-1).
-void warnAboutLockfileOmissions(ModuleOp module, const ReportData &data) {
-  std::vector<std::string> lines;
-  std::vector<LockfileOmission> omitted = lockfileLines(data, lines);
-  if (omitted.empty())
-    return;
-  InFlightDiagnostic warning = emitWarning(module.getLoc())
-                               << "the lockfile leaves out " << omitted.size()
-                               << (omitted.size() == 1 ? " node" : " nodes")
-                               << " whose names customize_dtypes cannot express: ";
-  for (size_t i = 0; i < omitted.size() && i < 3; ++i)
-    warning << (i ? "; '" : "'")
-            << ::ascendprec::policy::escapeForDisplay(omitted[i].name) << "' ("
-            << omitted[i].problem << ")";
-  if (omitted.size() > 3)
-    warning << "; and " << omitted.size() - 3 << " more (listed in the lockfile)";
-  warning << "; pin them by op type or with keep_dtype [CD-1]";
-}
-
 struct PrecisionReportPass
     : mlir::ascendprec::impl::PrecisionReportBase<PrecisionReportPass> {
   using PrecisionReportBase::PrecisionReportBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ReportData data = collectReport(module);
-    std::pair<const std::string *, std::string (*)(const ReportData &)> outputs[] = {
-        {&report.getValue(), reportJson},
-        {&reportText.getValue(), mlir::ascendprec::reportText},
-        {&reportDot.getValue(), mlir::ascendprec::reportDot},
-        {&reportHtml.getValue(), mlir::ascendprec::reportHtml},
-        {&lockfile.getValue(), reportLockfile}};
-    // Files are formatted and written in parallel (each writer only reads
-    // `data`): on a 200k-op model they are ~200 MB together. "-" (stdout)
-    // goes after, in order.
-    SmallVector<std::pair<StringRef, std::string (*)(const ReportData &)>> files, toStdout;
-    for (auto [path, write] : outputs)
-      if (!path->empty())
-        (*path == "-" ? toStdout : files).push_back({*path, write});
-    SmallVector<std::string> errors(files.size());
-    parallelFor(&getContext(), 0, files.size(), [&](size_t i) {
-      errors[i] = writeAtomically(files[i].first, files[i].second(data));
-    });
-    for (auto [path, write] : toStdout)
-      llvm::outs() << write(data);
-    bool failedToWrite = false;
-    for (const std::string &error : errors)
-      if (!error.empty()) {
-        emitError(module.getLoc()) << error;
-        failedToWrite = true;
-      }
-    if (failedToWrite)
+    ReportFiles files{report.getValue(), reportText.getValue(), reportDot.getValue(),
+                      reportHtml.getValue(), lockfile.getValue()};
+    if (failed(writeReportFiles(module, collectReport(module), files)))
       return signalPassFailure();
-    if (!lockfile.getValue().empty())
-      warnAboutLockfileOmissions(module, data);
   }
 };
 

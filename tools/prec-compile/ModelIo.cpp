@@ -43,13 +43,10 @@ LogicalResult applyFp16Inputs(func::FuncOp func, const policy::ModelInputOptions
   for (const std::string &wanted : options.fp16Inputs) {
     auto it = std::find(names.begin(), names.end(), wanted);
     if (it == names.end()) {
-      std::string hint = policy::closestMatch(wanted, names);
       return func.emitError() << "--input_fp16_nodes names '"
                               << policy::escapeForDisplay(wanted)
                               << "', which is not an input of the model"
-                              << (hint.empty() ? "" : "; did you mean '" + hint + "'?")
-                              << " (its inputs: " << policy::joinChoices(names, ", ")
-                              << ")";
+                              << policy::unknownNameHint(wanted, names, "inputs");
     }
     BlockArgument arg = func.getArgument(static_cast<unsigned>(it - names.begin()));
     auto type = dyn_cast<ShapedType>(arg.getType());
@@ -96,12 +93,9 @@ LogicalResult applyOutputTypes(func::FuncOp func, const policy::ModelInputOption
       for (const std::string &output : outputs)
         if (!output.empty())
           known.push_back(output);
-      std::string hint = policy::closestMatch(key, known);
       return func.emitError() << "--output_type names '" << policy::escapeForDisplay(key)
                               << "', which is not a model output"
-                              << (hint.empty() ? "" : "; did you mean '" + hint + "'?")
-                              << " (its outputs: " << policy::joinChoices(known, ", ")
-                              << ")";
+                              << policy::unknownNameHint(key, known, "outputs");
     }
     wanted[it - outputs.begin()] = element;
   }

@@ -297,7 +297,7 @@ int run(const std::vector<std::string> &args) {
   precision.explain = explain;
   precision.explainOnly = explainOnly;
   precision.keepIoDtypes = keepIo;
-  precision.report = out->stagedPath("report.json");
+  // The report is written below, from the data the summary table uses too.
   // On the policy built above, whose option warnings are already printed.
   mlir::ascendprec::buildPrecisionPipeline(
       pm, precision, std::make_shared<const policy::Policy>(std::move(*resolved)));
@@ -327,6 +327,10 @@ int run(const std::vector<std::string> &args) {
   mlir::ascendprec::ReportData report = mlir::ascendprec::collectReport(*module);
 
   progress.begin("write outputs");
+  if (mlir::failed(mlir::ascendprec::writeReportFiles(
+          *module, report,
+          mlir::ascendprec::ReportFiles::besides(out->stagedPath("report.json")))))
+    return UserError;
   std::string writeError;
   bool wrote =
       writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);

@@ -76,6 +76,11 @@ unsigned editDistance(const std::string &a, const std::string &b);
 std::string closestMatch(const std::string &word,
                          const std::vector<std::string> &candidates);
 
+/// For "X names 'name', which is not ...": "; did you mean 'y'?" when one of
+/// `known` is close, then " (its <what>: a, b, c)".
+std::string unknownNameHint(const std::string &name, const std::vector<std::string> &known,
+                            const std::string &what);
+
 /// "a, b or c"
 std::string joinChoices(const std::vector<std::string> &choices,
                         const std::string &lastSeparator = " or ");

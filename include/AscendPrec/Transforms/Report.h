@@ -43,6 +43,18 @@ struct ReportData {
 /// Reads decisions and the planning state off the module.
 ReportData collectReport(ModuleOp module);
 
+/// Where the report goes; an empty path is not written, "-" is stdout.
+struct ReportFiles {
+  std::string json, text, dot, html, lockfile;
+  /// FILE.json with FILE.txt, FILE.dot, FILE.html and FILE.lock.cfg.
+  static ReportFiles besides(StringRef jsonPath);
+};
+
+/// Writes every file of `files` atomically (in parallel), reports failures
+/// and the nodes the lockfile leaves out as diagnostics on `module`.
+LogicalResult writeReportFiles(ModuleOp module, const ReportData &data,
+                               const ReportFiles &files);
+
 /// Keeps diagnostics from before planning (ONNX import warnings) on the
 /// module, so that every report lists them ahead of planning's own.
 void recordImportDiagnostics(ModuleOp module,

@@ -464,12 +464,9 @@ LogicalResult Importer::applyInputShapes() {
       if (candidate.name() == name && !initializerNames.count(name))
         input = &candidate;
     if (!input) {
-      std::string hint = policy::closestMatch(name, names);
-      emitError(fileLoc())
-          << "--input_shape names '" << policy::escapeForDisplay(name)
-          << "', which is not an input of the model"
-          << (hint.empty() ? "" : "; did you mean '" + hint + "'?")
-          << " (its inputs: " << policy::joinChoices(names, ", ") << ")";
+      emitError(fileLoc()) << "--input_shape names '" << policy::escapeForDisplay(name)
+                           << "', which is not an input of the model"
+                           << policy::unknownNameHint(name, names, "inputs");
       return failure();
     }
     onnx::TensorShapeProto *shape =
