@@ -94,6 +94,9 @@ bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullCon
     return false;
   }
   mlir::OpPrintingFlags flags;
+  // The caller verified the module; without this the printer verifies it
+  // again to decide between the custom and the generic form.
+  flags.assumeVerified();
   if (!fullConstants)
     flags.elideLargeElementsAttrs(kElideConstantsLargerThan);
   module.print(os, flags);

@@ -21,9 +21,11 @@ namespace ascendprec::driver {
 /// Constants with more elements than this are elided unless `fullConstants`.
 constexpr int64_t kElideConstantsLargerThan = 16;
 
-/// Writes `module` to `path`. Rewrites the module's resource-backed constants
-/// to blob-less handles first, so call it last. Returns false with `error`
-/// set when the file cannot be written.
+/// Writes `module`, which must have been verified, to `path`. Rewrites the
+/// module's resource-backed constants to blob-less handles first, so call it
+/// last; it touches nothing but the module (safe beside the report writers,
+/// which read ReportData only). Returns false with `error` set when the file
+/// cannot be written.
 bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
                     std::string &error);
 

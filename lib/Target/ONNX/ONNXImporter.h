@@ -43,9 +43,10 @@ struct ValidationResult {
   std::string error;               ///< why the model was rejected
   std::string shapeInferenceError; ///< shape inference failed (not fatal)
 };
-/// Runs ONNX's checker, then shape inference (which fills `model`'s
-/// value_info), in a child process where the platform allows, so that a
-/// crash inside libonnx becomes an error.
+/// Runs ONNX's checker and shape inference (which fills `model`'s
+/// value_info), at once in two child processes where the platform allows, so
+/// that a crash inside libonnx becomes an error; shapes count only for a
+/// model the checker accepts.
 /// `strict`: a node whose shapes do not fit (e.g. after --input_shape) is a
 /// shape-inference error instead of a node left without types.
 ValidationResult checkAndInferShapes(onnx::ModelProto &model, bool strict = false);

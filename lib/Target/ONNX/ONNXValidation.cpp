@@ -16,6 +16,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
@@ -29,14 +31,18 @@ using namespace mlir::ascendprec::onnximport;
 
 namespace {
 
-ValidationResult checkAndInferInProcess(onnx::ModelProto &model, bool strict) {
-  ValidationResult result;
+/// ONNX's checker: empty when the model is well formed, else why not.
+std::string runChecker(const onnx::ModelProto &model) {
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception &e) {
-    result.error = std::string("malformed ONNX model: ") + e.what();
-    return result;
+    return std::string("malformed ONNX model: ") + e.what();
   }
+  return {};
+}
+
+/// Shape inference into `model`'s value_info: empty, or why it failed.
+std::string runShapeInference(onnx::ModelProto &model, bool strict) {
   try {
     // Data propagation folds shape arithmetic (Shape -> Gather -> Concat ->
     // Reshape chains, as PyTorch and Paddle export them) into static shapes.
@@ -45,8 +51,17 @@ ValidationResult checkAndInferInProcess(onnx::ModelProto &model, bool strict) {
                                         /*data_prop_val=*/true);
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
-    result.shapeInferenceError = e.what();
+    return e.what();
   }
+  return {};
+}
+
+ValidationResult checkAndInferInProcess(onnx::ModelProto &model, bool strict) {
+  ValidationResult result;
+  result.error = runChecker(model);
+  if (!result.error.empty())
+    return result;
+  result.shapeInferenceError = runShapeInference(model, strict);
   result.ok = true;
   return result;
 }
@@ -85,32 +100,89 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
   return true;
 }
 
-/// The child: validate, then send [ok byte][error][shape error][model].
-[[noreturn]] void runChild(onnx::ModelProto &model, bool strict, int fd) {
-  // A program may block SIGINT/SIGTERM to handle them on a thread of its own
-  // (prec-compile does); that thread is not copied by fork(), so the child
-  // takes the default action and Ctrl-C stops it too.
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  // A crash report from libonnx's internals would only confuse the user;
-  // the parent reports the crash as an error about the model.
-  int devNull = ::open("/dev/null", O_WRONLY);
-  if (devNull >= 0)
-    ::dup2(devNull, STDERR_FILENO);
-  ValidationResult result = checkAndInferInProcess(model, strict);
-  // Initializers are unchanged by either step and usually hold nearly all of
-  // the model's bytes: send the model back without them (the parent keeps
-  // its own), so a large model is not copied through the pipe and parsed again.
-  std::string serialized;
-  if (result.ok) {
-    model.mutable_graph()->clear_initializer();
-    model.SerializeToString(&serialized);
+/// A forked child that sends its answer as length-prefixed strings.
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+};
+
+/// Forks a child that runs `work` (which fills the strings to send) and
+/// exits; pid -1 when the platform refuses a pipe or a process.
+template <typename Work>
+Child spawn(Work work) {
+  int fds[2];
+  if (::pipe(fds) != 0)
+    return {};
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return {};
   }
-  char ok = result.ok ? 1 : 0;
-  bool sent = writeAll(fd, &ok, 1) && writeString(fd, result.error) &&
-              writeString(fd, result.shapeInferenceError) && writeString(fd, serialized);
-  ::_exit(sent ? 0 : 3);
+  if (pid == 0) {
+    ::close(fds[0]);
+    // A program may block SIGINT/SIGTERM to handle them on a thread of its
+    // own (prec-compile does); that thread is not copied by fork(), so the
+    // child takes the default action and Ctrl-C stops it too.
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    // A crash report from libonnx's internals would only confuse the user;
+    // the parent reports the crash as an error about the model.
+    int devNull = ::open("/dev/null", O_WRONLY);
+    if (devNull >= 0)
+      ::dup2(devNull, STDERR_FILENO);
+    std::vector<std::string> reply = work();
+    bool sent = true;
+    for (const std::string &part : reply)
+      sent = sent && writeString(fds[1], part);
+    ::_exit(sent ? 0 : 3);
+  }
+  ::close(fds[1]);
+  return {pid, fds[0]};
+}
+
+/// Reads everything `child` sends and reaps it. Returns the parts, or
+/// nothing with `crash` saying how the child died.
+std::optional<std::vector<std::string>> collect(Child child, size_t parts, std::string &crash) {
+  std::string reply;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t got = ::read(child.fd, buffer, sizeof(buffer));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    reply.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(child.fd);
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::vector<std::string> result(parts);
+  size_t offset = 0;
+  bool complete = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  for (std::string &part : result)
+    complete = complete && readString(reply, offset, part);
+  if (complete)
+    return result;
+  // Killed by a signal, or (under a sanitizer) exited after reporting one.
+  crash = WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
+                              : "exit status " + std::to_string(WEXITSTATUS(status));
+  return std::nullopt;
+}
+
+void discard(Child child) {
+  ::kill(child.pid, SIGKILL);
+  ::close(child.fd);
+  while (::waitpid(child.pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+std::string crashMessage(const std::string &how, const char *step) {
+  return "libonnx crashed (" + how + ") while " + step +
+         " this model: it is malformed in a way ONNX's checker does not catch; "
+         "re-export it from its framework";
 }
 #endif
 
@@ -119,65 +191,54 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
 ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model,
                                                                      bool strict) {
 #ifdef ASCENDPREC_ONNX_ISOLATE
-  int fds[2];
-  if (::pipe(fds) != 0)
+  // The checker and shape inference run at once, in two children (on large
+  // models each takes about a second): inference's answer counts only once
+  // the checker has accepted the model.
+  Child checker = spawn([&] { return std::vector<std::string>{runChecker(model)}; });
+  if (checker.pid < 0)
     return checkAndInferInProcess(model, strict);
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return checkAndInferInProcess(model, strict);
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    runChild(model, strict, fds[1]);
-  }
-  ::close(fds[1]);
-  std::string reply;
-  char buffer[1 << 16];
-  while (true) {
-    ssize_t got = ::read(fds[0], buffer, sizeof(buffer));
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      break;
-    reply.append(buffer, static_cast<size_t>(got));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  Child inference = spawn([&] {
+    std::string error = runShapeInference(model, strict);
+    // Initializers are unchanged by inference and usually hold nearly all of
+    // the model's bytes: send the model back without them (the parent keeps
+    // its own), so a large model is not copied through the pipe and parsed
+    // again.
+    model.mutable_graph()->clear_initializer();
+    std::string serialized;
+    model.SerializeToString(&serialized);
+    return std::vector<std::string>{error, serialized};
+  });
 
   ValidationResult result;
-  size_t offset = 1;
-  std::string serialized;
-  bool complete = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty() &&
-                  readString(reply, offset, result.error) &&
-                  readString(reply, offset, result.shapeInferenceError) &&
-                  readString(reply, offset, serialized);
-  if (!complete) {
-    // Killed by a signal, or (under a sanitizer) exited after reporting one.
-    std::string how = WIFSIGNALED(status)
-                          ? std::string(::strsignal(WTERMSIG(status)))
-                          : "exit status " + std::to_string(WEXITSTATUS(status));
-    result.error = "libonnx crashed (" + how +
-                   ") while checking this model: it is malformed in a way ONNX's "
-                   "checker does not catch; re-export it from its framework";
+  std::string crash;
+  std::optional<std::vector<std::string>> checked = collect(checker, 1, crash);
+  if (!checked || !(*checked)[0].empty()) {
+    if (inference.pid >= 0)
+      discard(inference);
+    result.error = checked ? (*checked)[0] : crashMessage(crash, "checking");
     return result;
   }
-  result.ok = reply[0] == 1;
-  if (result.ok) {
-    onnx::ModelProto inferred;
-    if (!inferred.ParseFromString(serialized)) {
-      result.ok = false;
-      result.error = "internal error: the ONNX validation process returned an unreadable model";
-      return result;
-    }
-    // The inferred model, with the initializers the child left out.
-    inferred.mutable_graph()->mutable_initializer()->Swap(
-        model.mutable_graph()->mutable_initializer());
-    model.Swap(&inferred);
+  if (inference.pid < 0) {
+    result.shapeInferenceError = runShapeInference(model, strict);
+    result.ok = true;
+    return result;
   }
+  std::optional<std::vector<std::string>> inferred = collect(inference, 2, crash);
+  if (!inferred) {
+    result.error = crashMessage(crash, "inferring the shapes of");
+    return result;
+  }
+  result.shapeInferenceError = (*inferred)[0];
+  onnx::ModelProto withShapes;
+  if (!withShapes.ParseFromString((*inferred)[1])) {
+    result.error = "internal error: the ONNX validation process returned an unreadable model";
+    return result;
+  }
+  // The inferred model, with the initializers the child left out.
+  withShapes.mutable_graph()->mutable_initializer()->Swap(
+      model.mutable_graph()->mutable_initializer());
+  model.Swap(&withShapes);
+  result.ok = true;
   return result;
 #else
   return checkAndInferInProcess(model, strict);
