@@ -13,12 +13,20 @@ std::string mlir::ascend::valueName(Value value) {
     if (function && arg.getOwner()->isEntryBlock())
       if (auto name = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kArgNameAttr))
         return name.str();
+    // A Loop or Scan body's arguments: the ONNX body's input names.
+    if (Operation *owner = arg.getOwner()->getParentOp())
+      if (auto names = owner->getAttrOfType<ArrayAttr>("arg_names"))
+        if (arg.getArgNumber() < names.size())
+          if (auto name = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
+            return name.str();
     return "arg" + std::to_string(arg.getArgNumber());
   }
-  auto op = dyn_cast_or_null<AscendOpInterface>(value.getDefiningOp());
-  if (!op)
+  Operation *op = value.getDefiningOp();
+  // Ascend ops and the control-flow ops (If, Loop, Scan) carry the node name.
+  auto nodeName = op ? op->getAttrOfType<StringAttr>("name") : StringAttr();
+  if (!nodeName)
     return "?";
-  std::string name = op.getNodeName().str();
+  std::string name = nodeName.str();
   if (op->getNumResults() > 1)
     name += ":" + std::to_string(cast<OpResult>(value).getResultNumber());
   return name;
