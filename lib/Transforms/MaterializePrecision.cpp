@@ -98,10 +98,40 @@ struct MaterializePrecisionPass
         for (auto [result, dtype] : llvm::zip(op->getResults(), decision.getOutputs()))
           result.setType(cast<ShapedType>(result.getType()).clone(dtype));
       }
+      materializeControlFlow(func, converter);
       materializeBoundary(func, converter);
     }
     addToCounter(module, kCastsInsertedAttr, converter.castsInserted);
     addToCounter(module, kConstantsConvertedAttr, converter.constantsConverted);
+  }
+
+  /// If, Loop and Scan keep the model's dtypes at their boundary, as
+  /// function results do: an operand whose producer now computes in another
+  /// dtype is converted to the body argument's dtype, and a yielded value to
+  /// the dtype of the result it becomes (docs/control-flow.md).
+  void materializeControlFlow(func::FuncOp func, Converter &converter) {
+    auto convertTo = [&](Operation *op, unsigned index, Type like) {
+      op->setOperand(index, converter.convert(op->getOperand(index),
+                                              getElementTypeOrSelf(like)));
+    };
+    func.walk([&](Operation *op) {
+      if (auto loop = dyn_cast<LoopOp>(op)) {
+        Block &body = loop.getBody().front();
+        unsigned first = loop.getInitial().getBeginOperandIndex();
+        for (unsigned i = 0; i < loop.getNumCarried(); ++i)
+          convertTo(loop, first + i, body.getArgument(2 + i).getType());
+      } else if (auto scan = dyn_cast<ScanOp>(op)) {
+        Block &body = scan.getBody().front();
+        for (unsigned i = 0; i < body.getNumArguments(); ++i)
+          convertTo(scan, i, body.getArgument(i).getType());
+      } else if (auto yield = dyn_cast<YieldOp>(op)) {
+        Operation *parent = yield->getParentOp();
+        // A Loop body yields its condition before the values its results take.
+        unsigned skipped = isa<LoopOp>(parent) ? 1 : 0;
+        for (unsigned i = skipped; i < yield->getNumOperands(); ++i)
+          convertTo(yield, i, parent->getResult(i - skipped).getType());
+      }
+    });
   }
 
   /// Function results keep their declared dtypes (or the function type

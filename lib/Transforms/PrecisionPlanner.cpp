@@ -200,8 +200,10 @@ Type PrecisionPlanner::followedDType(AscendOpInterface op,
       continue; // indices and other integer inputs carry no precision
     Operation *producer = value.getDefiningOp();
     // ML-4: graph inputs are passed over like constants (docs/decisions.md),
-    // so that x + f(x) and f(x) + x follow f alike.
-    if (!producer || isa<ConstOp>(producer))
+    // so that x + f(x) and f(x) + x follow f alike. So are the results and
+    // body arguments of If, Loop and Scan: they keep the model's dtypes
+    // (docs/control-flow.md).
+    if (!producer || isa<ConstOp>(producer) || !isa<AscendOpInterface>(producer))
       continue;
     Type dtype = planned.lookup(value);
     if (!dtype)

@@ -46,6 +46,25 @@ void mlir::ascendprec::recordImportDiagnostics(
   module->setAttr(kImportWarningsAttr, b.getArrayAttr(entries));
 }
 
+/// The control-flow regions around `op`, outermost first.
+static std::string regionPath(Operation *op) {
+  std::string path;
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentOp()->getParentRegion()) {
+    Operation *parent = region->getParentOp();
+    if (!isa<IfOp, LoopOp, ScanOp>(parent))
+      break;
+    std::string part = parent->getName().stripDialect().str() + " '" +
+                       parent->getAttrOfType<StringAttr>("name").str() + "' ";
+    if (auto branch = dyn_cast<IfOp>(parent))
+      part += region == &branch.getThenBranch() ? "then" : "else";
+    else
+      part += "body";
+    path = path.empty() ? part : part + " / " + path;
+  }
+  return path;
+}
+
 ReportData mlir::ascendprec::collectReport(ModuleOp module) {
   ReportData report;
   if (auto state = module->getAttrOfType<DictionaryAttr>(kPolicyAttr)) {
@@ -81,6 +100,7 @@ ReportData mlir::ascendprec::collectReport(ModuleOp module) {
     ReportNode node;
     node.name = op.getNodeName().str();
     node.opType = op.getOpType().str();
+    node.region = regionPath(op);
     for (Value operand : op->getOperands())
       node.producers.push_back(ascend::valueName(operand));
     if (op->hasAttr(kInsertedAttr)) {

@@ -61,7 +61,7 @@ constexpr const char *kStyle =
     "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;"
     "text-align:left;font-size:13px}th{cursor:pointer;background:#eee}"
     "th.sorted{background:#ccc}tr.cast td:first-child{padding-left:2em}"
-    "tr.cast td{border:2px solid #d00}tr.generic td:nth-child(2){font-style:italic}"
+    "tr.cast td{border:2px solid #d00}.region{font-size:smaller;color:#555}tr.generic td:nth-child(2){font-style:italic}"
     ".counts{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}"
     ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
     "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}";
@@ -132,15 +132,20 @@ std::string row(const ReportNode &node) {
                                     node.list,
                                     node.rule,
                                     node.insertedCast ? "inserted Cast" : node.source};
-  std::string search;
+  std::string search = lower(node.region) + " ";
   for (const std::string &cell : cells)
     search += lower(cell) + " ";
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
   std::string out = "<tr" + (classes.empty() ? "" : " class=\"" + classes + "\"") +
                     " data-search=\"" + escapeHtml(search) + "\" style=\"background:" +
                     reportColorFor(node.computeDType) + "\">";
-  for (const std::string &cell : cells)
-    out += "<td>" + escapeHtml(cell) + "</td>";
+  for (const std::string &cell : cells) {
+    out += "<td>" + escapeHtml(cell);
+    // An op inside If/Loop/Scan says where, under its name.
+    if (&cell == &cells.front() && !node.region.empty())
+      out += "<div class=\"region\">in " + escapeHtml(node.region) + "</div>";
+    out += "</td>";
+  }
   return out + "</tr>\n";
 }
 

@@ -74,6 +74,8 @@ std::string mlir::ascendprec::reportJson(const ReportData &report) {
       json.value(node.implMode);
     json.member("list", node.list).member("rule", node.rule).member("source", node.source);
     list("absorbed", node.absorbed);
+    if (!node.region.empty())
+      json.member("region", node.region);
     json.endObject();
   }
   json.endArray();
@@ -108,6 +110,12 @@ std::string mlir::ascendprec::reportText(const ReportData &report) {
                     join(node.inputDTypes), join(node.outputDTypes),
                     node.implMode.empty() ? "-" : node.implMode, node.list,
                     node.rule, node.source});
+  // Models with If/Loop/Scan get a last column saying where each op sits.
+  if (llvm::any_of(report.nodes, [](const ReportNode &n) { return !n.region.empty(); })) {
+    rows.front().push_back("region");
+    for (size_t i = 1; i < rows.size(); ++i)
+      rows[i].push_back(report.nodes[i - 1].region.empty() ? "-" : report.nodes[i - 1].region);
+  }
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto &row : rows)
     for (size_t i = 0; i < row.size(); ++i)

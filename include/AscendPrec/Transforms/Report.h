@@ -20,6 +20,9 @@ struct ReportNode {
   bool insertedCast = false; ///< a Cast materialization added
   /// An ascend.generic op: ONNX import had no dedicated op for it.
   bool generic = false;
+  /// Where the op sits inside control flow, outermost first
+  /// ("If '/If_0' then / Loop '/Loop' body"); empty in the main graph.
+  std::string region;
 };
 
 struct ReportData {
