@@ -31,6 +31,8 @@ using namespace mlir::ascendprec;
 using namespace mlir::ascendprec::onnximport;
 namespace policy = ::ascendprec::policy;
 
+static void eraseDeadOps(Block &block);
+
 //===----------------------------------------------------------------------===//
 // NodeConverter helpers
 //===----------------------------------------------------------------------===//
@@ -107,64 +109,17 @@ Value NodeConverter::makeConst(DenseElementsAttr value, const std::string &suffi
 // The importer
 //===----------------------------------------------------------------------===//
 
-namespace {
+void Importer::define(const std::string &valueName, Value value) {
+  values[valueName] = value;
+  if (!scopes.empty())
+    scopes.back().push_back(valueName);
+}
 
-class Importer {
-public:
-  Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats,
-           const ONNXImportOptions &options)
-      : context(context), path(path.str()), builder(context), stats(stats),
-        options(options) {}
-
-  /// Imports `parsed`, which the importer takes over.
-  OwningOpRef<ModuleOp> run(onnx::ModelProto &&parsed);
-  InFlightDiagnostic error() { return emitError(fileLoc()); }
-
-private:
-  Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
-  Location nodeLoc(unsigned, const std::string &name) {
-    // The node name, in the model file. No line: a protobuf has none, and
-    // diagnostics would print binary "source lines". Messages name the node.
-    return NameLoc::get(StringAttr::get(context, name), fileLoc());
-  }
-  Value lookup(const std::string &valueName);
-  LogicalResult reportFailedLookup(Location loc, const std::string &nodeName,
-                                   const std::string &opType);
-  std::optional<DenseElementsAttr> constantOf(const std::string &valueName);
-  /// A large raw initializer as a resource blob (ONNXTensors.cpp), taken over
-  /// from the protobuf at its first use; null for others.
-  ElementsAttr largeInitializer(const std::string &valueName);
-  Type typeOf(const std::string &valueName);
-  LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
-  void convertGeneric(NodeConverter &converter);
-  void warnAboutGenericNodes(Block *body);
-  LogicalResult applyInputShapes();
-
-  MLIRContext *context;
-  std::string path;
-  OpBuilder builder;
-  ONNXImportStats *stats;
-  const ONNXImportOptions &options;
-  onnx::ModelProto model;
-  int64_t opset = 1;
-  // Hash maps: value names in exported models share long prefixes
-  // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
-  std::unordered_map<std::string, Value> values;
-  std::unordered_map<std::string, onnx::TensorProto *> initializers;
-  std::unordered_map<std::string, DenseResourceElementsAttr> resources;
-  std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
-  std::unordered_map<std::string, Type> types;
-  /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
-  struct GenericNodes {
-    std::optional<Location> loc;
-    std::string opType;
-    std::vector<std::string> names;
-    std::string reason; ///< the first dedicated op's verifier message
-  };
-  std::map<std::string, GenericNodes> genericNodes;
-  bool failedLookup = false;
-  bool reportedInitializerError = false; ///< said why a lookup failed
-};
+void Importer::defineConstant(const std::string &valueName, DenseElementsAttr value) {
+  constants[valueName] = value;
+  if (!scopes.empty())
+    scopes.back().push_back(valueName);
+}
 
 Value Importer::lookup(const std::string &valueName) {
   auto it = values.find(valueName);
@@ -179,6 +134,12 @@ Value Importer::lookup(const std::string &valueName) {
     return {};
   }
   // Initializers become constants at their first use, named after them.
+  // Inside a subgraph they go to the top of the function instead (a
+  // constant has no operands, so that is valid anywhere), so that one
+  // constant serves the subgraph and the graphs around it.
+  OpBuilder::InsertionGuard guard(builder);
+  if (!scopes.empty())
+    builder.setInsertionPointToStart(functionEntry);
   auto constant = ascend::ConstOp::create(builder, fileLoc(), value,
                                           builder.getStringAttr(valueName),
                                           nullptr, nullptr, nullptr);
@@ -288,8 +249,7 @@ void Importer::convertGeneric(NodeConverter &converter) {
 void Importer::warnAboutGenericNodes(Block *body) {
   constexpr size_t kNamed = 5;
   std::set<std::string> alive;
-  for (auto generic : body->getOps<ascend::GenericOp>())
-    alive.insert(generic.getName().str());
+  body->walk([&](ascend::GenericOp generic) { alive.insert(generic.getName().str()); });
   if (stats) {
     stats->generic = 0;
     stats->genericOpTypes.clear();
@@ -337,16 +297,18 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (stats)
     ++stats->nodes;
 
-  // Subgraphs (If, Loop, Scan, ...) are not imported yet: an error naming
-  // the node, never an op whose branches silently vanish.
+  if ((node.op_type() == "If" || node.op_type() == "Loop" || node.op_type() == "Scan") &&
+      (node.domain().empty() || node.domain() == "ai.onnx"))
+    return convertControlFlow(converter);
+  // Other ops with subgraphs (Sequence*, custom ones): an error naming the
+  // node, never an op whose subgraph silently vanishes.
   for (const onnx::AttributeProto &attribute : node.attribute())
     if (attribute.has_g() || attribute.graphs_size() > 0) {
       emitError(converter.loc) << "ONNX op " << node.op_type() << " (node '"
                                << policy::escapeForDisplay(name) << "') has the subgraph '"
                                << attribute.name()
-                               << "', and subgraphs are not imported yet; the model cannot "
-                                  "be planned completely (export it without control flow, "
-                                  "e.g. with the condition fixed, or wait for If/Loop support)";
+                               << "'; only If, Loop and Scan subgraphs are imported, so the "
+                                  "model cannot be planned completely";
       return failure();
     }
 
@@ -373,7 +335,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
                                << (message.empty() ? "" : ": " + message);
       return failure();
     }
-    constants[node.output(0)] = tensor;
+    defineConstant(node.output(0), tensor);
     if (stats)
       ++stats->dedicated;
     return success();
@@ -388,7 +350,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     Value in = converter.input(0);
     if (!in)
       return failure();
-    values[node.output(0)] = in;
+    define(node.output(0), in);
     if (stats)
       ++stats->dedicated;
     return success();
@@ -398,7 +360,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   // Constant node.
   if ((node.domain().empty() || node.domain() == "ai.onnx") && node.output_size() == 1)
     if (std::optional<DenseElementsAttr> folded = foldShapeComputation(converter)) {
-      constants[node.output(0)] = *folded;
+      defineConstant(node.output(0), *folded);
       if (stats) {
         ++stats->dedicated;
         ++stats->folded;
@@ -445,7 +407,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   }
   for (int i = 0; i < node.output_size() && i < static_cast<int>(converter.results.size()); ++i)
     if (!node.output(i).empty())
-      values[node.output(i)] = converter.results[i];
+      define(node.output(i), converter.results[i]);
   return success();
 }
 
@@ -566,6 +528,7 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   if (funcName != "main")
     func->setAttr("onnx.graph_name", builder.getStringAttr(funcName));
   Block *entry = func.addEntryBlock();
+  functionEntry = entry;
   builder.setInsertionPointToStart(entry);
   for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments())) {
     values[name] = arg;
@@ -589,9 +552,7 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   // Ops nothing uses (shape computations whose consumers took the inferred
   // types instead) go now, so that warnings and counts are about the ops
   // that stay.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseDeadOps(*entry);
   warnAboutGenericNodes(entry);
   // The ops' result types are what the function returns.
   func.setType(builder.getFunctionType(inputTypes, TypeRange(ValueRange(results))));
@@ -600,7 +561,16 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   return module;
 }
 
-} // namespace
+/// Erases ops nothing uses, inside If/Loop/Scan regions too.
+static void eraseDeadOps(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+    for (Region &region : op.getRegions())
+      for (Block &inner : region)
+        eraseDeadOps(inner);
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  }
+}
 
 /// The protobuf limit: a serialized message over 2 GB cannot be read.
 static bool tooLarge(size_t bytes) { return bytes > static_cast<size_t>(INT32_MAX); }

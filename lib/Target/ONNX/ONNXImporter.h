@@ -10,6 +10,8 @@
 #include <onnx/onnx_pb.h>
 
 #include <map>
+#include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,6 +124,94 @@ std::optional<DenseElementsAttr> foldShapeComputation(NodeConverter &node);
 LogicalResult convertMathOp(NodeConverter &node);
 LogicalResult convertNNOp(NodeConverter &node);
 LogicalResult convertShapeOp(NodeConverter &node);
+
+//===----------------------------------------------------------------------===//
+// The importer
+//===----------------------------------------------------------------------===//
+
+/// Builds the module for one ONNX model. Subgraphs (If, Loop and Scan
+/// bodies, ONNXControlFlow.cpp) are imported into regions by the same
+/// importer, with their names scoped: a subgraph sees the names of the
+/// graphs around it, and its own names are forgotten when it ends.
+class Importer {
+public:
+  Importer(MLIRContext *context, StringRef path, ONNXImportStats *stats,
+           const ONNXImportOptions &options)
+      : context(context), path(path.str()), builder(context), stats(stats),
+        options(options) {}
+
+  /// Imports `parsed`, which the importer takes over.
+  OwningOpRef<ModuleOp> run(onnx::ModelProto &&parsed);
+  InFlightDiagnostic error() { return emitError(fileLoc()); }
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
+  Location nodeLoc(unsigned, const std::string &name) {
+    // The node name, in the model file. No line: a protobuf has none, and
+    // diagnostics would print binary "source lines". Messages name the node.
+    return NameLoc::get(StringAttr::get(context, name), fileLoc());
+  }
+  Value lookup(const std::string &valueName);
+  LogicalResult reportFailedLookup(Location loc, const std::string &nodeName,
+                                   const std::string &opType);
+  std::optional<DenseElementsAttr> constantOf(const std::string &valueName);
+  /// A large raw initializer as a resource blob (ONNXTensors.cpp), taken over
+  /// from the protobuf at its first use; null for others.
+  ElementsAttr largeInitializer(const std::string &valueName);
+  Type typeOf(const std::string &valueName);
+  LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
+  void convertGeneric(NodeConverter &converter);
+  void warnAboutGenericNodes(Block *body);
+  LogicalResult applyInputShapes();
+
+  /// Binds an ONNX value name in the current scope.
+  void define(const std::string &valueName, Value value);
+  void defineConstant(const std::string &valueName, DenseElementsAttr value);
+  /// If, Loop and Scan (ONNXControlFlow.cpp).
+  LogicalResult convertControlFlow(NodeConverter &converter);
+  LogicalResult convertIf(NodeConverter &converter);
+  LogicalResult convertLoop(NodeConverter &converter);
+  LogicalResult convertScan(NodeConverter &converter);
+  /// Creates the op `state` describes, verifies it, and binds its results.
+  LogicalResult finishControlFlowOp(NodeConverter &converter, OperationState &state);
+  /// Imports `graph`'s nodes at the builder's insertion point, with its
+  /// inputs bound to `inputs`, and returns its outputs in `outputs`; the
+  /// subgraph's own names are forgotten afterwards.
+  LogicalResult importSubgraph(const onnx::GraphProto &graph, ValueRange inputs,
+                               SmallVectorImpl<Value> &outputs);
+  /// `importSubgraph` into a new block with arguments of `argTypes`, ended
+  /// by an ascend.Yield of the outputs; null on failure.
+  std::unique_ptr<Block> importBody(const onnx::GraphProto &graph, TypeRange argTypes,
+                                    Location loc);
+
+  MLIRContext *context;
+  std::string path;
+  OpBuilder builder;
+  ONNXImportStats *stats;
+  const ONNXImportOptions &options;
+  onnx::ModelProto model;
+  int64_t opset = 1;
+  // Hash maps: value names in exported models share long prefixes
+  // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
+  std::unordered_map<std::string, Value> values;
+  std::unordered_map<std::string, onnx::TensorProto *> initializers;
+  std::unordered_map<std::string, DenseResourceElementsAttr> resources;
+  std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
+  std::unordered_map<std::string, Type> types;
+  /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
+  struct GenericNodes {
+    std::optional<Location> loc;
+    std::string opType;
+    std::vector<std::string> names;
+    std::string reason; ///< the first dedicated op's verifier message
+  };
+  std::map<std::string, GenericNodes> genericNodes;
+  Block *functionEntry = nullptr;
+  /// Per subgraph being imported (innermost last): the names it defined.
+  std::vector<std::vector<std::string>> scopes;
+  bool failedLookup = false;
+  bool reportedInitializerError = false; ///< said why a lookup failed
+};
 
 } // namespace mlir::ascendprec::onnximport
 

@@ -199,14 +199,94 @@ save("conv3d", [
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2, 2])],
    [w("w3", 3, 2, 3, 3, 3)])
 
-# An If with then/else subgraphs: refused with an error naming the node
-# until control flow is imported (never dropped with a warning).
-then_g = helper.make_graph([n("Relu", ["x"], ["t"], name="then_relu")], "then", [],
-                           [helper.make_tensor_value_info("t", TensorProto.FLOAT, [4])])
-else_g = helper.make_graph([n("Sigmoid", ["x"], ["e"], name="else_sigmoid")], "else", [],
-                           [helper.make_tensor_value_info("e", TensorProto.FLOAT, [4])])
+# Control flow (ONNXControlFlow.cpp). An If on a run-time condition whose
+# branches read outer values (x, and the initializer w), one with a MatMul
+# (white under allow_mix_precision) and a Constant of its own.
+def vi(name, dtype, shape):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+then_g = helper.make_graph([n("MatMul", ["x", "w"], ["t"], name="/then/MatMul")], "then", [],
+                           [vi("t", TensorProto.FLOAT, [4, 4])])
+else_g = helper.make_graph([
+    n("Constant", [], ["half"], name="/else/Constant",
+      value=numpy_helper.from_array(np.array(0.5, np.float32), "half")),
+    n("Mul", ["x", "half"], ["m"], name="/else/Mul"),
+    n("Sigmoid", ["m"], ["e"], name="/else/Sigmoid"),
+], "else", [], [vi("e", TensorProto.FLOAT, [4, 4])])
 save("if_model", [
-    n("If", ["c"], ["y"], name="branch", then_branch=then_g, else_branch=else_g),
-], [helper.make_tensor_value_info("c", TensorProto.BOOL, []),
-    helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
-   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    n("If", ["c"], ["y"], name="/If", then_branch=then_g, else_branch=else_g),
+    n("Relu", ["y"], ["z"], name="/Relu"),
+], [vi("c", TensorProto.BOOL, []), vi("x", TensorProto.FLOAT, [4, 4])],
+   [vi("z", TensorProto.FLOAT, [4, 4])], [w("w", 4, 4)])
+
+# PyTorch's export of `if x.shape[0] == 1:`: the condition folds once the
+# shape is known, and the branch that runs is inlined.
+taken_g = helper.make_graph([n("Tanh", ["x"], ["tt"], name="/taken/Tanh")], "taken", [],
+                            [vi("tt", TensorProto.FLOAT, [1, 4])])
+skipped_g = helper.make_graph([n("Neg", ["x"], ["sn"], name="/skipped/Neg")], "skipped", [],
+                              [vi("sn", TensorProto.FLOAT, [1, 4])])
+save("if_folded", [
+    n("Shape", ["x"], ["shape"], name="/Shape"),
+    n("Gather", ["shape", "zero"], ["batch"], name="/Gather", axis=0),
+    n("Equal", ["batch", "one"], ["is_one"], name="/Equal"),
+    n("If", ["is_one"], ["y"], name="/If", then_branch=taken_g, else_branch=skipped_g),
+], [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])],
+   [i64("zero", 0), i64("one", 1)])
+
+# A Loop with a trip count, a loop-carried value and a scan output; its body
+# holds an If (nesting) and reads the outer weight w.
+inner_then = helper.make_graph([n("Relu", ["s"], ["it"], name="/body/If/then/Relu")],
+                               "inner_then", [], [vi("it", TensorProto.FLOAT, [2, 4])])
+inner_else = helper.make_graph([n("Neg", ["s"], ["ie"], name="/body/If/else/Neg")],
+                               "inner_else", [], [vi("ie", TensorProto.FLOAT, [2, 4])])
+body = helper.make_graph([
+    n("MatMul", ["v", "w"], ["mm"], name="/body/MatMul"),
+    n("Add", ["mm", "v"], ["s"], name="/body/Add"),
+    n("If", ["flag"], ["next"], name="/body/If", then_branch=inner_then, else_branch=inner_else),
+    n("Identity", ["cond_in"], ["cond_out"], name="/body/Identity"),
+], "body", [vi("iter", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+            vi("v", TensorProto.FLOAT, [2, 4])],
+   [vi("cond_out", TensorProto.BOOL, []), vi("next", TensorProto.FLOAT, [2, 4]),
+    vi("s", TensorProto.FLOAT, [2, 4])])
+save("loop_model", [
+    n("Loop", ["trips", "", "x"], ["final", "stacked"], name="/Loop", body=body),
+], [vi("x", TensorProto.FLOAT, [2, 4]), vi("flag", TensorProto.BOOL, [])],
+   [vi("final", TensorProto.FLOAT, [2, 4]), vi("stacked", TensorProto.FLOAT, [None, 2, 4])],
+   [i64("trips", 3), w("w", 4, 4)])
+
+# A Scan (opset 9 form): a running sum over the rows of xs.
+scan_body = helper.make_graph([
+    n("Add", ["acc", "row"], ["acc_next"], name="/scan/Add"),
+    n("Identity", ["acc_next"], ["out_row"], name="/scan/Identity"),
+], "scan_body", [vi("acc", TensorProto.FLOAT, [4]), vi("row", TensorProto.FLOAT, [4])],
+   [vi("acc_next", TensorProto.FLOAT, [4]), vi("out_row", TensorProto.FLOAT, [4])])
+save("scan_model", [
+    n("Scan", ["init", "xs"], ["total", "running"], name="/Scan", body=scan_body,
+      num_scan_inputs=1),
+], [vi("init", TensorProto.FLOAT, [4]), vi("xs", TensorProto.FLOAT, [3, 4])],
+   [vi("total", TensorProto.FLOAT, [4]), vi("running", TensorProto.FLOAT, [3, 4])])
+
+# An If whose branches disagree in the number of outputs: an error naming
+# the node.
+two_g = helper.make_graph([n("Relu", ["x"], ["a2"], name="/two/Relu"),
+                           n("Neg", ["x"], ["b2"], name="/two/Neg")], "two", [],
+                          [vi("a2", TensorProto.FLOAT, [4]), vi("b2", TensorProto.FLOAT, [4])])
+one_g = helper.make_graph([n("Relu", ["x"], ["a1"], name="/one/Relu")], "one", [],
+                          [vi("a1", TensorProto.FLOAT, [4])])
+uncheckable = helper.make_model(helper.make_graph(
+    [n("If", ["c"], ["y"], name="/bad_If", then_branch=two_g, else_branch=one_g)], "bad_if",
+    [vi("c", TensorProto.BOOL, []), vi("x", TensorProto.FLOAT, [4])],
+    [vi("y", TensorProto.FLOAT, [4])]), opset_imports=[helper.make_opsetid("", 17)])
+uncheckable.ir_version = 8
+onnx.save(uncheckable, str(out / "if_mismatch.onnx"))
+
+# Scan in its opset-8 form (sequence_lens, a batch axis): refused by name.
+scan8_body = helper.make_graph([n("Add", ["acc8", "row8"], ["next8"], name="/scan8/Add")],
+                               "scan8_body",
+                               [vi("acc8", TensorProto.FLOAT, [4]), vi("row8", TensorProto.FLOAT, [4])],
+                               [vi("next8", TensorProto.FLOAT, [4])])
+save("scan_opset8", [
+    n("Scan", ["", "init8", "xs8"], ["total8"], name="/Scan8", body=scan8_body, num_scan_inputs=1),
+], [vi("init8", TensorProto.FLOAT, [1, 4]), vi("xs8", TensorProto.FLOAT, [1, 3, 4])],
+   [vi("total8", TensorProto.FLOAT, [1, 4])], opset=8)
