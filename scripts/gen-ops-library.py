@@ -48,6 +48,12 @@ OPS = {
     "Conv2DBackpropInput": (["x", "filter", "bias"], ["y"], True, "Convolution"),
     "MatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
     "BatchMatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
+    # Recurrent layers (white: matrix products each step). ONNX's operand
+    # order: x, w, r, then the optional bias and initial states.
+    "DynamicRNN": (["x", "w", "r", "b", "init_h", "init_c"], ["y", "output_h", "output_c"],
+                   True, "Opaque"),
+    "DynamicGRUV2": (["x", "w", "r", "b", "init_h"], ["y", "output_h"], True, "Opaque"),
+    "RNN": (["x", "w", "r", "b", "init_h"], ["y", "output_h"], True, "Opaque"),
     "Add": (["x1", "x2"], ["y"], None, "Broadcast"),
     "Sub": (["x1", "x2"], ["y"], None, "Broadcast"),
     "Mul": (["x1", "x2"], ["y"], None, "Broadcast"),
@@ -130,6 +136,13 @@ def rows_for(soc, op):
     bf = [BF16] if HAS_BF16[soc] else []
     if op in ("Conv2D", "Conv2DBackpropInput", "MatMulV2", "BatchMatMulV2"):
         return cube_rows(soc, n_in)
+    if op in ("DynamicRNN", "DynamicGRUV2", "RNN"):
+        # fp16 matrix inputs with fp16 or fp32 results everywhere; fp32 and
+        # bf16 throughout where the cube has them (910B).
+        rows = [([FP16] * n_in, [FP16] * n_out), ([FP16] * n_in, [FP32] * n_out)]
+        if FP32_CUBE[soc]:
+            rows += uniform([FP32, BF16])
+        return rows
     if op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Neg",
               "Abs", "ClipByValue", "BiasAdd"):
         return uniform([FP16, FP32, I32] + bf)

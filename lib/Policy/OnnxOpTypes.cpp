@@ -18,7 +18,7 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"LessOrEqual", "LessEqual"}, {"GreaterOrEqual", "GreaterEqual"},
       {"And", "LogicalAnd"}, {"Or", "LogicalOr"}, {"Not", "LogicalNot"},
       {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
-      {"MaxPool", "MaxPoolV3"}};
+      {"MaxPool", "MaxPoolV3"}, {"LSTM", "DynamicRNN"}, {"GRU", "DynamicGRUV2"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

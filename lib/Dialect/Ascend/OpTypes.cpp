@@ -9,11 +9,13 @@ using namespace mlir;
 using namespace mlir::ascend;
 
 ComputeUnit mlir::ascend::classifyOpType(StringRef opType) {
-  // The matrix-unit families of Ascend IR; every other op is vector work.
+  // The matrix-unit families of Ascend IR (the recurrent layers are matrix
+  // products per step); every other op is vector work.
   static constexpr StringLiteral cubePrefixes[] = {
       "Conv2D",        "Conv3D",         "DepthwiseConv2D",
       "Deconvolution", "MatMul",         "BatchMatMul",
-      "GEMM",          "FullyConnection"};
+      "GEMM",          "FullyConnection", "DynamicRNN",
+      "DynamicGRU",    "RNN"};
   for (StringRef prefix : cubePrefixes)
     if (opType.starts_with(prefix))
       return ComputeUnit::Cube;

@@ -388,7 +388,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     Operation *last = block->empty() ? nullptr : &block->back();
     converted = succeeded(convertMathOp(converter)) ||
                 succeeded(convertNNOp(converter)) ||
-                succeeded(convertShapeOp(converter));
+                succeeded(convertShapeOp(converter)) ||
+                succeeded(convertRecurrentOp(converter));
     if (!converted) {
       // Drop anything a converter built before giving up.
       while (!block->empty() && &block->back() != last)

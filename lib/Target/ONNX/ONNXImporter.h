@@ -124,6 +124,7 @@ std::optional<DenseElementsAttr> foldShapeComputation(NodeConverter &node);
 LogicalResult convertMathOp(NodeConverter &node);
 LogicalResult convertNNOp(NodeConverter &node);
 LogicalResult convertShapeOp(NodeConverter &node);
+LogicalResult convertRecurrentOp(NodeConverter &node);
 
 //===----------------------------------------------------------------------===//
 // The importer

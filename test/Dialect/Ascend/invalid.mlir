@@ -776,3 +776,41 @@ func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
   %0 = ascend.Equal %a, %b {name = "eq"} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
+
+// -----
+
+//===--- Recurrent layers ---===//
+
+func.func @rnn_direction(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{expects direction forward, reverse or bidirectional, got 'sideways'}}
+  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = "sideways", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @lstm_gate_rows(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x32x8xf32>) {
+  // expected-error @+1 {{expects w dimension 1 to be 32, got 24}}
+  %y, %h, %c = ascend.DynamicRNN %x, %w, %r {name = "lstm", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
+      : (tensor<5x2x4xf32>, tensor<1x24x4xf32>, tensor<1x32x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_bidirectional_weights(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x24x8xf32>) {
+  // expected-error @+1 {{expects w dimension 0 to be 2, got 1}}
+  %y, %h = ascend.DynamicGRUV2 %x, %w, %r {name = "gru", hidden_size = 8 : i64, direction = "bidirectional", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      : (tensor<5x2x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_input_size(%x: tensor<5x2x4xf32>, %w: tensor<1x8x3xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{expects w dimension 2 to be 4, got 3}}
+  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      : (tensor<5x2x4xf32>, tensor<1x8x3xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}

@@ -290,3 +290,32 @@ save("scan_opset8", [
     n("Scan", ["", "init8", "xs8"], ["total8"], name="/Scan8", body=scan8_body, num_scan_inputs=1),
 ], [vi("init8", TensorProto.FLOAT, [1, 4]), vi("xs8", TensorProto.FLOAT, [1, 3, 4])],
    [vi("total8", TensorProto.FLOAT, [1, 4])], opset=8)
+
+# Recurrent layers as PyTorch exports them (seq-first, biases, initial
+# states), and an LSTM with sequence_lens, which stays generic.
+def rnn_model(name, op, gates, with_c, extra_inputs=(), **attrs):
+    hidden, inp, seq, batch = 8, 4, 5, 2
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    inits = [w(f"{name}_W", dirs, gates * hidden, inp), w(f"{name}_R", dirs, gates * hidden, hidden),
+             w(f"{name}_B", dirs, 2 * gates * hidden), w(f"{name}_h0", dirs, batch, hidden)]
+    inputs = ["x", f"{name}_W", f"{name}_R", f"{name}_B", "", f"{name}_h0"]
+    outputs = ["y", "y_h"]
+    if with_c:
+        inits.append(w(f"{name}_c0", dirs, batch, hidden))
+        inputs.append(f"{name}_c0")
+        outputs.append("y_c")
+    graph_inputs = [vi("x", TensorProto.FLOAT, [seq, batch, inp])]
+    for index, value in extra_inputs:
+        inputs[index] = value
+        graph_inputs.append(vi(value, TensorProto.INT32, [batch]))
+    save(name, [n(op, inputs, outputs, name=f"/{op.lower()}/{op}", hidden_size=hidden, **attrs)],
+         graph_inputs,
+         [vi("y", TensorProto.FLOAT, [seq, dirs, batch, hidden]),
+          vi("y_h", TensorProto.FLOAT, [dirs, batch, hidden])] +
+         ([vi("y_c", TensorProto.FLOAT, [dirs, batch, hidden])] if with_c else []), inits)
+
+
+rnn_model("lstm", "LSTM", 4, True)
+rnn_model("gru_bidi", "GRU", 3, False, direction="bidirectional", linear_before_reset=1)
+rnn_model("rnn", "RNN", 1, False)
+rnn_model("lstm_seqlens", "LSTM", 4, True, extra_inputs=[(4, "lens")])

@@ -684,6 +684,7 @@ def Ascend_GenericOp : Ascend_OpBase<"generic", [Ascend_AscendOpInterface]> {
   let hasVerifier = 1;
 }
 
+include "AscendPrec/Dialect/Ascend/AscendRecurrent.td"
 include "AscendPrec/Dialect/Ascend/AscendControlFlow.td"
 
 #endif // ASCENDPREC_DIALECT_ASCEND_ASCENDOPS_TD

@@ -1,0 +1,112 @@
+//===- ONNXRecurrentOps.cpp - LSTM, GRU and RNN ----------------------------===//
+//
+// ONNX's recurrent layers become ascend.DynamicRNN (LSTM), DynamicGRUV2
+// (GRU) and RNN with ONNX's operands. What those ops do not express stays
+// ascend.generic with the reason: sequence_lens (padded batches), LSTM
+// peepholes, non-default activations, clip, the batch-first layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporter.h"
+
+using namespace mlir;
+using namespace mlir::ascendprec::onnximport;
+
+namespace {
+
+/// The activations each layer computes without an `activations` attribute.
+const std::vector<std::string> &defaultActivations(const std::string &type) {
+  static const std::vector<std::string> lstm = {"Sigmoid", "Tanh", "Tanh"};
+  static const std::vector<std::string> gru = {"Sigmoid", "Tanh"};
+  static const std::vector<std::string> rnn = {"Tanh"};
+  return type == "LSTM" ? lstm : type == "GRU" ? gru : rnn;
+}
+
+/// Why the node does not fit the dedicated op, or empty.
+std::string unsupportedFeature(NodeConverter &n, int64_t directions) {
+  const std::string &type = n.node.op_type();
+  if (n.hasInput(4))
+    return "sequence_lens (a padded batch) is not expressed by the ascend op";
+  if (type == "LSTM" && n.hasInput(7))
+    return "peephole weights (P) are not expressed by ascend.DynamicRNN";
+  if (n.intAttr("layout", 0) != 0)
+    return "layout=1 (batch first) is not expressed by the ascend op";
+  if (n.attr("clip"))
+    return "clip is not expressed by the ascend op";
+  if (type == "LSTM" && n.intAttr("input_forget", 0) != 0)
+    return "input_forget=1 is not expressed by ascend.DynamicRNN";
+  if (const onnx::AttributeProto *activations = n.attr("activations")) {
+    const std::vector<std::string> &defaults = defaultActivations(type);
+    for (int i = 0; i < activations->strings_size(); ++i)
+      if (activations->strings(i) != defaults[i % defaults.size()])
+        return "activation " + activations->strings(i) + " is not the default";
+    if (activations->strings_size() != static_cast<int>(defaults.size() * directions))
+      return "the activations list does not fit the direction";
+  }
+  return {};
+}
+
+/// The type of output `i`: inferred, else from x's sequence and batch.
+RankedTensorType outputType(NodeConverter &n, unsigned i, RankedTensorType x,
+                            int64_t directions, int64_t hidden) {
+  if (RankedTensorType inferred = n.outputType(i))
+    return inferred;
+  SmallVector<int64_t> shape;
+  if (i == 0)
+    shape = {x.getDimSize(0), directions, x.getDimSize(1), hidden};
+  else
+    shape = {directions, x.getDimSize(1), hidden};
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+} // namespace
+
+LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n) {
+  const std::string &type = n.node.op_type();
+  if (type != "LSTM" && type != "GRU" && type != "RNN")
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  std::string direction = n.stringAttr("direction", "forward");
+  int64_t directions = direction == "bidirectional" ? 2 : 1;
+  int64_t hidden = n.intAttr("hidden_size", 0);
+  if (!x || x.getRank() != 3) {
+    n.rejection = "x is not a rank-3 tensor of known rank";
+    return failure();
+  }
+  if (std::string why = unsupportedFeature(n, directions); !why.empty()) {
+    n.rejection = why;
+    return failure();
+  }
+  // ONNX order: x, w, r, [b], [sequence_lens], [initial_h], [initial_c], [p].
+  SmallVector<Value> operands = {n.input(0), n.input(1), n.input(2)};
+  SmallVector<int32_t> segments = {1, 1, 1};
+  SmallVector<unsigned> optional = {3, 5};
+  if (type == "LSTM")
+    optional.push_back(6);
+  for (unsigned index : optional) {
+    Value value = n.input(index);
+    if (value)
+      operands.push_back(value);
+    segments.push_back(value ? 1 : 0);
+  }
+  unsigned numResults = type == "LSTM" ? 3 : 2;
+  SmallVector<Type> results;
+  for (unsigned i = 0; i < numResults; ++i)
+    results.push_back(outputType(n, i, x, directions, hidden));
+  Builder &b = n.builder;
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("hidden_size", b.getI64IntegerAttr(hidden)),
+      b.getNamedAttr("direction", b.getStringAttr(direction)),
+      b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr(segments))};
+  if (type == "GRU")
+    attrs.push_back(b.getNamedAttr("linear_before_reset",
+                                   b.getI64IntegerAttr(n.intAttr("linear_before_reset", 0))));
+  StringRef opName = type == "LSTM"  ? "ascend.DynamicRNN"
+                     : type == "GRU" ? "ascend.DynamicGRUV2"
+                                     : "ascend.RNN";
+  Operation *op = buildOp(n, opName, operands, results, attrs);
+  if (!op)
+    return failure();
+  n.results.assign(op->result_begin(), op->result_end());
+  return success();
+}
