@@ -118,11 +118,37 @@ OPS = {
     "Select": (["condition", "x1", "x2"], ["y"], None, "Broadcast"),
     "ReduceMin": (["x"], ["y"], None, "CommReduce"),
     "ReduceProd": (["x"], ["y"], False, "CommReduce"),
+    # Trigonometric and hyperbolic functions: black like Sin and Cos.
+    "Tan": (["x"], ["y"], False, "Elewise"),
+    "Asin": (["x"], ["y"], False, "Elewise"),
+    "Acos": (["x"], ["y"], False, "Elewise"),
+    "Atan": (["x"], ["y"], False, "Elewise"),
+    "Sinh": (["x"], ["y"], False, "Elewise"),
+    "Cosh": (["x"], ["y"], False, "Elewise"),
+    "Asinh": (["x"], ["y"], False, "Elewise"),
+    "Acosh": (["x"], ["y"], False, "Elewise"),
+    "Atanh": (["x"], ["y"], False, "Elewise"),
+    "HardSwish": (["x"], ["y"], None, "Elewise"),
+    "Selu": (["x"], ["y"], None, "Elewise"),
+    "ThresholdedRelu": (["x"], ["y"], None, "Elewise"),
+    # Accumulating reductions: black like ReduceSum.
+    "ReduceL1": (["x"], ["y"], False, "CommReduce"),
+    "ReduceL2": (["x"], ["y"], False, "CommReduce"),
+    "ReduceLogSum": (["x"], ["y"], False, "CommReduce"),
+    "ReduceLogSumExp": (["x"], ["y"], False, "CommReduce"),
+    "ReduceSumSquare": (["x"], ["y"], False, "CommReduce"),
+    "ArgMaxV2": (["x"], ["indices"], None, "CommReduce"),
+    "DepthToSpace": (["x"], ["y"], None, "Opaque"),
+    "SpaceToDepth": (["x"], ["y"], None, "Opaque"),
+    "IsInf": (["x"], ["y"], None, "Elewise"),
+    "IsNan": (["x"], ["y"], None, "Elewise"),
+    "ArgMin": (["x"], ["indices"], None, "CommReduce"),
 }
 
 COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
 
-DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad"]
+DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad",
+                 "DepthToSpace", "SpaceToDepth"]
 
 
 def rows_for(soc, op):
@@ -170,6 +196,10 @@ def rows_for(soc, op):
         return uniform([BOOL])
     if op == "Select":
         return [([BOOL, d, d], [d]) for d in [FP16, FP32, I8, U8, I32, I64] + bf]
+    if op in ("IsInf", "IsNan"):
+        return [([d], [BOOL]) for d in [FP16, FP32] + bf]
+    if op in ("ArgMaxV2", "ArgMin"):
+        return [([d], [idx]) for d in [FP16, FP32, I32] + bf for idx in (I32, I64)]
     if op in ("Sign", "ReduceMin", "ReduceProd"):
         return uniform([FP16, FP32, I32] + bf)
     if op == "Cast":

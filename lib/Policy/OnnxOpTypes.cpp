@@ -18,7 +18,8 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"LessOrEqual", "LessEqual"}, {"GreaterOrEqual", "GreaterEqual"},
       {"And", "LogicalAnd"}, {"Or", "LogicalOr"}, {"Not", "LogicalNot"},
       {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
-      {"MaxPool", "MaxPoolV3"}, {"LSTM", "DynamicRNN"}, {"GRU", "DynamicGRUV2"}};
+      {"MaxPool", "MaxPoolV3"}, {"LSTM", "DynamicRNN"}, {"GRU", "DynamicGRUV2"},
+      {"ArgMax", "ArgMaxV2"}, {"Sum", "AddN"}, {"IsNaN", "IsNan"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

@@ -232,6 +232,47 @@ LogicalResult SelectOp::verify() {
   return success();
 }
 
+/// DepthToSpace / SpaceToDepth on NCHW: the result shape that `block`
+/// implies, checked where dimensions are static.
+static LogicalResult verifyBlockRearrange(Operation *op, Value x, Value y, int64_t block,
+                                          StringRef mode, bool toSpace) {
+  if (block < 1)
+    return op->emitOpError() << "expects block_size >= 1, got " << block;
+  if (mode != "DCR" && mode != "CRD")
+    return op->emitOpError() << "expects mode DCR or CRD, got '" << mode << "'";
+  RankedTensorType xType = tensorType(x), yType = tensorType(y);
+  if (xType.getRank() != 4 || yType.getRank() != 4)
+    return op->emitOpError() << "expects NCHW tensors of rank 4";
+  int64_t area = block * block;
+  int64_t channels = xType.getDimSize(1);
+  if (toSpace && !ShapedType::isDynamic(channels) && channels % area != 0)
+    return op->emitOpError() << "expects the channels (" << channels
+                             << ") to be a multiple of block_size^2 (" << area << ")";
+  // Dynamic dimensions stay dynamic; static ones scale by the block.
+  auto times = [](int64_t dim, int64_t factor) {
+    return ShapedType::isDynamic(dim) ? dim : dim * factor;
+  };
+  auto divided = [](int64_t dim, int64_t factor) {
+    return ShapedType::isDynamic(dim) ? dim : dim / factor;
+  };
+  int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+  int64_t expected[] = {xType.getDimSize(0),
+                        toSpace ? divided(channels, area) : times(channels, area),
+                        toSpace ? times(height, block) : divided(height, block),
+                        toSpace ? times(width, block) : divided(width, block)};
+  for (auto [i, dim] : llvm::enumerate(expected))
+    if (failed(expectDim(op, Twine("result dimension ") + Twine(i), yType.getDimSize(i), dim)))
+      return failure();
+  return success();
+}
+
+LogicalResult DepthToSpaceOp::verify() {
+  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), getMode(), true);
+}
+LogicalResult SpaceToDepthOp::verify() {
+  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), getMode(), false);
+}
+
 LogicalResult GenericOp::verify() {
   StringRef opType = getOpType();
   if (!isWellFormedOpType(opType))

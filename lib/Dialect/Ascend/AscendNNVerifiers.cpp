@@ -379,20 +379,34 @@ static LogicalResult verifyReduce(Operation *op, Value x, Value y,
   return success();
 }
 
-LogicalResult ReduceSumOp::verify() {
-  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
+// Every reduction checks the same shape rule.
+#define ASCEND_REDUCE_VERIFIER(Op)                                             \
+  LogicalResult Op::verify() {                                                 \
+    return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());      \
+  }
+ASCEND_REDUCE_VERIFIER(ReduceSumOp)
+ASCEND_REDUCE_VERIFIER(ReduceMeanOp)
+ASCEND_REDUCE_VERIFIER(ReduceMaxOp)
+ASCEND_REDUCE_VERIFIER(ReduceMinOp)
+ASCEND_REDUCE_VERIFIER(ReduceProdOp)
+ASCEND_REDUCE_VERIFIER(ReduceL1Op)
+ASCEND_REDUCE_VERIFIER(ReduceL2Op)
+ASCEND_REDUCE_VERIFIER(ReduceLogSumOp)
+ASCEND_REDUCE_VERIFIER(ReduceLogSumExpOp)
+ASCEND_REDUCE_VERIFIER(ReduceSumSquareOp)
+#undef ASCEND_REDUCE_VERIFIER
+
+/// ArgMaxV2 / ArgMin: a reduction over one axis with an index result.
+static LogicalResult verifyArg(Operation *op, Value x, Value y, int64_t axis, bool keepDims) {
+  int64_t axes[] = {axis};
+  return verifyReduce(op, x, y, axes, keepDims);
 }
-LogicalResult ReduceMeanOp::verify() {
-  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
+
+LogicalResult ArgMaxV2Op::verify() {
+  return verifyArg(*this, getX(), getY(), getAxis(), getKeepDims());
 }
-LogicalResult ReduceMaxOp::verify() {
-  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
-}
-LogicalResult ReduceMinOp::verify() {
-  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
-}
-LogicalResult ReduceProdOp::verify() {
-  return verifyReduce(*this, getX(), getY(), getAxes(), getKeepDims());
+LogicalResult ArgMinOp::verify() {
+  return verifyArg(*this, getX(), getY(), getAxis(), getKeepDims());
 }
 
 static LogicalResult verifyPool(Operation *op, Value x, Value y,

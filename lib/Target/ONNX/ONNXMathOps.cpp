@@ -6,6 +6,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -152,6 +153,71 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
                             n.builder.getNamedAttr("keep_dims", n.builder.getBoolAttr(keep))}));
 }
 
+/// ArgMax / ArgMin: one axis, an int64 result (ONNX's).
+LogicalResult argReduce(NodeConverter &n, StringRef opName) {
+  if (n.intAttr("select_last_index", 0) != 0) {
+    n.rejection = "select_last_index=1 (the last extreme element) is not expressed";
+    return failure();
+  }
+  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
+                           {n.builder.getNamedAttr("axis", n.builder.getI64IntegerAttr(
+                                                               n.intAttr("axis", 0))),
+                            n.builder.getNamedAttr("keep_dims", n.builder.getBoolAttr(
+                                                                    n.intAttr("keepdims", 1)))}));
+}
+
+/// A one-input Sum/Max/Min is its input.
+LogicalResult forward(NodeConverter &n) {
+  n.results = {n.input(0)};
+  return success(n.results.front() != nullptr);
+}
+
+/// Sum/Max/Min of three or more inputs: a left-to-right chain of the binary
+/// op; the last op carries the node's name, the others `<name>/<i>`.
+LogicalResult variadic(NodeConverter &n, StringRef opName) {
+  Value acc = n.input(0);
+  for (unsigned i = 1; i < n.numInputs(); ++i) {
+    RankedTensorType a = dyn_cast_or_null<RankedTensorType>(acc ? acc.getType() : Type());
+    RankedTensorType b = n.inputType(i);
+    std::optional<SmallVector<int64_t>> shape = broadcastShape({a, b});
+    if (!shape || a.getElementType() != b.getElementType())
+      return failure();
+    bool last = i + 1 == n.numInputs();
+    RankedTensorType type = last && n.outputType(0)
+                                ? n.outputType(0)
+                                : RankedTensorType::get(*shape, a.getElementType());
+    Operation *op = buildOp(n, opName, {acc, n.input(i)}, {type}, {},
+                            last ? "" : "/" + std::to_string(i));
+    if (!op)
+      return failure();
+    acc = op->getResult(0);
+  }
+  n.results = {acc};
+  return success();
+}
+
+/// Mean: the sum of the inputs (a chain of Add), times 1/count.
+LogicalResult mean(NodeConverter &n) {
+  RankedTensorType first = n.inputType(0);
+  if (!first || !isa<FloatType>(first.getElementType()))
+    return failure();
+  Value sum = n.input(0);
+  for (unsigned i = 1; i < n.numInputs(); ++i) {
+    RankedTensorType a = cast<RankedTensorType>(sum.getType()), b = n.inputType(i);
+    std::optional<SmallVector<int64_t>> shape = broadcastShape({a, b});
+    if (!shape || a.getElementType() != b.getElementType())
+      return failure();
+    Operation *add = buildOp(n, "ascend.Add", {sum, n.input(i)},
+                             {RankedTensorType::get(*shape, a.getElementType())}, {},
+                             "/sum" + std::to_string(i));
+    if (!add)
+      return failure();
+    sum = add->getResult(0);
+  }
+  Value scale = n.makeConst(scalar(first.getElementType(), 1.0 / n.numInputs()), "scale");
+  return single(n, buildOp(n, "ascend.Mul", {sum, scale}, {sum.getType()}));
+}
+
 /// The shape of x with dimensions from `first` on set to 1 (mean/variance).
 RankedTensorType statisticType(RankedTensorType x, int64_t first) {
   SmallVector<int64_t> shape(x.getShape());
@@ -169,8 +235,14 @@ bool usesExtraOutputs(NodeConverter &n) {
 
 LogicalResult layerNorm(NodeConverter &n) {
   RankedTensorType x = n.inputType(0);
-  if (!x || usesExtraOutputs(n))
+  if (!x)
     return failure();
+  // Mean and InvStdDev are in stash_type (float32 by default); Ascend IR's
+  // statistics are in x's dtype, which is the same only for float32 x.
+  if (usesExtraOutputs(n) && !x.getElementType().isF32()) {
+    n.rejection = "Mean/InvStdDev outputs of a non-float32 input";
+    return failure();
+  }
   int64_t axis = n.intAttr("axis", -1);
   if (axis < 0)
     axis += x.getRank();
@@ -188,7 +260,24 @@ LogicalResult layerNorm(NodeConverter &n) {
       {n.builder.getNamedAttr("begin_norm_axis", n.builder.getI64IntegerAttr(axis)),
        n.builder.getNamedAttr("begin_params_axis", n.builder.getI64IntegerAttr(axis)),
        n.builder.getNamedAttr("epsilon", n.builder.getF32FloatAttr(n.floatAttr("epsilon", 1e-5f)))});
-  return single(n, op);
+  if (!op)
+    return failure();
+  n.results = {op->getResult(0), op->getResult(1)};
+  // ONNX's third output is 1 / sqrt(variance + epsilon); Ascend IR's is the
+  // variance, so the inverse standard deviation is computed from it when
+  // the model reads it.
+  if (n.node.output_size() > 2 && !n.node.output(2).empty()) {
+    Value eps = n.makeConst(scalar(x.getElementType(), n.floatAttr("epsilon", 1e-5f)), "epsilon");
+    Operation *shifted = buildOp(n, "ascend.Add", {op->getResult(2), eps}, {stat}, {},
+                                 "/variance_eps");
+    Operation *inverse =
+        shifted ? buildOp(n, "ascend.Rsqrt", {shifted->getResult(0)}, {stat}, {}, "/inv_std_dev")
+                : nullptr;
+    if (!inverse)
+      return failure();
+    n.results.push_back(inverse->getResult(0));
+  }
+  return success();
 }
 
 LogicalResult batchNorm(NodeConverter &n) {
@@ -210,6 +299,14 @@ LogicalResult instanceNorm(NodeConverter &n) {
                            {x, stat, stat},
                            {n.builder.getNamedAttr("epsilon", n.builder.getF32FloatAttr(
                                                                   n.floatAttr("epsilon", 1e-5f)))}));
+}
+
+/// CastLike: a Cast to the dtype of the second input.
+LogicalResult castLike(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0), like = n.inputType(1);
+  if (!x || !like)
+    return failure();
+  return single(n, buildOp(n, "ascend.Cast", {n.input(0)}, {x.clone(like.getElementType())}));
 }
 
 LogicalResult convertCast(NodeConverter &n) {
@@ -239,9 +336,45 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
       {"Reciprocal", "ascend.Reciprocal"}, {"Ceil", "ascend.Ceil"}, {"Floor", "ascend.Floor"},
       {"Round", "ascend.Round"}, {"Sign", "ascend.Sign"}, {"Sin", "ascend.Sin"},
       {"Cos", "ascend.Cos"}, {"Softplus", "ascend.Softplus"},
-      {"Softsign", "ascend.Softsign"}, {"Not", "ascend.LogicalNot"}};
+      {"Softsign", "ascend.Softsign"}, {"Not", "ascend.LogicalNot"},
+      {"Tan", "ascend.Tan"}, {"Asin", "ascend.Asin"}, {"Acos", "ascend.Acos"},
+      {"Atan", "ascend.Atan"}, {"Sinh", "ascend.Sinh"}, {"Cosh", "ascend.Cosh"},
+      {"Asinh", "ascend.Asinh"}, {"Acosh", "ascend.Acosh"}, {"Atanh", "ascend.Atanh"},
+      {"HardSwish", "ascend.HardSwish"}};
+  static const std::map<std::string, const char *> reductions = {
+      {"ReduceSum", "ascend.ReduceSum"}, {"ReduceMean", "ascend.ReduceMean"},
+      {"ReduceMax", "ascend.ReduceMax"}, {"ReduceMin", "ascend.ReduceMin"},
+      {"ReduceProd", "ascend.ReduceProd"}, {"ReduceL1", "ascend.ReduceL1"},
+      {"ReduceL2", "ascend.ReduceL2"}, {"ReduceLogSum", "ascend.ReduceLogSum"},
+      {"ReduceLogSumExp", "ascend.ReduceLogSumExp"},
+      {"ReduceSumSquare", "ascend.ReduceSumSquare"}};
   if (auto it = binaries.find(type); it != binaries.end())
-    return binary(n, it->second);
+    return n.numInputs() > 2 ? variadic(n, it->second) : binary(n, it->second);
+  if (type == "Sum")
+    return n.numInputs() == 1 ? forward(n) : variadic(n, "ascend.Add");
+  if ((type == "Max" || type == "Min") && n.numInputs() == 1)
+    return forward(n);
+  if (type == "Mean")
+    return mean(n);
+  if (auto it = reductions.find(type); it != reductions.end())
+    return reduce(n, it->second);
+  if (type == "ArgMax")
+    return argReduce(n, "ascend.ArgMaxV2");
+  if (type == "ArgMin")
+    return argReduce(n, "ascend.ArgMin");
+  if (type == "Selu") {
+    // CANN's Selu has ONNX's default constants built in.
+    if (std::abs(n.floatAttr("alpha", 1.67326319f) - 1.67326319f) > 1e-6f ||
+        std::abs(n.floatAttr("gamma", 1.05070102f) - 1.05070102f) > 1e-6f) {
+      n.rejection = "Selu with alpha or gamma other than the defaults";
+      return failure();
+    }
+    return unary(n, "ascend.Selu");
+  }
+  if (type == "ThresholdedRelu")
+    return unary(n, "ascend.ThresholdedRelu",
+                 {n.builder.getNamedAttr("alpha",
+                                         n.builder.getF32FloatAttr(n.floatAttr("alpha", 1.0f)))});
   if (auto it = unaries.find(type); it != unaries.end())
     return unary(n, it->second);
   if (auto it = comparisons.find(type); it != comparisons.end())
@@ -266,16 +399,6 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
     return softmax(n, "ascend.LogSoftmaxV2");
   if (type == "Clip")
     return clip(n);
-  if (type == "ReduceSum")
-    return reduce(n, "ascend.ReduceSum");
-  if (type == "ReduceMean")
-    return reduce(n, "ascend.ReduceMean");
-  if (type == "ReduceMax")
-    return reduce(n, "ascend.ReduceMax");
-  if (type == "ReduceMin")
-    return reduce(n, "ascend.ReduceMin");
-  if (type == "ReduceProd")
-    return reduce(n, "ascend.ReduceProd");
   if (type == "LayerNormalization")
     return layerNorm(n);
   if (type == "BatchNormalization")
@@ -284,5 +407,20 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
     return instanceNorm(n);
   if (type == "Cast")
     return convertCast(n);
+  if (type == "CastLike")
+    return castLike(n);
+  if (type == "IsNaN" || type == "IsInf") {
+    // CANN's IsInf finds both signs.
+    if (type == "IsInf" &&
+        (n.intAttr("detect_negative", 1) != 1 || n.intAttr("detect_positive", 1) != 1)) {
+      n.rejection = "IsInf detecting one sign only";
+      return failure();
+    }
+    RankedTensorType x = n.inputType(0);
+    if (!x)
+      return failure();
+    return single(n, buildOp(n, type == "IsNaN" ? "ascend.IsNan" : "ascend.IsInf",
+                             {n.input(0)}, {x.clone(n.builder.getI1Type())}));
+  }
   return failure();
 }

@@ -173,5 +173,11 @@ LogicalResult mlir::ascendprec::onnximport::convertShapeOp(NodeConverter &n) {
     return pad(n);
   if (type == "Resize" || type == "Upsample")
     return resize(n);
+  if (type == "DepthToSpace" || type == "SpaceToDepth")
+    return finish(n, buildOp(n, "ascend." + type, {n.input(0)}, {n.outputType(0)},
+                             {n.builder.getNamedAttr("block_size", n.builder.getI64IntegerAttr(
+                                                                       n.intAttr("blocksize", 0))),
+                              n.builder.getNamedAttr("mode", n.builder.getStringAttr(
+                                                                 n.stringAttr("mode", "DCR")))}));
   return failure();
 }

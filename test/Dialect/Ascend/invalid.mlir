@@ -814,3 +814,27 @@ func.func @rnn_input_size(%x: tensor<5x2x4xf32>, %w: tensor<1x8x3xf32>, %r: tens
       : (tensor<5x2x4xf32>, tensor<1x8x3xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
   return
 }
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x2x2xf32>) {
+  // expected-error @+1 {{expects the channels (6) to be a multiple of block_size^2 (4)}}
+  %y = ascend.DepthToSpace %x {name = "d2s", block_size = 2 : i64} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_result(%x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{result dimension 1}}
+  %y = ascend.SpaceToDepth %x {name = "s2d", block_size = 2 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{axes}}
+  %y = ascend.ArgMaxV2 %x {name = "am", axis = 2 : i64} : (tensor<2x8xf32>) -> tensor<2xi64>
+  return
+}

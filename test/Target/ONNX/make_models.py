@@ -58,7 +58,7 @@ save("mapped", [
 half = helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.5, -2.0])
 save("unnamed", [
     n("Add", ["x", "h"], ["sum"]),
-    n("Selu", ["sum"], ["soft"]),
+    n("Shrink", ["sum"], ["soft"]),
     n("Transpose", ["soft"], ["y"]),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [3, 2])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])], [half])
@@ -154,15 +154,15 @@ save("large_weight", [
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 8, 8])], [big])
 
 # An integer comparison (ascend.Equal, computes in int32) and an op without
-# a dedicated ascend op or a library entry (ArgMax stays ascend.generic).
+# a dedicated ascend op or a library entry (NonZero stays ascend.generic).
 save("honest_labels", [
     n("Equal", ["a", "b"], ["eq"], name="eq"),
-    n("ArgMax", ["x"], ["idx"], name="argmax", axis=1),
+    n("NonZero", ["x"], ["idx"], name="nonzero"),
 ], [helper.make_tensor_value_info("a", TensorProto.INT32, [4]),
     helper.make_tensor_value_info("b", TensorProto.INT32, [4]),
     helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
    [helper.make_tensor_value_info("eq", TensorProto.BOOL, [4]),
-    helper.make_tensor_value_info("idx", TensorProto.INT64, [2, 1])])
+    helper.make_tensor_value_info("idx", TensorProto.INT64, [2, None])])
 
 # Shape arithmetic as PyTorch and Paddle export it: the batch size read at
 # run time feeds a Reshape; Range/ConstantOfShape/Expand/Where/Equal on
@@ -319,3 +319,33 @@ rnn_model("lstm", "LSTM", 4, True)
 rnn_model("gru_bidi", "GRU", 3, False, direction="bidirectional", linear_before_reset=1)
 rnn_model("rnn", "RNN", 1, False)
 rnn_model("lstm_seqlens", "LSTM", 4, True, extra_inputs=[(4, "lens")])
+
+# More op types with dedicated ops: trigonometry, activations, the other
+# reductions, ArgMax/ArgMin, variadic Sum/Max/Mean, LayerNormalization with
+# its statistics, CastLike, IsNaN/IsInf, DepthToSpace/SpaceToDepth.
+F = TensorProto.FLOAT
+save("more_ops", [
+    n("Tan", ["a"], ["tan"], name="tan"),
+    n("Asinh", ["tan"], ["asinh"], name="asinh"),
+    n("HardSwish", ["asinh"], ["hs"], name="hardswish"),
+    n("Selu", ["hs"], ["selu"], name="selu"),
+    n("ThresholdedRelu", ["selu"], ["tr"], name="thresholded", alpha=0.5),
+    n("ReduceL2", ["tr"], ["l2"], name="l2", axes=[1], keepdims=0),
+    n("ReduceLogSumExp", ["tr"], ["lse"], name="lse", axes=[1], keepdims=1),
+    n("ArgMax", ["tr"], ["amax"], name="argmax", axis=1, keepdims=0),
+    n("ArgMin", ["tr"], ["amin"], name="argmin", axis=0),
+    n("Sum", ["a", "tr", "a"], ["sum3"], name="sum3"),
+    n("Max", ["a", "tr", "sum3"], ["max3"], name="max3"),
+    n("Mean", ["a", "max3"], ["mean2"], name="mean2"),
+    n("LayerNormalization", ["mean2", "g"], ["ln", "ln_mean", "ln_inv"], name="ln", axis=-1),
+    n("CastLike", ["amax", "tr"], ["like"], name="castlike"),
+    n("IsNaN", ["ln"], ["nan"], name="isnan"),
+    n("IsInf", ["ln"], ["inf"], name="isinf"),
+    n("DepthToSpace", ["img"], ["d2s"], name="d2s", blocksize=2, mode="CRD"),
+    n("SpaceToDepth", ["d2s"], ["s2d"], name="s2d", blocksize=2),
+], [vi("a", F, [3, 4]), vi("img", F, [1, 8, 2, 2])],
+   [vi("l2", F, [3]), vi("lse", F, [3, 1]), vi("amin", TensorProto.INT64, [1, 4]),
+    vi("ln", F, [3, 4]), vi("ln_mean", F, [3, 1]), vi("ln_inv", F, [3, 1]),
+    vi("like", F, [3]), vi("nan", TensorProto.BOOL, [3, 4]), vi("inf", TensorProto.BOOL, [3, 4]),
+    vi("s2d", F, [1, 8, 2, 2])],
+   [w("g", 4)])

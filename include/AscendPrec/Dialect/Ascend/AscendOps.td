@@ -111,6 +111,21 @@ def Ascend_SoftplusOp : Ascend_UnaryOp<"Softplus", "ln(1 + exp(x))">;
 def Ascend_SoftsignOp : Ascend_UnaryOp<"Softsign", "x / (1 + |x|)">;
 def Ascend_EluOp : Ascend_UnaryOp<"Elu", "x >= 0 ? x : alpha * (exp(x) - 1)",
     Ascend_FloatTensor, (ins DefaultValuedAttr<F32Attr, "1.0f">:$alpha)>;
+def Ascend_TanOp : Ascend_UnaryOp<"Tan", "tan(x)">;
+def Ascend_AsinOp : Ascend_UnaryOp<"Asin", "asin(x)">;
+def Ascend_AcosOp : Ascend_UnaryOp<"Acos", "acos(x)">;
+def Ascend_AtanOp : Ascend_UnaryOp<"Atan", "atan(x)">;
+def Ascend_SinhOp : Ascend_UnaryOp<"Sinh", "sinh(x)">;
+def Ascend_CoshOp : Ascend_UnaryOp<"Cosh", "cosh(x)">;
+def Ascend_AsinhOp : Ascend_UnaryOp<"Asinh", "asinh(x)">;
+def Ascend_AcoshOp : Ascend_UnaryOp<"Acosh", "acosh(x)">;
+def Ascend_AtanhOp : Ascend_UnaryOp<"Atanh", "atanh(x)">;
+def Ascend_HardSwishOp : Ascend_UnaryOp<"HardSwish", "x * max(0, min(1, x / 6 + 0.5))">;
+def Ascend_SeluOp : Ascend_UnaryOp<"Selu",
+    "1.0507 * (x > 0 ? x : 1.67326 * (exp(x) - 1))">;
+def Ascend_ThresholdedReluOp : Ascend_UnaryOp<"ThresholdedRelu",
+    "x > alpha ? x : 0", Ascend_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "1.0f">:$alpha)>;
 
 //===----------------------------------------------------------------------===//
 // Comparisons, logic and selection (bool results and conditions)
@@ -133,6 +148,18 @@ def Ascend_LessOp : Ascend_CompareOp<"Less", "x1 < x2">;
 def Ascend_GreaterOp : Ascend_CompareOp<"Greater", "x1 > x2">;
 def Ascend_LessEqualOp : Ascend_CompareOp<"LessEqual", "x1 <= x2">;
 def Ascend_GreaterEqualOp : Ascend_CompareOp<"GreaterEqual", "x1 >= x2">;
+
+class Ascend_FloatTestOp<string mnemonic, string what>
+    : Ascend_Op<mnemonic, [SameOperandsAndResultShape]> {
+  let summary = "whether each element is " # what;
+  let description = "A bool tensor: true where `x` is " # what # ".\n\n"
+    # "Example:\n```mlir\n%b = ascend." # mnemonic # " %x {name = \"t\"} : "
+    # "(tensor<4xf32>) -> tensor<4xi1>\n```";
+  let arguments = !con((ins Ascend_FloatTensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_BoolTensor:$y);
+}
+def Ascend_IsInfOp : Ascend_FloatTestOp<"IsInf", "infinite (either sign)">;
+def Ascend_IsNanOp : Ascend_FloatTestOp<"IsNan", "NaN">;
 
 def Ascend_LogicalAndOp : Ascend_BinaryOp<"LogicalAnd", "x1 and x2", Ascend_BoolTensor>;
 def Ascend_LogicalOrOp : Ascend_BinaryOp<"LogicalOr", "x1 or x2", Ascend_BoolTensor>;
@@ -428,6 +455,28 @@ def Ascend_ReduceMeanOp : Ascend_ReduceOp<"ReduceMean", "a mean">;
 def Ascend_ReduceMaxOp : Ascend_ReduceOp<"ReduceMax", "a maximum">;
 def Ascend_ReduceMinOp : Ascend_ReduceOp<"ReduceMin", "a minimum">;
 def Ascend_ReduceProdOp : Ascend_ReduceOp<"ReduceProd", "a product">;
+def Ascend_ReduceL1Op : Ascend_ReduceOp<"ReduceL1", "the sum of absolute values">;
+def Ascend_ReduceL2Op : Ascend_ReduceOp<"ReduceL2", "the Euclidean norm">;
+def Ascend_ReduceLogSumOp : Ascend_ReduceOp<"ReduceLogSum", "the log of the sum">;
+def Ascend_ReduceLogSumExpOp : Ascend_ReduceOp<"ReduceLogSumExp", "log(sum(exp(x)))">;
+def Ascend_ReduceSumSquareOp : Ascend_ReduceOp<"ReduceSumSquare", "the sum of squares">;
+
+class Ascend_ArgOp<string mnemonic, string what>
+    : Ascend_Op<mnemonic> {
+  let summary = "the index of the " # what # " along `axis`";
+  let description = "Returns, along `axis` of `x`, the index of the first "
+    # what # " element (int32 or int64). With `keep_dims` the axis stays "
+    # "as 1.\n\nExample:\n```mlir\n%i = ascend." # mnemonic
+    # " %x {name = \"am\", axis = 1 : i64} : (tensor<2x8xf32>) -> "
+    # "tensor<2xi64>\n```";
+  let arguments = !con((ins Ascend_Tensor:$x, I64Attr:$axis,
+                            DefaultValuedAttr<BoolAttr, "false">:$keep_dims),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_IndexTensor:$y);
+  let hasVerifier = 1;
+}
+def Ascend_ArgMaxV2Op : Ascend_ArgOp<"ArgMaxV2", "largest">;
+def Ascend_ArgMinOp : Ascend_ArgOp<"ArgMin", "smallest">;
 
 class Ascend_PoolOp<string mnemonic, string what, dag extraAttrs = (ins)>
     : Ascend_Op<mnemonic, [SameOperandsAndResultElementType]> {
@@ -533,6 +582,25 @@ def Ascend_TransposeOp : Ascend_Op<"Transpose", [SameOperandsAndResultElementTyp
   let hasVerifier = 1;
   let hasFolder = 1;
 }
+
+class Ascend_BlockRearrangeOp<string mnemonic, string what>
+    : Ascend_Op<mnemonic, [SameOperandsAndResultElementType]> {
+  let summary = "moves " # what # " (NCHW)";
+  let description = "Moves " # what # " in blocks of `block_size` x "
+    # "`block_size` on an NCHW tensor; `mode` (DCR or CRD, DepthToSpace only) "
+    # "is the order of the channel blocks, as in ONNX.\n\nExample:\n```mlir\n"
+    # "%y = ascend." # mnemonic # " %x {name = \"d2s\", block_size = 2 : i64}"
+    # " : (tensor<1x8x2x2xf32>) -> tensor<1x2x4x4xf32>\n```";
+  let arguments = !con((ins Ascend_Tensor:$x, I64Attr:$block_size,
+                            DefaultValuedAttr<StrAttr, "\"DCR\"">:$mode),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_Tensor:$y);
+  let hasVerifier = 1;
+}
+def Ascend_DepthToSpaceOp : Ascend_BlockRearrangeOp<"DepthToSpace",
+    "channel blocks into height and width">;
+def Ascend_SpaceToDepthOp : Ascend_BlockRearrangeOp<"SpaceToDepth",
+    "height and width blocks into channels">;
 
 def Ascend_ConcatV2Op : Ascend_Op<"ConcatV2", [SameOperandsAndResultElementType]> {
   let summary = "concatenates tensors along one dimension";
