@@ -138,6 +138,7 @@ OPS = {
     "ReduceLogSumExp": (["x"], ["y"], False, "CommReduce"),
     "ReduceSumSquare": (["x"], ["y"], False, "CommReduce"),
     "ArgMaxV2": (["x"], ["indices"], None, "CommReduce"),
+    "Shape": (["x"], ["y"], None, "Opaque"),
     "DepthToSpace": (["x"], ["y"], None, "Opaque"),
     "SpaceToDepth": (["x"], ["y"], None, "Opaque"),
     "IsInf": (["x"], ["y"], None, "Elewise"),
@@ -196,6 +197,10 @@ def rows_for(soc, op):
         return uniform([BOOL])
     if op == "Select":
         return [([BOOL, d, d], [d]) for d in [FP16, FP32, I8, U8, I32, I64] + bf]
+    if op == "Shape":
+        # Reads dimensions only: every dtype in, int32 or int64 out.
+        return [([d], [idx]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+                for idx in (I32, I64)]
     if op in ("IsInf", "IsNan"):
         return [([d], [BOOL]) for d in [FP16, FP32] + bf]
     if op in ("ArgMaxV2", "ArgMin"):

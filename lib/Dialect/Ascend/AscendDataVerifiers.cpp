@@ -273,6 +273,14 @@ LogicalResult SpaceToDepthOp::verify() {
   return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), getMode(), false);
 }
 
+LogicalResult ShapeOp::verify() {
+  RankedTensorType y = tensorType(getY());
+  if (y.getRank() != 1)
+    return emitOpError() << "expects a 1-D result, got " << y;
+  return expectDim(*this, "result dimension 0", y.getDimSize(0),
+                   tensorType(getX()).getRank());
+}
+
 LogicalResult GenericOp::verify() {
   StringRef opType = getOpType();
   if (!isWellFormedOpType(opType))

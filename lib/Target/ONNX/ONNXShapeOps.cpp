@@ -173,6 +173,14 @@ LogicalResult mlir::ascendprec::onnximport::convertShapeOp(NodeConverter &n) {
     return pad(n);
   if (type == "Resize" || type == "Upsample")
     return resize(n);
+  if (type == "Shape") {
+    // Opset 15's start/end slice the shape: not expressed by ascend.Shape.
+    RankedTensorType x = n.inputType(0);
+    if (!x || n.attr("start") || n.attr("end"))
+      return failure();
+    return finish(n, buildOp(n, "ascend.Shape", {n.input(0)},
+                             {RankedTensorType::get({x.getRank()}, n.builder.getI64Type())}));
+  }
   if (type == "DepthToSpace" || type == "SpaceToDepth")
     return finish(n, buildOp(n, "ascend." + type, {n.input(0)}, {n.outputType(0)},
                              {n.builder.getNamedAttr("block_size", n.builder.getI64IntegerAttr(

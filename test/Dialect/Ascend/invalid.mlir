@@ -838,3 +838,11 @@ func.func @argmax_axis(%x: tensor<2x8xf32>) {
   %y = ascend.ArgMaxV2 %x {name = "am", axis = 2 : i64} : (tensor<2x8xf32>) -> tensor<2xi64>
   return
 }
+
+// -----
+
+func.func @shape_length(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{result dimension 0}}
+  %s = ascend.Shape %x {name = "s"} : (tensor<?x3xf32>) -> tensor<3xi64>
+  return
+}

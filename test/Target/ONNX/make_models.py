@@ -349,3 +349,18 @@ save("more_ops", [
     vi("like", F, [3]), vi("nan", TensorProto.BOOL, [3, 4]), vi("inf", TensorProto.BOOL, [3, 4]),
     vi("s2d", F, [1, 8, 2, 2])],
    [w("g", 4)])
+
+# `if x.shape[0] == 1:` with a dynamic batch: the condition is computed at
+# run time (ascend.Shape, GatherV2, Equal, If) unless --input_shape fixes
+# the batch, when the If folds and its taken branch is inlined.
+dyn_then = helper.make_graph([n("Tanh", ["xd"], ["dt"], name="/dyn/then/Tanh")], "dyn_then", [],
+                             [vi("dt", TensorProto.FLOAT, None)])
+dyn_else = helper.make_graph([n("Neg", ["xd"], ["de"], name="/dyn/else/Neg")], "dyn_else", [],
+                             [vi("de", TensorProto.FLOAT, None)])
+save("if_dynamic", [
+    n("Shape", ["xd"], ["dshape"], name="/dyn/Shape"),
+    n("Gather", ["dshape", "dzero"], ["dbatch"], name="/dyn/Gather", axis=0),
+    n("Equal", ["dbatch", "done"], ["dis_one"], name="/dyn/Equal"),
+    n("If", ["dis_one"], ["dy"], name="/dyn/If", then_branch=dyn_then, else_branch=dyn_else),
+], [vi("xd", TensorProto.FLOAT, ["batch", 4])], [vi("dy", TensorProto.FLOAT, ["batch", 4])],
+   [i64("dzero", 0), i64("done", 1)])

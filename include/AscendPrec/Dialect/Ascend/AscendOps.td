@@ -661,6 +661,24 @@ def Ascend_StridedSliceOp : Ascend_Op<"StridedSlice",
   let hasVerifier = 1;
 }
 
+def Ascend_ShapeOp : Ascend_Op<"Shape"> {
+  let summary = "the dimensions of a tensor, at run time";
+  let description = [{
+    A 1-D int32 or int64 tensor with `x`'s dimensions. Import folds a Shape
+    of a static shape into a constant; this op stays for dynamic dimensions
+    (the `Shape -> Gather -> Concat -> Reshape` chains of PyTorch and Paddle
+    exports without `--input_shape`).
+
+    Example:
+    ```mlir
+    %s = ascend.Shape %x {name = "/Shape"} : (tensor<?x3xf32>) -> tensor<2xi64>
+    ```
+  }];
+  let arguments = !con((ins Ascend_Tensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_IndexTensor:$y);
+  let hasVerifier = 1;
+}
+
 def Ascend_GatherV2Op : Ascend_Op<"GatherV2"> {
   let summary = "gathers slices along an axis";
   let description = [{
