@@ -144,12 +144,33 @@ OPS = {
     "IsInf": (["x"], ["y"], None, "Elewise"),
     "IsNan": (["x"], ["y"], None, "Elewise"),
     "ArgMin": (["x"], ["indices"], None, "CommReduce"),
+    # 3-D (NCDHW) convolution and pooling.
+    "Conv3D": (["x", "filter", "bias"], ["y"], True, "Convolution"),
+    "Conv3DBackpropInput": (["x", "filter", "bias"], ["y"], True, "Convolution"),
+    "MaxPool3D": (["x"], ["y"], None, "Opaque"),
+    "AvgPool3D": (["x"], ["y"], None, "Opaque"),
+    # A contraction: white like the matmuls it is computed with.
+    "Einsum": (["x"], ["y"], True, "Opaque"),
+    "Mod": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "FloorMod": (["x1", "x2"], ["y"], None, "Broadcast"),
+    "ResizeBicubic": (["x"], ["y"], None, "Opaque"),
+    "GridSampler2D": (["x", "grid"], ["y"], None, "Opaque"),
+    "LRN": (["x"], ["y"], None, "Opaque"),
+    # Built and indexed tensors (shapes and indices known at run time).
+    "Fill": (["dims", "value"], ["y"], None, "Opaque"),
+    "Range": (["start", "limit", "delta"], ["y"], None, "Opaque"),
+    "BroadcastTo": (["x", "shape"], ["y"], None, "Broadcast"),
+    "Tile": (["x"], ["y"], None, "Opaque"),
+    "OneHot": (["indices", "depth", "on_value", "off_value"], ["y"], None, "Opaque"),
+    "TopKV2": (["x", "k"], ["values", "indices"], None, "Opaque"),
+    "Size": (["x"], ["y"], None, "Opaque"),
 }
 
 COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
 
 DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad",
-                 "DepthToSpace", "SpaceToDepth"]
+                 "DepthToSpace", "SpaceToDepth", "Tile"]
+ALL_DTYPES = [FP16, FP32, I8, U8, I32, I64, BOOL]
 
 
 def rows_for(soc, op):
@@ -161,8 +182,32 @@ def rows_for(soc, op):
         return [([d] * n_in, [d] * n_out) for d in dtypes]
 
     bf = [BF16] if HAS_BF16[soc] else []
-    if op in ("Conv2D", "Conv2DBackpropInput", "MatMulV2", "BatchMatMulV2"):
+    if op in ("Conv2D", "Conv2DBackpropInput", "MatMulV2", "BatchMatMulV2",
+              "Conv3D", "Conv3DBackpropInput"):
         return cube_rows(soc, n_in)
+    if op == "Einsum":
+        # Cube dtypes only: fp16 everywhere, fp32 and bf16 where the cube has
+        # them; fp32 elsewhere falls back to AI CPU.
+        return uniform([FP16] + ([FP32, BF16] if FP32_CUBE[soc] else []))
+    if op in ("Mod", "FloorMod"):
+        return uniform([FP16, FP32, I32] + bf)
+    if op in ("Fill", "BroadcastTo"):
+        # The dims / shape operand is int32 or int64; the data any dtype.
+        rows = []
+        for d in ALL_DTYPES + bf:
+            for idx in (I32, I64):
+                rows.append(([idx, d] if op == "Fill" else [d, idx], [d]))
+        return rows
+    if op == "Range":
+        return uniform([FP16, FP32, I32, I64] + bf)
+    if op == "OneHot":
+        return [([idx, idx, d, d], [d]) for d in [FP16, FP32, I8, U8, I32] + bf
+                for idx in (I32, I64)]
+    if op == "TopKV2":
+        return [([d, k], [d, idx]) for d in [FP16, FP32, I32] + bf
+                for k in (I32, I64) for idx in (I32, I64)]
+    if op == "Size":
+        return [([d], [idx]) for d in ALL_DTYPES + bf for idx in (I32, I64)]
     if op in ("DynamicRNN", "DynamicGRUV2", "RNN"):
         # fp16 matrix inputs with fp16 or fp32 results everywhere; fp32 and
         # bf16 throughout where the cube has them (910B).
@@ -177,7 +222,7 @@ def rows_for(soc, op):
         return uniform([FP16, FP32, I32, I8] + bf)
     if op in ("ReduceSum", "ReduceMax"):
         return uniform([FP16, FP32, I32] + bf)
-    if op in ("MaxPool", "AvgPool"):
+    if op in ("MaxPool", "AvgPool", "MaxPool3D", "AvgPool3D"):
         # 910A/310P pooling kernels: float16 only (assumed, see README).
         return uniform([FP16] + ([FP32, BF16] if FP32_CUBE[soc] else []))
     if op in DATA_MOVEMENT:
@@ -230,7 +275,8 @@ AICPU = {
     "BatchMatMulV2": AICPU_FLOAT, "Transpose": AICPU_FLOAT + [I32, I64],
     "ConcatV2": AICPU_FLOAT + [I32, I64], "Split": AICPU_FLOAT + [I32, I64],
     "StridedSlice": AICPU_FLOAT + [I32, I64], "Pad": AICPU_FLOAT + [I32, I64],
-    "Reshape": AICPU_FLOAT + [I32, I64],
+    "Reshape": AICPU_FLOAT + [I32, I64], "Einsum": AICPU_FLOAT,
+    "Mod": AICPU_FLOAT + [I32, I64], "FloorMod": AICPU_FLOAT + [I32, I64],
 }
 
 DT_NAMES = {FP16: "DT_FLOAT16", FP32: "DT_FLOAT", F64: "DT_DOUBLE",

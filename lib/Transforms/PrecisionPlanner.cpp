@@ -298,6 +298,11 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   std::optional<DType> fixedOutput;
   bool isCast = isa<CastOp>(op.getOperation());
 
+  // Shape and Size read dimensions only: no float data of theirs.
+  bool dimensionsOnly = op->hasTrait<OpTrait::ascend::ReadsOnlyDimensions>();
+  if (dimensionsOnly)
+    shape.primaryInput = -1;
+
   Type originType;
   if (shape.primaryInput >= 0)
     shape.origin = shape.query.inputDTypes[shape.primaryInput];
@@ -348,15 +353,19 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
       from = policy::SourceLoc{option.str()};
     keepAsIs({"OP-4", from, "Cast keeps its target dtype; its input follows its producer"});
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
-    // Integer and bool ops compute in their own dtype.
-    Value data = op->getNumOperands() ? op->getOperand(0) : op->getResult(0);
+    // Integer and bool ops compute in their own dtype; Shape and Size in
+    // their result's.
+    Value data = op->getNumOperands() && !dimensionsOnly ? op->getOperand(0) : op->getResult(0);
     originType = compute = getElementTypeOrSelf(data);
-    keepAsIs({"OP-4", {}, "no floating-point data"});
+    keepAsIs({"OP-4", {}, dimensionsOnly ? "reads only its input's dimensions"
+                                         : "no floating-point data"});
   } else if (!inLibrary) {
-    unknownOpTypes.insert(shape.query.opType);
+    (info ? misfitGenericOpTypes : unknownOpTypes).insert(shape.query.opType);
     keepAsIs({"OP-4", policy::SourceLoc{policy::kNoLibraryEntrySource},
-              "not in the operator library for " + p.soc.family +
-                  ": kept at its origin dtype"});
+              info ? "its operands or results do not fit the library entry of " +
+                         shape.query.opType + ": kept at its origin dtype"
+                   : "not in the operator library for " + p.soc.family +
+                         ": kept at its origin dtype"});
   } else {
     // What the configuration asks for, strongest first: customize_dtypes
     // (CD-4), keep_dtype (KD-2), then the precision mode.
@@ -686,6 +695,13 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
     diags.warning({}, "the operator library for " + policy.soc.family +
                           " has no entry for " + policy::joinChoices(names, ", ") +
                           "; these ops keep their origin dtypes",
+                  "OP-4");
+  }
+  if (!misfitGenericOpTypes.empty()) {
+    std::vector<std::string> names(misfitGenericOpTypes.begin(), misfitGenericOpTypes.end());
+    diags.warning({}, "the operator library's entries for " + policy::joinChoices(names, ", ") +
+                          " do not fit the operands or results of these ascend.generic ops; "
+                          "they keep their origin dtypes",
                   "OP-4");
   }
   emitPolicyDiagnostics(loc.getContext(), diags, loc);

@@ -70,6 +70,9 @@ private:
   std::map<std::string, ::ascendprec::policy::ListAnswer> listColors;
   std::map<std::string, ::ascendprec::policy::KernelRowsAnswer> unpinnedRows;
   std::set<std::string> nodeNames, opTypes, unknownOpTypes;
+  /// Op types of ascend.generic ops whose operands or results do not fit
+  /// the library entry of their op type.
+  std::set<std::string> misfitGenericOpTypes;
   ::ascendprec::policy::DiagnosticList collected;
 };
 

@@ -7,7 +7,9 @@
 // planning outcomes. Fails on an import error, a verifier failure or a
 // planning failure that no rule explains (a crash fails the test anyway).
 //
-// Usage: onnx-sweep SOC DIR...
+// Usage: onnx-sweep [--list-generic] SOC DIR...
+//   --list-generic  also prints, per model with ascend.generic ops, the
+//                   importer's warning saying which node and why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +54,13 @@ static bool hasOnlyFloatInputs(const std::string &bytes) {
 }
 
 int main(int argc, char **argv) {
+  bool listGeneric = argc > 1 && std::string(argv[1]) == "--list-generic";
+  if (listGeneric) {
+    ++argv;
+    --argc;
+  }
   if (argc < 3) {
-    std::cerr << "usage: onnx-sweep SOC DIR...\n";
+    std::cerr << "usage: onnx-sweep [--list-generic] SOC DIR...\n";
     return 2;
   }
   std::string soc = argv[1];
@@ -93,10 +100,12 @@ int main(int argc, char **argv) {
       ++models;
       MLIRContext context(registry);
       context.loadAllAvailableDialects();
-      std::string diagnostics;
+      std::string diagnostics, warnings;
       ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
         if (diag.getSeverity() == DiagnosticSeverity::Error)
           diagnostics += diag.str() + "\n";
+        else if (diag.getSeverity() == DiagnosticSeverity::Warning)
+          warnings += "    " + diag.str() + "\n";
         return success();
       });
       ascendprec::ONNXImportStats stats;
@@ -124,6 +133,9 @@ int main(int argc, char **argv) {
       for (const auto &[type, count] : stats.genericOpTypes)
         unmapped[type] += count;
       (stats.generic ? generic : full)++;
+      if (listGeneric && stats.generic)
+        std::cout << "  generic in " << file.parent_path().filename().string() << ":\n"
+                  << warnings;
 
       for (const char *mode : kModes) {
         OwningOpRef<ModuleOp> copy = module->clone();
@@ -145,8 +157,8 @@ int main(int argc, char **argv) {
             diagnostics.find("]\n") != std::string::npos ||
             diagnostics.find("its kernels support") != std::string::npos) {
           ++ruleErrors[mode];
-          if (std::string(mode) == "force_fp16")
-            std::cout << "  rule error under force_fp16 (a result, not a failure): "
+          if (std::string(mode) == "force_fp16" || listGeneric)
+            std::cout << "  rule error under " << mode << " (a result, not a failure): "
                       << file.string() << ": " << diagnostics.substr(0, 300) << "\n";
           continue;
         }

@@ -222,6 +222,10 @@ LogicalResult ResizeBilinearV2Op::verify() {
   return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
                       getHalfPixelCenters());
 }
+LogicalResult ResizeBicubicOp::verify() {
+  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+                      getHalfPixelCenters());
+}
 
 LogicalResult SelectOp::verify() {
   if (getElementTypeOrSelf(getX1()) != getElementTypeOrSelf(getX2()) ||

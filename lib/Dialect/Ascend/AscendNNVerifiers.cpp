@@ -65,20 +65,22 @@ LogicalResult BiasAddOp::verify() {
 // Convolutions
 //===----------------------------------------------------------------------===//
 
-/// Checks shared by Conv2D and its transposed form: ranks, attribute sizes
-/// and ranges, element types, bias shape.
-static LogicalResult verifyConvCommon(Operation *op, Value x, Value filter,
-                                      Value bias, Value y,
+/// Checks shared by the convolutions of `spatial` (2 or 3) spatial axes and
+/// their transposed forms: ranks, attribute sizes and ranges, element types,
+/// bias shape.
+static LogicalResult verifyConvCommon(Operation *op, int64_t spatial, Value x,
+                                      Value filter, Value bias, Value y,
                                       ArrayRef<int64_t> strides,
                                       ArrayRef<int64_t> pads,
                                       ArrayRef<int64_t> dilations,
                                       int64_t groups, int64_t outChannels) {
-  if (failed(expectRank(op, "input 'x' (NCHW)", x, 4)) ||
-      failed(expectRank(op, "'filter'", filter, 4)) ||
-      failed(expectRank(op, "result", y, 4)) ||
-      failed(expectArraySize(op, "strides", strides, 2)) ||
-      failed(expectArraySize(op, "pads", pads, 4)) ||
-      failed(expectArraySize(op, "dilations", dilations, 2)) ||
+  const char *layout = spatial == 2 ? "input 'x' (NCHW)" : "input 'x' (NCDHW)";
+  if (failed(expectRank(op, layout, x, spatial + 2)) ||
+      failed(expectRank(op, "'filter'", filter, spatial + 2)) ||
+      failed(expectRank(op, "result", y, spatial + 2)) ||
+      failed(expectArraySize(op, "strides", strides, spatial)) ||
+      failed(expectArraySize(op, "pads", pads, 2 * spatial)) ||
+      failed(expectArraySize(op, "dilations", dilations, spatial)) ||
       failed(expectAllPositive(op, "strides", strides)) ||
       failed(expectAllPositive(op, "dilations", dilations)) ||
       failed(expectAllNonNegative(op, "pads", pads)))
@@ -99,29 +101,30 @@ static LogicalResult verifyConvCommon(Operation *op, Value x, Value filter,
                    tensorType(x).getDimSize(0));
 }
 
-LogicalResult Conv2DOp::verify() {
-  RankedTensorType x = tensorType(getX()), filter = tensorType(getFilter());
-  int64_t groups = getGroups();
-  int64_t outChannels = filter.getRank() == 4 ? filter.getDimSize(0) : 0;
-  if (failed(verifyConvCommon(*this, getX(), getFilter(), getBias(), getY(),
-                              getStrides(), getPads(), getDilations(), groups,
-                              outChannels)))
+/// Conv2D and Conv3D.
+static LogicalResult verifyConv(Operation *op, int64_t spatial, Value xValue,
+                                Value filterValue, Value bias, Value yValue,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> pads,
+                                ArrayRef<int64_t> dilations, int64_t groups) {
+  RankedTensorType x = tensorType(xValue), filter = tensorType(filterValue);
+  int64_t outChannels = filter.getRank() == spatial + 2 ? filter.getDimSize(0) : 0;
+  if (failed(verifyConvCommon(op, spatial, xValue, filterValue, bias, yValue,
+                              strides, pads, dilations, groups, outChannels)))
     return failure();
   int64_t inChannels = x.getDimSize(1), filterChannels = filter.getDimSize(1);
   if (isKnown(inChannels) && isKnown(filterChannels) &&
       inChannels != filterChannels * groups)
-    return emitOpError() << "expects input channels (" << inChannels
-                         << ") to equal filter channels (" << filterChannels
-                         << ") times groups (" << groups << ")";
+    return op->emitOpError() << "expects input channels (" << inChannels
+                             << ") to equal filter channels (" << filterChannels
+                             << ") times groups (" << groups << ")";
   if (isKnown(outChannels) && outChannels % groups != 0)
-    return emitOpError() << "expects filter output channels (" << outChannels
-                         << ") to be divisible by groups (" << groups << ")";
-  RankedTensorType y = tensorType(getY());
-  if (failed(expectDim(*this, "result channels", y.getDimSize(1), outChannels)))
+    return op->emitOpError() << "expects filter output channels (" << outChannels
+                             << ") to be divisible by groups (" << groups << ")";
+  RankedTensorType y = tensorType(yValue);
+  if (failed(expectDim(op, "result channels", y.getDimSize(1), outChannels)))
     return failure();
-  ArrayRef<int64_t> strides = getStrides(), pads = getPads(),
-                    dilations = getDilations();
-  for (int axis = 0; axis < 2; ++axis) {
+  for (int64_t axis = 0; axis < spatial; ++axis) {
     int64_t kernel = filter.getDimSize(2 + axis);
     if (!isKnown(kernel))
       continue;
@@ -129,10 +132,57 @@ LogicalResult Conv2DOp::verify() {
         x.getDimSize(2 + axis), kernel, strides[axis], pads[2 * axis],
         pads[2 * axis + 1], dilations[axis], /*ceilMode=*/false);
     if (isKnown(expected) && expected <= 0)
-      return emitOpError() << "filter window does not fit the padded input "
-                              "along spatial axis "
-                           << axis;
-    if (failed(expectDim(*this, Twine("result spatial size ") + Twine(axis),
+      return op->emitOpError() << "filter window does not fit the padded input "
+                                  "along spatial axis "
+                               << axis;
+    if (failed(expectDim(op, Twine("result spatial size ") + Twine(axis),
+                         y.getDimSize(2 + axis), expected)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Conv2DOp::verify() {
+  return verifyConv(*this, 2, getX(), getFilter(), getBias(), getY(),
+                    getStrides(), getPads(), getDilations(), getGroups());
+}
+LogicalResult Conv3DOp::verify() {
+  return verifyConv(*this, 3, getX(), getFilter(), getBias(), getY(),
+                    getStrides(), getPads(), getDilations(), getGroups());
+}
+
+/// Conv2DBackpropInput and Conv3DBackpropInput.
+static LogicalResult verifyConvTranspose(Operation *op, int64_t spatial,
+                                         Value xValue, Value filterValue,
+                                         Value bias, Value yValue,
+                                         ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> pads,
+                                         ArrayRef<int64_t> dilations,
+                                         ArrayRef<int64_t> outPad,
+                                         int64_t groups) {
+  RankedTensorType x = tensorType(xValue), filter = tensorType(filterValue);
+  int64_t outChannels = ShapedType::kDynamic;
+  if (filter.getRank() == spatial + 2 && isKnown(filter.getDimSize(1)))
+    outChannels = filter.getDimSize(1) * groups;
+  if (failed(verifyConvCommon(op, spatial, xValue, filterValue, bias, yValue,
+                              strides, pads, dilations, groups, outChannels)) ||
+      failed(expectArraySize(op, "output_padding", outPad, spatial)) ||
+      failed(expectAllNonNegative(op, "output_padding", outPad)))
+    return failure();
+  if (failed(expectDim(op, "filter dimension 0 (input channels)",
+                       filter.getDimSize(0), x.getDimSize(1))))
+    return failure();
+  RankedTensorType y = tensorType(yValue);
+  if (failed(expectDim(op, "result channels", y.getDimSize(1), outChannels)))
+    return failure();
+  for (int64_t axis = 0; axis < spatial; ++axis) {
+    int64_t in = x.getDimSize(2 + axis), kernel = filter.getDimSize(2 + axis);
+    if (!isKnown(in) || !isKnown(kernel))
+      continue;
+    int64_t expected = (in - 1) * strides[axis] - pads[2 * axis] -
+                       pads[2 * axis + 1] + dilations[axis] * (kernel - 1) +
+                       outPad[axis] + 1;
+    if (failed(expectDim(op, Twine("result spatial size ") + Twine(axis),
                          y.getDimSize(2 + axis), expected)))
       return failure();
   }
@@ -140,37 +190,14 @@ LogicalResult Conv2DOp::verify() {
 }
 
 LogicalResult Conv2DBackpropInputOp::verify() {
-  RankedTensorType x = tensorType(getX()), filter = tensorType(getFilter());
-  int64_t groups = getGroups();
-  int64_t outChannels = ShapedType::kDynamic;
-  if (filter.getRank() == 4 && isKnown(filter.getDimSize(1)))
-    outChannels = filter.getDimSize(1) * groups;
-  if (failed(verifyConvCommon(*this, getX(), getFilter(), getBias(), getY(),
-                              getStrides(), getPads(), getDilations(), groups,
-                              outChannels)) ||
-      failed(expectArraySize(*this, "output_padding", getOutputPadding(), 2)) ||
-      failed(expectAllNonNegative(*this, "output_padding", getOutputPadding())))
-    return failure();
-  if (failed(expectDim(*this, "filter dimension 0 (input channels)",
-                       filter.getDimSize(0), x.getDimSize(1))))
-    return failure();
-  RankedTensorType y = tensorType(getY());
-  if (failed(expectDim(*this, "result channels", y.getDimSize(1), outChannels)))
-    return failure();
-  ArrayRef<int64_t> strides = getStrides(), pads = getPads(),
-                    dilations = getDilations(), outPad = getOutputPadding();
-  for (int axis = 0; axis < 2; ++axis) {
-    int64_t in = x.getDimSize(2 + axis), kernel = filter.getDimSize(2 + axis);
-    if (!isKnown(in) || !isKnown(kernel))
-      continue;
-    int64_t expected = (in - 1) * strides[axis] - pads[2 * axis] -
-                       pads[2 * axis + 1] + dilations[axis] * (kernel - 1) +
-                       outPad[axis] + 1;
-    if (failed(expectDim(*this, Twine("result spatial size ") + Twine(axis),
-                         y.getDimSize(2 + axis), expected)))
-      return failure();
-  }
-  return success();
+  return verifyConvTranspose(*this, 2, getX(), getFilter(), getBias(), getY(),
+                             getStrides(), getPads(), getDilations(),
+                             getOutputPadding(), getGroups());
+}
+LogicalResult Conv3DBackpropInputOp::verify() {
+  return verifyConvTranspose(*this, 3, getX(), getFilter(), getBias(), getY(),
+                             getStrides(), getPads(), getDilations(),
+                             getOutputPadding(), getGroups());
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,16 +436,18 @@ LogicalResult ArgMinOp::verify() {
   return verifyArg(*this, getX(), getY(), getAxis(), getKeepDims());
 }
 
-static LogicalResult verifyPool(Operation *op, Value x, Value y,
+/// 2-D (`spatial` = 2) and 3-D pooling.
+static LogicalResult verifyPool(Operation *op, int64_t spatial, Value x, Value y,
                                 ArrayRef<int64_t> ksize,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> pads, bool ceilMode,
                                 bool globalPooling) {
-  if (failed(expectRank(op, "input 'x' (NCHW)", x, 4)) ||
-      failed(expectRank(op, "result", y, 4)) ||
-      failed(expectArraySize(op, "ksize", ksize, 2)) ||
-      failed(expectArraySize(op, "strides", strides, 2)) ||
-      failed(expectArraySize(op, "pads", pads, 4)) ||
+  const char *layout = spatial == 2 ? "input 'x' (NCHW)" : "input 'x' (NCDHW)";
+  if (failed(expectRank(op, layout, x, spatial + 2)) ||
+      failed(expectRank(op, "result", y, spatial + 2)) ||
+      failed(expectArraySize(op, "ksize", ksize, spatial)) ||
+      failed(expectArraySize(op, "strides", strides, spatial)) ||
+      failed(expectArraySize(op, "pads", pads, 2 * spatial)) ||
       failed(expectAllPositive(op, "ksize", ksize)) ||
       failed(expectAllPositive(op, "strides", strides)) ||
       failed(expectAllNonNegative(op, "pads", pads)))
@@ -428,7 +457,7 @@ static LogicalResult verifyPool(Operation *op, Value x, Value y,
     if (failed(expectDim(op, Twine("result dimension ") + Twine(i),
                          yType.getDimSize(i), xType.getDimSize(i))))
       return failure();
-  for (int axis = 0; axis < 2; ++axis) {
+  for (int64_t axis = 0; axis < spatial; ++axis) {
     int64_t expected =
         globalPooling
             ? 1
@@ -447,10 +476,18 @@ static LogicalResult verifyPool(Operation *op, Value x, Value y,
 }
 
 LogicalResult MaxPoolOp::verify() {
-  return verifyPool(*this, getX(), getY(), getKsize(), getStrides(), getPads(),
+  return verifyPool(*this, 2, getX(), getY(), getKsize(), getStrides(), getPads(),
                     getCeilMode(), getGlobalPooling());
 }
 LogicalResult AvgPoolOp::verify() {
-  return verifyPool(*this, getX(), getY(), getKsize(), getStrides(), getPads(),
+  return verifyPool(*this, 2, getX(), getY(), getKsize(), getStrides(), getPads(),
                     getCeilMode(), getGlobalPooling());
+}
+LogicalResult MaxPool3DOp::verify() {
+  return verifyPool(*this, 3, getX(), getY(), getKsize(), getStrides(), getPads(),
+                    getCeilMode(), /*globalPooling=*/false);
+}
+LogicalResult AvgPool3DOp::verify() {
+  return verifyPool(*this, 3, getX(), getY(), getKsize(), getStrides(), getPads(),
+                    getCeilMode(), /*globalPooling=*/false);
 }

@@ -15,7 +15,7 @@ ComputeUnit mlir::ascend::classifyOpType(StringRef opType) {
       "Conv2D",        "Conv3D",         "DepthwiseConv2D",
       "Deconvolution", "MatMul",         "BatchMatMul",
       "GEMM",          "FullyConnection", "DynamicRNN",
-      "DynamicGRU",    "RNN"};
+      "DynamicGRU",    "RNN",            "Einsum"};
   for (StringRef prefix : cubePrefixes)
     if (opType.starts_with(prefix))
       return ComputeUnit::Cube;

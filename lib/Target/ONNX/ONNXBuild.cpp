@@ -3,6 +3,7 @@
 #include "ONNXImporter.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
 using namespace mlir::ascendprec::onnximport;
@@ -40,4 +41,34 @@ Operation *mlir::ascendprec::onnximport::buildOp(NodeConverter &node,
     return nullptr;
   }
   return op;
+}
+
+DenseElementsAttr mlir::ascendprec::onnximport::scalarValue(Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return DenseElementsAttr::get(type, v);
+  }
+  if (element.isInteger(1))
+    return DenseElementsAttr::get(type, value != 0.0);
+  return DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
+                                            static_cast<int64_t>(value), true));
+}
+
+Value mlir::ascendprec::onnximport::buildValue(NodeConverter &node, StringRef opName,
+                                               ValueRange operands, Type result,
+                                               ArrayRef<NamedAttribute> attrs,
+                                               StringRef nameSuffix) {
+  Operation *op = buildOp(node, opName, operands, result ? TypeRange(result) : TypeRange(),
+                          attrs, nameSuffix);
+  return op && result ? op->getResult(0) : Value();
+}
+
+LogicalResult mlir::ascendprec::onnximport::setResult(NodeConverter &node, Value value) {
+  if (!value)
+    return failure();
+  node.results = {value};
+  return success();
 }

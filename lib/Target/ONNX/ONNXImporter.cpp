@@ -389,7 +389,9 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     converted = succeeded(convertMathOp(converter)) ||
                 succeeded(convertNNOp(converter)) ||
                 succeeded(convertShapeOp(converter)) ||
-                succeeded(convertRecurrentOp(converter));
+                succeeded(convertRecurrentOp(converter)) ||
+                succeeded(convertTensorOp(converter)) ||
+                succeeded(convertDecomposedOp(converter));
     if (!converted) {
       // Drop anything a converter built before giving up.
       while (!block->empty() && &block->back() != last)

@@ -113,6 +113,17 @@ Operation *buildOp(NodeConverter &node, llvm::StringRef opName,
                    llvm::ArrayRef<NamedAttribute> attrs = {},
                    llvm::StringRef nameSuffix = "");
 
+/// `buildOp` for a one-result op: its result, or null.
+Value buildValue(NodeConverter &node, llvm::StringRef opName, ValueRange operands,
+                 Type result, llvm::ArrayRef<NamedAttribute> attrs = {},
+                 llvm::StringRef nameSuffix = "");
+
+/// Makes `value` the node's only result; fails when it is null.
+LogicalResult setResult(NodeConverter &node, Value value);
+
+/// A rank-0 constant of `element` type holding `value`.
+DenseElementsAttr scalarValue(Type element, double value);
+
 /// Shape arithmetic (Shape, Size, Gather, Slice, Concat, Unsqueeze, Squeeze,
 /// Reshape, Cast, Range, ConstantOfShape, Expand, Equal, Where, integer
 /// Add/Sub/Mul/Div, ...) on inputs known at compile time: the node's single
@@ -125,6 +136,11 @@ LogicalResult convertMathOp(NodeConverter &node);
 LogicalResult convertNNOp(NodeConverter &node);
 LogicalResult convertShapeOp(NodeConverter &node);
 LogicalResult convertRecurrentOp(NodeConverter &node);
+/// Fill, Range, BroadcastTo, Tile, OneHot, TopKV2, Size, Einsum,
+/// GridSampler2D, LRN, Mod (ONNXTensorOps.cpp).
+LogicalResult convertTensorOp(NodeConverter &node);
+/// Nodes that become several ascend ops (ONNXDecompositions.cpp).
+LogicalResult convertDecomposedOp(NodeConverter &node);
 
 //===----------------------------------------------------------------------===//
 // The importer

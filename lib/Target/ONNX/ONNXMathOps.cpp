@@ -47,6 +47,28 @@ LogicalResult binary(NodeConverter &n, StringRef opName) {
   return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {type}));
 }
 
+/// Pow: a float base with an exponent of another type (ONNX allows an
+/// integer exponent) gets the exponent cast to the base's type, which is
+/// exact for the integers a float can hold.
+LogicalResult pow(NodeConverter &n) {
+  RankedTensorType base = n.inputType(0), exponent = n.inputType(1);
+  if (!base || !exponent)
+    return failure();
+  Type element = base.getElementType();
+  if (exponent.getElementType() == element)
+    return binary(n, "ascend.Pow");
+  if (!isa<FloatType>(element)) {
+    n.rejection = "an integer base with an exponent of another type";
+    return failure();
+  }
+  Value cast = buildValue(n, "ascend.Cast", {n.input(1)}, exponent.clone(element), {}, "/exponent");
+  RankedTensorType type = n.outputType(0);
+  SmallVector<int64_t> shape;
+  if (!type && OpTrait::util::getBroadcastedShape(base.getShape(), exponent.getShape(), shape))
+    type = RankedTensorType::get(shape, element);
+  return single(n, cast ? buildOp(n, "ascend.Pow", {n.input(0), cast}, {type}) : nullptr);
+}
+
 /// Broadcast shape of ranked `types`, if they broadcast.
 std::optional<SmallVector<int64_t>> broadcastShape(ArrayRef<RankedTensorType> types) {
   SmallVector<int64_t> shape;
@@ -99,19 +121,6 @@ LogicalResult softmax(NodeConverter &n, StringRef opName) {
                {n.builder.getNamedAttr("axes", n.builder.getDenseI64ArrayAttr({axis}))});
 }
 
-/// A scalar constant of `element` type holding `value`.
-DenseElementsAttr scalar(Type element, double value) {
-  auto type = RankedTensorType::get({}, element);
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    APFloat v(value);
-    bool lost;
-    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-    return DenseElementsAttr::get(type, v);
-  }
-  return DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
-                                            static_cast<int64_t>(value), true));
-}
-
 LogicalResult clip(NodeConverter &n) {
   RankedTensorType type = n.inputType(0);
   if (!type)
@@ -122,7 +131,7 @@ LogicalResult clip(NodeConverter &n) {
     if (n.opset >= 11 && n.hasInput(input))
       return n.input(input);
     double value = n.opset < 11 ? n.floatAttr(attrName, fallback) : fallback;
-    return n.makeConst(scalar(element, value), suffix);
+    return n.makeConst(scalarValue(element, value), suffix);
   };
   double lowest = isa<FloatType>(element) ? -std::numeric_limits<float>::max()
                                           : static_cast<double>(INT32_MIN);
@@ -141,8 +150,10 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
   std::optional<std::vector<int64_t>> axes =
       axesInput ? (n.hasInput(1) ? n.constantInts(1) : std::vector<int64_t>())
                 : n.intsAttr("axes").value_or(std::vector<int64_t>());
-  if (!axes)
+  if (!axes) {
+    n.rejection = "axes known only at run time";
     return failure();
+  }
   if (axes->empty() && n.intAttr("noop_with_empty_axes", 0)) {
     n.results = {n.input(0)};
     return success(n.results.front() != nullptr);
@@ -155,10 +166,8 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
 
 /// ArgMax / ArgMin: one axis, an int64 result (ONNX's).
 LogicalResult argReduce(NodeConverter &n, StringRef opName) {
-  if (n.intAttr("select_last_index", 0) != 0) {
-    n.rejection = "select_last_index=1 (the last extreme element) is not expressed";
-    return failure();
-  }
+  if (n.intAttr("select_last_index", 0) != 0)
+    return failure(); // ONNXDecompositions.cpp
   return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
                            {n.builder.getNamedAttr("axis", n.builder.getI64IntegerAttr(
                                                                n.intAttr("axis", 0))),
@@ -214,7 +223,7 @@ LogicalResult mean(NodeConverter &n) {
       return failure();
     sum = add->getResult(0);
   }
-  Value scale = n.makeConst(scalar(first.getElementType(), 1.0 / n.numInputs()), "scale");
+  Value scale = n.makeConst(scalarValue(first.getElementType(), 1.0 / n.numInputs()), "scale");
   return single(n, buildOp(n, "ascend.Mul", {sum, scale}, {sum.getType()}));
 }
 
@@ -267,7 +276,7 @@ LogicalResult layerNorm(NodeConverter &n) {
   // variance, so the inverse standard deviation is computed from it when
   // the model reads it.
   if (n.node.output_size() > 2 && !n.node.output(2).empty()) {
-    Value eps = n.makeConst(scalar(x.getElementType(), n.floatAttr("epsilon", 1e-5f)), "epsilon");
+    Value eps = n.makeConst(scalarValue(x.getElementType(), n.floatAttr("epsilon", 1e-5f)), "epsilon");
     Operation *shifted = buildOp(n, "ascend.Add", {op->getResult(2), eps}, {stat}, {},
                                  "/variance_eps");
     Operation *inverse =
@@ -323,7 +332,7 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   static const std::map<std::string, const char *> binaries = {
       {"Add", "ascend.Add"}, {"Sub", "ascend.Sub"}, {"Mul", "ascend.Mul"},
-      {"Div", "ascend.RealDiv"}, {"Pow", "ascend.Pow"}, {"Max", "ascend.Maximum"},
+      {"Div", "ascend.RealDiv"}, {"Max", "ascend.Maximum"},
       {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"},
       {"And", "ascend.LogicalAnd"}, {"Or", "ascend.LogicalOr"}};
   static const std::map<std::string, const char *> comparisons = {
@@ -348,12 +357,14 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
       {"ReduceL2", "ascend.ReduceL2"}, {"ReduceLogSum", "ascend.ReduceLogSum"},
       {"ReduceLogSumExp", "ascend.ReduceLogSumExp"},
       {"ReduceSumSquare", "ascend.ReduceSumSquare"}};
+  if ((type == "Max" || type == "Min") && n.numInputs() == 1)
+    return forward(n);
   if (auto it = binaries.find(type); it != binaries.end())
     return n.numInputs() > 2 ? variadic(n, it->second) : binary(n, it->second);
   if (type == "Sum")
     return n.numInputs() == 1 ? forward(n) : variadic(n, "ascend.Add");
-  if ((type == "Max" || type == "Min") && n.numInputs() == 1)
-    return forward(n);
+  if (type == "Pow")
+    return pow(n);
   if (type == "Mean")
     return mean(n);
   if (auto it = reductions.find(type); it != reductions.end())
@@ -363,12 +374,11 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   if (type == "ArgMin")
     return argReduce(n, "ascend.ArgMin");
   if (type == "Selu") {
-    // CANN's Selu has ONNX's default constants built in.
+    // CANN's Selu has ONNX's default constants built in; other constants
+    // are decomposed (ONNXDecompositions.cpp).
     if (std::abs(n.floatAttr("alpha", 1.67326319f) - 1.67326319f) > 1e-6f ||
-        std::abs(n.floatAttr("gamma", 1.05070102f) - 1.05070102f) > 1e-6f) {
-      n.rejection = "Selu with alpha or gamma other than the defaults";
+        std::abs(n.floatAttr("gamma", 1.05070102f) - 1.05070102f) > 1e-6f)
       return failure();
-    }
     return unary(n, "ascend.Selu");
   }
   if (type == "ThresholdedRelu")
@@ -412,10 +422,8 @@ LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   if (type == "IsNaN" || type == "IsInf") {
     // CANN's IsInf finds both signs.
     if (type == "IsInf" &&
-        (n.intAttr("detect_negative", 1) != 1 || n.intAttr("detect_positive", 1) != 1)) {
-      n.rejection = "IsInf detecting one sign only";
-      return failure();
-    }
+        (n.intAttr("detect_negative", 1) != 1 || n.intAttr("detect_positive", 1) != 1))
+      return failure(); // one sign: ONNXDecompositions.cpp
     RankedTensorType x = n.inputType(0);
     if (!x)
       return failure();

@@ -11,40 +11,43 @@ NamedAttribute array(NodeConverter &n, const char *name, ArrayRef<int64_t> value
   return n.builder.getNamedAttr(name, n.builder.getDenseI64ArrayAttr(values));
 }
 
-/// ONNX pads [top, left, bottom, right] as ascend's [top, bottom, left,
-/// right]; SAME_* and VALID auto_pad are computed from static sizes.
-std::optional<std::vector<int64_t>> pads2d(NodeConverter &n, RankedTensorType x,
-                                           ArrayRef<int64_t> kernel,
-                                           ArrayRef<int64_t> strides,
-                                           ArrayRef<int64_t> dilations, bool oneD) {
+/// ONNX pads `[b0, b1, ..., e0, e1, ...]` as ascend's per-axis pairs
+/// `[b0, e0, b1, e1, ...]`; SAME_* and VALID auto_pad are computed from the
+/// static sizes of `x`'s spatial dimensions (2 on).
+std::optional<std::vector<int64_t>> windowPads(NodeConverter &n, RankedTensorType x,
+                                               ArrayRef<int64_t> kernel,
+                                               ArrayRef<int64_t> strides,
+                                               ArrayRef<int64_t> dilations) {
+  size_t spatial = kernel.size();
   std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
+  std::vector<int64_t> pairs(2 * spatial, 0);
   if (autoPad == "NOTSET") {
-    // 1-D pads [begin, end] pad the width of the [N, C, 1, L] form.
-    std::vector<int64_t> p =
-        n.intsAttr("pads").value_or(std::vector<int64_t>(oneD ? 2 : 4, 0));
-    if (oneD)
-      return p.size() == 2 ? std::optional(std::vector<int64_t>{0, 0, p[0], p[1]})
-                           : std::nullopt;
-    if (p.size() != 4)
+    std::vector<int64_t> p = n.intsAttr("pads").value_or(std::vector<int64_t>(2 * spatial, 0));
+    if (p.size() != 2 * spatial)
       return std::nullopt;
-    return std::vector<int64_t>{p[0], p[2], p[1], p[3]};
+    for (size_t axis = 0; axis < spatial; ++axis) {
+      pairs[2 * axis] = p[axis];
+      pairs[2 * axis + 1] = p[spatial + axis];
+    }
+    return pairs;
   }
   if (autoPad == "VALID")
-    return std::vector<int64_t>(4, 0);
-  std::vector<int64_t> result(4, 0);
-  for (int axis = 0; axis < 2; ++axis) {
+    return pairs;
+  for (size_t axis = 0; axis < spatial; ++axis) {
     int64_t in = x.getDimSize(2 + axis);
-    if (ShapedType::isDynamic(in))
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel[axis])) {
+      n.rejection = "auto_pad " + autoPad + " on a dynamic spatial size";
       return std::nullopt;
+    }
     int64_t out = (in + strides[axis] - 1) / strides[axis];
     int64_t total = std::max<int64_t>(
         0, (out - 1) * strides[axis] + dilations[axis] * (kernel[axis] - 1) + 1 - in);
     int64_t small = total / 2, large = total - small;
     bool upper = autoPad == "SAME_UPPER";
-    result[2 * axis] = upper ? small : large;
-    result[2 * axis + 1] = upper ? large : small;
+    pairs[2 * axis] = upper ? small : large;
+    pairs[2 * axis + 1] = upper ? large : small;
   }
-  return result;
+  return pairs;
 }
 
 /// [N, C, L] as [N, C, 1, L]: 1-D convolution and pooling run as the
@@ -54,14 +57,12 @@ RankedTensorType withUnitHeight(RankedTensorType type) {
                                type.getElementType());
 }
 
-/// A 2-D window attribute from ONNX's: 1-D values get a leading 1.
-std::optional<std::vector<int64_t>> window(NodeConverter &n, const char *name, bool oneD) {
-  std::vector<int64_t> values =
-      n.intsAttr(name).value_or(std::vector<int64_t>(oneD ? 1 : 2, 1));
-  if (values.size() != (oneD ? 1u : 2u))
+/// A window attribute with one entry per spatial axis (default `fill`).
+std::optional<std::vector<int64_t>> window(NodeConverter &n, const char *name, size_t spatial,
+                                           int64_t fill = 1) {
+  std::vector<int64_t> values = n.intsAttr(name).value_or(std::vector<int64_t>(spatial, fill));
+  if (values.size() != spatial)
     return std::nullopt;
-  if (oneD)
-    values.insert(values.begin(), 1);
   return values;
 }
 
@@ -71,11 +72,19 @@ Value reshapeTo(NodeConverter &n, Value value, RankedTensorType type, StringRef 
   return op ? op->getResult(0) : Value();
 }
 
-/// Builds the 2-D op for a node whose data input is operand 0; a 1-D node
-/// gets Reshapes to and from the unit-height form (the 2-D op keeps the
-/// node's name, so mixlists and keep_dtype still find it).
-LogicalResult build2d(NodeConverter &n, StringRef opName, SmallVector<Value> operands,
-                      RankedTensorType y, ArrayRef<NamedAttribute> attrs, bool oneD) {
+/// Window attributes of a 1-D node as the unit-height 2-D op's: the height
+/// axis gets `fill` (a pad pair gets 0, 0).
+void addUnitHeight(std::vector<int64_t> &values, int64_t fill, bool pairs = false) {
+  values.insert(values.begin(), fill);
+  if (pairs)
+    values.insert(values.begin(), fill);
+}
+
+/// Builds the op for a node whose data input is operand 0; a 1-D node gets
+/// Reshapes to and from the unit-height form (the op keeps the node's name,
+/// so mixlists and keep_dtype still find it).
+LogicalResult buildWindowOp(NodeConverter &n, StringRef opName, SmallVector<Value> operands,
+                            RankedTensorType y, ArrayRef<NamedAttribute> attrs, bool oneD) {
   RankedTensorType y2d = oneD ? withUnitHeight(y) : y;
   if (oneD)
     operands[0] = reshapeTo(n, operands[0], withUnitHeight(n.inputType(0)), "/to_2d");
@@ -91,44 +100,97 @@ LogicalResult build2d(NodeConverter &n, StringRef opName, SmallVector<Value> ope
   return success();
 }
 
+/// ConvTranspose pads from `output_shape` or SAME_* auto_pad: the total
+/// padding that gives the requested output size, split as ONNX says
+/// (`outputPadding` grows where the output is larger than the pads give).
+std::optional<std::vector<int64_t>> transposedPads(NodeConverter &n, RankedTensorType x,
+                                                   ArrayRef<int64_t> kernel,
+                                                   ArrayRef<int64_t> strides,
+                                                   ArrayRef<int64_t> dilations,
+                                                   std::vector<int64_t> &outputPadding) {
+  std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
+  std::optional<std::vector<int64_t>> outputShape = n.intsAttr("output_shape");
+  size_t spatial = kernel.size();
+  if (!outputShape && autoPad == "VALID")
+    return std::vector<int64_t>(2 * spatial, 0);
+  if (!outputShape && autoPad == "NOTSET")
+    return windowPads(n, x, kernel, strides, dilations);
+  if (outputShape && outputShape->size() > spatial)
+    outputShape->erase(outputShape->begin(), outputShape->end() - spatial);
+  if (outputShape && outputShape->size() != spatial)
+    return std::nullopt;
+  std::vector<int64_t> pairs(2 * spatial, 0);
+  for (size_t axis = 0; axis < spatial; ++axis) {
+    int64_t in = x.getDimSize(2 + axis);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel[axis])) {
+      n.rejection = "output_shape or auto_pad on a dynamic spatial size";
+      return std::nullopt;
+    }
+    int64_t out = outputShape ? (*outputShape)[axis] : in * strides[axis];
+    int64_t total = strides[axis] * (in - 1) + outputPadding[axis] +
+                    (kernel[axis] - 1) * dilations[axis] + 1 - out;
+    // ONNX splits with floor division; a negative end pad (an output larger
+    // than the pads give) is extra output padding at the end.
+    int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+    bool upper = autoPad == "SAME_UPPER";
+    int64_t begin = upper ? half : total - half, end = upper ? total - half : half;
+    if (end < 0) {
+      outputPadding[axis] -= end;
+      end = 0;
+    }
+    if (begin < 0) {
+      n.rejection = "an output_shape that needs negative leading padding";
+      return std::nullopt;
+    }
+    pairs[2 * axis] = begin;
+    pairs[2 * axis + 1] = end;
+  }
+  return pairs;
+}
+
+/// Conv / ConvTranspose on 1-D (as 2-D), 2-D and 3-D input.
 LogicalResult conv(NodeConverter &n, bool transposed) {
   RankedTensorType x = n.inputType(0), w = n.inputType(1);
   RankedTensorType y = n.outputType(0);
   if (!x || !w || !y || x.getRank() != w.getRank() || x.getRank() != y.getRank())
     return failure();
-  bool oneD = x.getRank() == 3;
-  if (!oneD && x.getRank() != 4)
+  int64_t rank = x.getRank();
+  if (rank < 3 || rank > 5) {
+    n.rejection = "a convolution of rank " + std::to_string(rank) + " (1-D to 3-D are expressed)";
     return failure();
-  std::vector<int64_t> kernel = {oneD ? 1 : w.getDimSize(2), w.getDimSize(oneD ? 2 : 3)};
-  std::optional<std::vector<int64_t>> strides = window(n, "strides", oneD);
-  std::optional<std::vector<int64_t>> dilations = window(n, "dilations", oneD);
-  if (!strides || !dilations)
-    return failure();
-  if (transposed && (n.attr("output_shape") || n.stringAttr("auto_pad", "NOTSET") != "NOTSET"))
+  }
+  size_t spatial = rank - 2;
+  bool oneD = spatial == 1;
+  std::vector<int64_t> kernel(w.getShape().begin() + 2, w.getShape().end());
+  std::optional<std::vector<int64_t>> strides = window(n, "strides", spatial);
+  std::optional<std::vector<int64_t>> dilations = window(n, "dilations", spatial);
+  std::optional<std::vector<int64_t>> outputPadding = window(n, "output_padding", spatial, 0);
+  if (!strides || !dilations || !outputPadding)
     return failure();
   std::optional<std::vector<int64_t>> pads =
-      pads2d(n, oneD ? withUnitHeight(x) : x, kernel, *strides, *dilations, oneD);
+      transposed ? transposedPads(n, x, kernel, *strides, *dilations, *outputPadding)
+                 : windowPads(n, x, kernel, *strides, *dilations);
   if (!pads)
     return failure();
   SmallVector<Value> operands = {n.input(0), n.input(1)};
-  if (oneD)
+  if (oneD) {
     operands[1] = reshapeTo(n, operands[1], withUnitHeight(w), "/weight_2d");
+    addUnitHeight(*strides, 1);
+    addUnitHeight(*dilations, 1);
+    addUnitHeight(*outputPadding, 0);
+    addUnitHeight(*pads, 0, /*pairs=*/true);
+  }
   if (n.hasInput(2))
     operands.push_back(n.input(2));
   SmallVector<NamedAttribute> attrs = {
       array(n, "strides", *strides), array(n, "pads", *pads), array(n, "dilations", *dilations),
       n.builder.getNamedAttr("groups", n.builder.getI64IntegerAttr(n.intAttr("group", 1)))};
-  if (transposed) {
-    std::vector<int64_t> outputPadding =
-        n.intsAttr("output_padding").value_or(std::vector<int64_t>(oneD ? 1 : 2, 0));
-    if (outputPadding.size() != (oneD ? 1u : 2u))
-      return failure();
-    if (oneD)
-      outputPadding.insert(outputPadding.begin(), 0);
-    attrs.push_back(array(n, "output_padding", outputPadding));
-  }
-  return build2d(n, transposed ? "ascend.Conv2DBackpropInput" : "ascend.Conv2D", operands, y,
-                 attrs, oneD);
+  if (transposed)
+    attrs.push_back(array(n, "output_padding", *outputPadding));
+  const char *opName = spatial == 3
+                           ? (transposed ? "ascend.Conv3DBackpropInput" : "ascend.Conv3D")
+                           : (transposed ? "ascend.Conv2DBackpropInput" : "ascend.Conv2D");
+  return buildWindowOp(n, opName, operands, y, attrs, oneD);
 }
 
 LogicalResult matmul(NodeConverter &n) {
@@ -144,30 +206,50 @@ LogicalResult matmul(NodeConverter &n) {
   return success();
 }
 
-/// Gemm: alpha * op(A) * op(B) + beta * C with alpha = 1 and beta = 1 (or 0)
-/// becomes MatMulV2 with a bias ([N]) or MatMulV2 + Add (any other C).
+/// Gemm: alpha * op(A) * op(B) + beta * C as MatMulV2 (with C as its bias
+/// when C is [N] and alpha = beta = 1), a Mul by alpha and beta where they
+/// are not 1, and an Add of C otherwise. beta = 0 drops C (PyTorch exports
+/// torch.mm that way). The op that gives the result carries the node's name.
 LogicalResult gemm(NodeConverter &n) {
-  float beta = n.floatAttr("beta", 1.0f);
-  if (n.floatAttr("alpha", 1.0f) != 1.0f || (beta != 1.0f && beta != 0.0f))
-    return failure();
+  float alpha = n.floatAttr("alpha", 1.0f), beta = n.floatAttr("beta", 1.0f);
   RankedTensorType y = n.outputType(0);
-  // beta = 0 drops C (PyTorch exports torch.mm that way).
+  if (!y || y.getRank() != 2)
+    return failure();
   bool useC = n.hasInput(2) && beta != 0.0f;
   RankedTensorType c = useC ? n.inputType(2) : RankedTensorType();
+  if (useC && !c)
+    return failure();
   SmallVector<NamedAttribute> attrs = {
       n.builder.getNamedAttr("transpose_x1", n.builder.getBoolAttr(n.intAttr("transA", 0))),
       n.builder.getNamedAttr("transpose_x2", n.builder.getBoolAttr(n.intAttr("transB", 0)))};
   SmallVector<Value> operands = {n.input(0), n.input(1)};
-  bool asBias = c && c.getRank() == 1;
+  bool asBias = c && alpha == 1.0f && beta == 1.0f && c.getRank() == 1 &&
+                c.getDimSize(0) == y.getDimSize(1) && !ShapedType::isDynamic(y.getDimSize(1));
   if (asBias)
     operands.push_back(n.input(2));
-  Operation *mm = buildOp(n, "ascend.MatMulV2", operands, {y}, attrs,
-                          useC && !asBias ? "/matmul" : "");
+  bool last = !(useC && !asBias) && alpha == 1.0f;
+  Operation *mm = buildOp(n, "ascend.MatMulV2", operands, {y}, attrs, last ? "" : "/matmul");
   if (!mm)
     return failure();
   Value result = mm->getResult(0);
+  Type element = y.getElementType();
+  if (alpha != 1.0f) {
+    Operation *scaled = buildOp(n, "ascend.Mul", {result, n.makeConst(scalarValue(element, alpha), "alpha")},
+                                {y}, {}, useC ? "/times_alpha" : "");
+    if (!scaled)
+      return failure();
+    result = scaled->getResult(0);
+  }
   if (useC && !asBias) {
-    Operation *add = buildOp(n, "ascend.Add", {result, n.input(2)}, {y});
+    Value addend = n.input(2);
+    if (beta != 1.0f) {
+      Operation *scaled =
+          buildOp(n, "ascend.Mul", {addend, n.makeConst(scalarValue(element, beta), "beta")}, {c}, {}, "/times_beta");
+      if (!scaled)
+        return failure();
+      addend = scaled->getResult(0);
+    }
+    Operation *add = buildOp(n, "ascend.Add", {result, addend}, {y});
     if (!add)
       return failure();
     result = add->getResult(0);
@@ -176,28 +258,51 @@ LogicalResult gemm(NodeConverter &n) {
   return success();
 }
 
-LogicalResult pool(NodeConverter &n, const char *opName, bool average) {
+/// MaxPool / AveragePool on 1-D (as 2-D), 2-D and 3-D input.
+LogicalResult pool(NodeConverter &n, bool average) {
   RankedTensorType x = n.inputType(0), y = n.outputType(0);
-  if (!x || !y || (x.getRank() != 3 && x.getRank() != 4) || n.node.output_size() > 1)
+  if (!x || !y || !n.attr("kernel_shape"))
     return failure();
-  bool oneD = x.getRank() == 3;
-  std::optional<std::vector<int64_t>> kernel = window(n, "kernel_shape", oneD);
-  std::optional<std::vector<int64_t>> strides = window(n, "strides", oneD);
-  std::optional<std::vector<int64_t>> dilations = window(n, "dilations", oneD);
-  if (!n.attr("kernel_shape") || !kernel || !strides || !dilations ||
-      *dilations != std::vector<int64_t>{1, 1} || n.intAttr("storage_order", 0) != 0)
+  if (x.getRank() < 3 || x.getRank() > 5) {
+    n.rejection = "pooling of rank " + std::to_string(x.getRank());
     return failure();
-  std::optional<std::vector<int64_t>> pads =
-      pads2d(n, oneD ? withUnitHeight(x) : x, *kernel, *strides, *dilations, oneD);
+  }
+  if (n.node.output_size() > 1 && !n.node.output(1).empty()) {
+    n.rejection = "the Indices output (CANN's MaxPoolWithArgmax numbers elements differently)";
+    return failure();
+  }
+  if (n.intAttr("storage_order", 0) != 0) {
+    n.rejection = "storage_order=1";
+    return failure();
+  }
+  size_t spatial = x.getRank() - 2;
+  bool oneD = spatial == 1;
+  std::optional<std::vector<int64_t>> kernel = window(n, "kernel_shape", spatial);
+  std::optional<std::vector<int64_t>> strides = window(n, "strides", spatial);
+  std::optional<std::vector<int64_t>> dilations = window(n, "dilations", spatial);
+  if (!kernel || !strides || !dilations)
+    return failure();
+  if (llvm::any_of(*dilations, [](int64_t d) { return d != 1; })) {
+    n.rejection = "dilations other than 1 (CANN's pooling ops have none)";
+    return failure();
+  }
+  std::optional<std::vector<int64_t>> pads = windowPads(n, x, *kernel, *strides, *dilations);
   if (!pads)
     return failure();
+  if (oneD) {
+    addUnitHeight(*kernel, 1);
+    addUnitHeight(*strides, 1);
+    addUnitHeight(*pads, 0, /*pairs=*/true);
+  }
   SmallVector<NamedAttribute> attrs = {
       array(n, "ksize", *kernel), array(n, "strides", *strides), array(n, "pads", *pads),
       n.builder.getNamedAttr("ceil_mode", n.builder.getBoolAttr(n.intAttr("ceil_mode", 0)))};
   if (average)
     attrs.push_back(n.builder.getNamedAttr(
         "exclusive", n.builder.getBoolAttr(!n.intAttr("count_include_pad", 0))));
-  return build2d(n, opName, {n.input(0)}, y, attrs, oneD);
+  const char *opName = spatial == 3 ? (average ? "ascend.AvgPool3D" : "ascend.MaxPool3D")
+                                    : (average ? "ascend.AvgPool" : "ascend.MaxPool");
+  return buildWindowOp(n, opName, {n.input(0)}, y, attrs, oneD);
 }
 
 LogicalResult globalPool(NodeConverter &n, const char *opName) {
@@ -227,9 +332,9 @@ LogicalResult mlir::ascendprec::onnximport::convertNNOp(NodeConverter &n) {
   if (type == "Gemm")
     return gemm(n);
   if (type == "MaxPool")
-    return pool(n, "ascend.MaxPool", false);
+    return pool(n, /*average=*/false);
   if (type == "AveragePool")
-    return pool(n, "ascend.AvgPool", true);
+    return pool(n, /*average=*/true);
   if (type == "GlobalAveragePool")
     return globalPool(n, "ascend.AvgPool");
   if (type == "GlobalMaxPool")

@@ -3,7 +3,8 @@
 // ONNX's recurrent layers become ascend.DynamicRNN (LSTM), DynamicGRUV2
 // (GRU) and RNN with ONNX's operands. What those ops do not express stays
 // ascend.generic with the reason: sequence_lens (padded batches), LSTM
-// peepholes, non-default activations, clip, the batch-first layout.
+// peepholes, non-default activations, clip. The batch-first layout gets
+// Transposes around the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +30,6 @@ std::string unsupportedFeature(NodeConverter &n, int64_t directions) {
     return "sequence_lens (a padded batch) is not expressed by the ascend op";
   if (type == "LSTM" && n.hasInput(7))
     return "peephole weights (P) are not expressed by ascend.DynamicRNN";
-  if (n.intAttr("layout", 0) != 0)
-    return "layout=1 (batch first) is not expressed by the ascend op";
   if (n.attr("clip"))
     return "clip is not expressed by the ascend op";
   if (type == "LSTM" && n.intAttr("input_forget", 0) != 0)
@@ -46,10 +45,11 @@ std::string unsupportedFeature(NodeConverter &n, int64_t directions) {
   return {};
 }
 
-/// The type of output `i`: inferred, else from x's sequence and batch.
+/// The type of output `i` in the sequence-first form: inferred, else from
+/// x's sequence and batch.
 RankedTensorType outputType(NodeConverter &n, unsigned i, RankedTensorType x,
-                            int64_t directions, int64_t hidden) {
-  if (RankedTensorType inferred = n.outputType(i))
+                            int64_t directions, int64_t hidden, bool batchFirst) {
+  if (RankedTensorType inferred = n.outputType(i); inferred && !batchFirst)
     return inferred;
   SmallVector<int64_t> shape;
   if (i == 0)
@@ -57,6 +57,18 @@ RankedTensorType outputType(NodeConverter &n, unsigned i, RankedTensorType x,
   else
     shape = {directions, x.getDimSize(1), hidden};
   return RankedTensorType::get(shape, x.getElementType());
+}
+
+/// `value` transposed by `perm`, named "<node><suffix>".
+Value transposed(NodeConverter &n, Value value, ArrayRef<int64_t> perm, StringRef suffix) {
+  auto type = dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
+  if (!type || type.getRank() != static_cast<int64_t>(perm.size()))
+    return Value();
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  return buildValue(n, "ascend.Transpose", {value}, type.clone(shape),
+                    {n.builder.getNamedAttr("perm", n.builder.getDenseI64ArrayAttr(perm))}, suffix);
 }
 
 } // namespace
@@ -77,14 +89,27 @@ LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n)
     n.rejection = why;
     return failure();
   }
+  // layout = 1 (batch first): x is [batch, seq, input] and the states
+  // [batch, directions, hidden]; Transposes to and from the sequence-first
+  // form the ascend op computes in.
+  bool batchFirst = n.intAttr("layout", 0) != 0;
+  static constexpr int64_t kSwapFirstTwo[] = {1, 0, 2};
+  Value input = batchFirst ? transposed(n, n.input(0), kSwapFirstTwo, "/seq_first") : n.input(0);
+  if (!input)
+    return failure();
+  x = cast<RankedTensorType>(input.getType());
   // ONNX order: x, w, r, [b], [sequence_lens], [initial_h], [initial_c], [p].
-  SmallVector<Value> operands = {n.input(0), n.input(1), n.input(2)};
+  SmallVector<Value> operands = {input, n.input(1), n.input(2)};
   SmallVector<int32_t> segments = {1, 1, 1};
   SmallVector<unsigned> optional = {3, 5};
   if (type == "LSTM")
     optional.push_back(6);
   for (unsigned index : optional) {
     Value value = n.input(index);
+    if (value && batchFirst && index != 3)
+      value = transposed(n, value, kSwapFirstTwo, index == 5 ? "/initial_h" : "/initial_c");
+    if (n.hasInput(index) && !value)
+      return failure();
     if (value)
       operands.push_back(value);
     segments.push_back(value ? 1 : 0);
@@ -92,7 +117,7 @@ LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n)
   unsigned numResults = type == "LSTM" ? 3 : 2;
   SmallVector<Type> results;
   for (unsigned i = 0; i < numResults; ++i)
-    results.push_back(outputType(n, i, x, directions, hidden));
+    results.push_back(outputType(n, i, x, directions, hidden, batchFirst));
   Builder &b = n.builder;
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("hidden_size", b.getI64IntegerAttr(hidden)),
@@ -108,5 +133,20 @@ LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n)
   if (!op)
     return failure();
   n.results.assign(op->result_begin(), op->result_end());
+  if (batchFirst) {
+    // Y: [seq, directions, batch, hidden] -> [batch, seq, directions, hidden].
+    static constexpr int64_t kYBatchFirst[] = {2, 0, 1, 3};
+    static constexpr const char *kNames[] = {"/y_batch_first", "/y_h_batch_first",
+                                             "/y_c_batch_first"};
+    for (unsigned i = 0; i < n.results.size(); ++i) {
+      if (static_cast<int>(i) >= n.node.output_size() || n.node.output(i).empty())
+        continue;
+      n.results[i] = transposed(n, n.results[i],
+                                i == 0 ? ArrayRef<int64_t>(kYBatchFirst) : kSwapFirstTwo,
+                                kNames[i]);
+      if (!n.results[i])
+        return failure();
+    }
+  }
   return success();
 }

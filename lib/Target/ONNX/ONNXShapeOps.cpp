@@ -68,8 +68,10 @@ LogicalResult slice(NodeConverter &n) {
     ends = n.constantInts(2);
     axes = n.hasInput(3) ? n.constantInts(3) : std::nullopt;
     steps = n.hasInput(4) ? n.constantInts(4) : std::nullopt;
-    if ((n.hasInput(3) && !axes) || (n.hasInput(4) && !steps))
+    if (!starts || !ends || (n.hasInput(3) && !axes) || (n.hasInput(4) && !steps)) {
+      n.rejection = "starts, ends, axes or steps known only at run time";
       return failure();
+    }
   } else {
     starts = n.intsAttr("starts");
     ends = n.intsAttr("ends");
@@ -104,7 +106,11 @@ LogicalResult gather(NodeConverter &n) {
 LogicalResult pad(NodeConverter &n) {
   std::optional<std::vector<int64_t>> pads =
       n.opset >= 11 ? n.constantInts(1) : n.intsAttr("pads");
-  if (!pads || pads->size() % 2)
+  if (!pads) {
+    n.rejection = "pads known only at run time";
+    return failure();
+  }
+  if (pads->size() % 2)
     return failure();
   float value = n.floatAttr("value", 0.0f);
   if (n.opset >= 11 && n.hasInput(2)) {
@@ -140,13 +146,23 @@ LogicalResult resize(NodeConverter &n) {
                                                                         : "half_pixel");
   const char *opName = mode == "nearest"                      ? "ascend.ResizeNearestNeighborV2"
                        : (mode == "linear" || mode == "bilinear") ? "ascend.ResizeBilinearV2"
-                                                               : nullptr;
+                       : mode == "cubic"                          ? "ascend.ResizeBicubic"
+                                                                  : nullptr;
   if (!opName)
     return failure();
+  // ResizeBicubic is the cubic convolution with a = -0.75 over the whole
+  // neighbourhood (ONNX's defaults).
+  if (mode == "cubic" && (n.floatAttr("cubic_coeff_a", -0.75f) != -0.75f ||
+                          n.intAttr("exclude_outside", 0) != 0)) {
+    n.rejection = "cubic_coeff_a other than -0.75 or exclude_outside=1";
+    return failure();
+  }
   bool alignCorners = coordinates == "align_corners";
   bool halfPixel = coordinates == "half_pixel" || coordinates == "pytorch_half_pixel";
-  if (!alignCorners && !halfPixel && coordinates != "asymmetric")
+  if (!alignCorners && !halfPixel && coordinates != "asymmetric") {
+    n.rejection = "coordinate_transformation_mode " + coordinates;
     return failure();
+  }
   return finish(n, buildOp(n, opName, {n.input(0)}, {y},
                            {array(n, "size", {y.getDimSize(2), y.getDimSize(3)}),
                             n.builder.getNamedAttr("align_corners", n.builder.getBoolAttr(alignCorners)),

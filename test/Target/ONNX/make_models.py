@@ -58,7 +58,7 @@ save("mapped", [
 half = helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.5, -2.0])
 save("unnamed", [
     n("Add", ["x", "h"], ["sum"]),
-    n("Shrink", ["sum"], ["soft"]),
+    n("Trilu", ["sum"], ["soft"]),
     n("Transpose", ["soft"], ["y"]),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [3, 2])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])], [half])
@@ -191,13 +191,24 @@ save("shape_chain", [
     numpy_helper.from_array(np.array(1, np.int64), "one_s"),
     numpy_helper.from_array(np.array(2, np.int64), "two_s")])
 
-# A 3-D convolution: no dedicated form, so ascend.generic under the CANN op
-# type (Conv2D), which mixlist and OpType:: entries match.
-save("conv3d", [
-    n("Conv", ["x", "w3"], ["y"], name="conv3d"),
+# A dilated max pooling: no CANN pooling op has dilations, so ascend.generic
+# under the CANN op type (MaxPoolV3), which mixlist and OpType:: entries match.
+save("pool_dilated", [
+    n("MaxPool", ["x"], ["y"], name="pool_dilated", kernel_shape=[2, 2], dilations=[2, 2]),
+], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 6])],
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 4, 4])])
+
+# 3-D convolution, transposed convolution and pooling (NCDHW).
+save("volume", [
+    n("Conv", ["x", "w3", "b3"], ["c"], name="conv3d", pads=[1, 0, 0, 1, 0, 0]),
+    n("MaxPool", ["c"], ["p"], name="maxpool3d", kernel_shape=[2, 2, 2], strides=[2, 2, 2]),
+    n("AveragePool", ["c"], ["a"], name="avgpool3d", kernel_shape=[2, 2, 2],
+      count_include_pad=1, pads=[0, 1, 1, 0, 1, 1]),
+    n("ConvTranspose", ["p", "wt3"], ["y"], name="deconv3d", strides=[2, 2, 2]),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4, 4])],
-   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2, 2])],
-   [w("w3", 3, 2, 3, 3, 3)])
+   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 4, 2, 2]),
+    helper.make_tensor_value_info("a", TensorProto.FLOAT, [1, 3, 3, 3, 3])],
+   [w("w3", 3, 2, 3, 3, 3), w("b3", 3), w("wt3", 3, 2, 2, 2, 2)])
 
 # Control flow (ONNXControlFlow.cpp). An If on a run-time condition whose
 # branches read outer values (x, and the initializer w), one with a MatMul
@@ -364,3 +375,65 @@ save("if_dynamic", [
     n("If", ["dis_one"], ["dy"], name="/dyn/If", then_branch=dyn_then, else_branch=dyn_else),
 ], [vi("xd", TensorProto.FLOAT, ["batch", 4])], [vi("dy", TensorProto.FLOAT, ["batch", 4])],
    [i64("dzero", 0), i64("done", 1)])
+
+# Ops that fold when their inputs are known and otherwise become the ops of
+# AscendTensorOps.td (a dynamic batch keeps them), and image ops.
+I32 = TensorProto.INT32
+save("tensor_ops", [
+    n("Shape", ["x"], ["s"], name="/shape"),
+    n("ConstantOfShape", ["s"], ["fill"], name="/fill",
+      value=helper.make_tensor("v", TensorProto.FLOAT, [1], [1.5])),
+    n("Expand", ["row", "s"], ["expand"], name="/expand"),
+    n("Tile", ["x", "reps"], ["tile"], name="/tile"),
+    n("Range", ["start", "limit", "delta"], ["range"], name="/range"),
+    n("TopK", ["x", "k"], ["top_v", "top_i"], name="/topk", axis=1),
+    n("Size", ["x"], ["size"], name="/size"),
+    n("OneHot", ["idx", "depth", "onoff"], ["onehot"], name="/onehot"),
+    n("Hardmax", ["x"], ["hardmax"], name="/hardmax"),
+    n("Einsum", ["m", "wk"], ["einsum"], name="/einsum", equation="ij, jk"),
+    n("Mod", ["x", "x"], ["fmod"], name="/fmod", fmod=1),
+    n("Mod", ["i1", "i2"], ["imod"], name="/imod"),
+    n("GridSample", ["img", "grid"], ["sampled"], name="/grid", align_corners=1),
+    n("LRN", ["img"], ["lrn"], name="/lrn", size=3, alpha=3e-4),
+    n("LRN", ["img"], ["lrn4"], name="/lrn_even", size=4),
+    n("Resize", ["img", "", "", "sizes"], ["cubic"], name="/cubic", mode="cubic"),
+], [vi("x", F, ["b", 4]), vi("start", F, []), vi("limit", F, []), vi("delta", F, []),
+    vi("idx", TensorProto.INT64, [3]), vi("onoff", F, [2]), vi("m", F, [3, 4]),
+    vi("i1", I32, [4]), vi("i2", I32, [4]), vi("img", F, [1, 3, 4, 4]), vi("grid", F, [1, 3, 3, 2])],
+   [vi("fill", F, ["b", 4]), vi("expand", F, ["b", 4]), vi("tile", F, ["b", 8]),
+    vi("range", F, ["r"]), vi("top_v", F, ["b", 2]), vi("top_i", TensorProto.INT64, ["b", 2]),
+    vi("size", TensorProto.INT64, []), vi("onehot", F, [3, 5]), vi("hardmax", F, ["b", 4]),
+    vi("einsum", F, [3, 2]), vi("fmod", F, ["b", 4]), vi("imod", I32, [4]),
+    vi("sampled", F, [1, 3, 3, 3]), vi("lrn", F, [1, 3, 4, 4]), vi("lrn4", F, [1, 3, 4, 4]),
+    vi("cubic", F, [1, 3, 8, 8])],
+   [w("row", 1, 4), i64("reps", [1, 2]), i64("k", [2]), i64("depth", 5), w("wk", 4, 2),
+    i64("sizes", [1, 3, 8, 8])])
+
+# Nodes written with several ascend ops (ONNXDecompositions.cpp).
+save("decomposed", [
+    n("ArgMax", ["a"], ["last"], name="argmax_last", axis=1, select_last_index=1),
+    n("Selu", ["a"], ["selu"], name="selu", alpha=2.0, gamma=3.0),
+    n("Celu", ["a"], ["celu"], name="celu", alpha=2.0),
+    n("IsInf", ["a"], ["posinf"], name="posinf", detect_negative=0),
+    n("Shrink", ["a"], ["shrink"], name="shrink", lambd=1.0, bias=0.5),
+    n("MeanVarianceNormalization", ["img"], ["mvn"], name="mvn"),
+    n("Dropout", ["a"], ["drop", "mask"], name="dropout"),
+    n("BatchNormalization", ["img", "g3", "b3", "m3", "v3"], ["bn", "bn_mean", "bn_var"],
+      name="bn_train", training_mode=1, momentum=0.8),
+    n("Gemm", ["a", "wg", "cg"], ["gemm"], name="gemm", alpha=2.0, beta=0.5),
+    n("Pow", ["a", "e"], ["pow"], name="pow"),
+    n("LSTM", ["seq", "lw", "lr"], ["ly", "lh"], name="lstm_bf", hidden_size=2, layout=1),
+    n("ConvTranspose", ["img", "wt"], ["deconv"], name="deconv_os", strides=[3, 2],
+      output_shape=[10, 8]),
+], [vi("a", F, [3, 4]), vi("img", F, [1, 3, 4, 4]), vi("e", I32, [4]), vi("seq", F, [2, 5, 3])],
+   [vi("last", TensorProto.INT64, [3, 1]), vi("selu", F, [3, 4]), vi("celu", F, [3, 4]),
+    vi("posinf", TensorProto.BOOL, [3, 4]), vi("shrink", F, [3, 4]), vi("mvn", F, [1, 3, 4, 4]),
+    vi("drop", F, [3, 4]), vi("mask", TensorProto.BOOL, [3, 4]), vi("bn", F, [1, 3, 4, 4]),
+    vi("bn_mean", F, [3]), vi("bn_var", F, [3]), vi("gemm", F, [3, 2]), vi("pow", F, [3, 4]),
+    vi("ly", F, [2, 5, 1, 2]), vi("lh", F, [2, 1, 2]), vi("deconv", F, [1, 2, 10, 8])],
+   [w("g3", 3), w("b3", 3), w("m3", 3), w("v3", 3), w("wg", 4, 2), w("cg", 3, 2),
+    w("lw", 1, 8, 3), w("lr", 1, 8, 2), w("wt", 3, 2, 3, 3)])
+
+# Before opset 7, a 1-D PRelu slope applied per channel.
+save("prelu_legacy", [n("PRelu", ["x", "slope"], ["y"], name="prelu")],
+     [vi("x", F, [2, 3, 4])], [vi("y", F, [2, 3, 4])], [w("slope", 3)], opset=6)

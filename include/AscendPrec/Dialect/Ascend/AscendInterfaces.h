@@ -23,6 +23,14 @@ Operation *cloneWithElementTypes(Operation *op, OpBuilder &builder,
 LogicalResult verifyAscendOp(Operation *op);
 } // namespace mlir::ascend::detail
 
+namespace mlir::OpTrait::ascend {
+/// Ops that read only the dimensions of their operands (Shape, Size): they
+/// compute nothing in their operands' dtype, so planning reports them in
+/// their result's integer dtype and never converts their operands.
+template <typename ConcreteType>
+class ReadsOnlyDimensions : public TraitBase<ConcreteType, ReadsOnlyDimensions> {};
+} // namespace mlir::OpTrait::ascend
+
 #include "AscendPrec/Dialect/Ascend/AscendInterfaces.h.inc"
 
 #endif // ASCENDPREC_DIALECT_ASCEND_ASCENDINTERFACES_H

@@ -78,4 +78,10 @@ def Ascend_AscendOpInterface : OpInterface<"AscendOpInterface"> {
   let verify = [{ return ::mlir::ascend::detail::verifyAscendOp($_op); }];
 }
 
+// Ops that read only their operands' dimensions (Shape, Size); see
+// AscendInterfaces.h.
+def Ascend_ReadsOnlyDimensions : NativeOpTrait<"ReadsOnlyDimensions"> {
+  let cppNamespace = "::mlir::OpTrait::ascend";
+}
+
 #endif // ASCENDPREC_DIALECT_ASCEND_ASCENDINTERFACES_TD

@@ -22,6 +22,9 @@ include "mlir/IR/OpBase.td"
 def Ascend_Tensor : RankedTensorOf<[AnyFloat, AnyInteger]>;
 def Ascend_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def Ascend_IndexTensor : RankedTensorOf<[I32, I64]>;
+// Casts also convert values of unknown rank (results of ascend.generic ops
+// whose shape ONNX could not infer).
+def Ascend_AnyRankTensor : TensorOf<[AnyFloat, AnyInteger]>;
 
 // Every op carries these: node name, impl mode, precision decision, and the
 // node names of ops fused into it.
@@ -78,7 +81,11 @@ def Ascend_MulOp : Ascend_BinaryOp<"Mul", "x1 * x2">;
 def Ascend_RealDivOp : Ascend_BinaryOp<"RealDiv", "x1 / x2">;
 def Ascend_MaximumOp : Ascend_BinaryOp<"Maximum", "max(x1, x2)">;
 def Ascend_MinimumOp : Ascend_BinaryOp<"Minimum", "min(x1, x2)">;
-def Ascend_PowOp : Ascend_BinaryOp<"Pow", "x1 ^ x2", Ascend_FloatTensor>;
+def Ascend_PowOp : Ascend_BinaryOp<"Pow", "x1 ^ x2">;
+// Remainders: Mod truncates (C fmod, the sign of x1; ONNX fmod = 1),
+// FloorMod floors (the sign of x2; ONNX integer Mod with fmod = 0).
+def Ascend_ModOp : Ascend_BinaryOp<"Mod", "x1 - x2 * trunc(x1 / x2)">;
+def Ascend_FloorModOp : Ascend_BinaryOp<"FloorMod", "x1 - x2 * floor(x1 / x2)">;
 
 def Ascend_NegOp : Ascend_UnaryOp<"Neg", "-x", Ascend_Tensor>;
 def Ascend_AbsOp : Ascend_UnaryOp<"Abs", "|x|", Ascend_Tensor>;
@@ -338,6 +345,25 @@ def Ascend_BatchMatMulV2Op : Ascend_Op<"BatchMatMulV2"> {
   let hasVerifier = 1;
 }
 
+def Ascend_EinsumOp : Ascend_Op<"Einsum", [SameOperandsAndResultElementType]> {
+  let summary = "Einstein summation over one or more tensors";
+  let description = [{
+    Contracts the operands as `equation` says (NumPy's notation, e.g.
+    `"bij,bjk->bik"`; `...` stands for broadcast dimensions). A product over
+    a shared index runs on the cube unit, like a batched matmul.
+
+    Example:
+    ```mlir
+    %y = ascend.Einsum %a, %b {name = "einsum", equation = "ij,jk->ik"}
+        : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = !con((ins Variadic<Ascend_Tensor>:$x, StrAttr:$equation),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_Tensor:$y);
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Normalization and softmax
 //===----------------------------------------------------------------------===//
@@ -540,8 +566,8 @@ def Ascend_CastOp : Ascend_Op<"Cast", [SameOperandsAndResultShape]> {
     %y = ascend.Cast %x {name = "cast1"} : tensor<4xf32> to tensor<4xf16>
     ```
   }];
-  let arguments = !con((ins Ascend_Tensor:$x), Ascend_CommonAttrs);
-  let results = (outs Ascend_Tensor:$y);
+  let arguments = !con((ins Ascend_AnyRankTensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_AnyRankTensor:$y);
   let assemblyFormat = "$x attr-dict `:` type($x) `to` type($y)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
@@ -557,8 +583,8 @@ def Ascend_ReshapeOp : Ascend_Op<"Reshape", [SameOperandsAndResultElementType]> 
     %y = ascend.Reshape %x {name = "flatten"} : tensor<2x3x4xf32> to tensor<2x12xf32>
     ```
   }];
-  let arguments = !con((ins Ascend_Tensor:$x), Ascend_CommonAttrs);
-  let results = (outs Ascend_Tensor:$y);
+  let arguments = !con((ins Ascend_AnyRankTensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_AnyRankTensor:$y);
   let assemblyFormat = "$x attr-dict `:` type($x) `to` type($y)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -661,7 +687,7 @@ def Ascend_StridedSliceOp : Ascend_Op<"StridedSlice",
   let hasVerifier = 1;
 }
 
-def Ascend_ShapeOp : Ascend_Op<"Shape"> {
+def Ascend_ShapeOp : Ascend_Op<"Shape", [Ascend_ReadsOnlyDimensions]> {
   let summary = "the dimensions of a tensor, at run time";
   let description = [{
     A 1-D int32 or int64 tensor with `x`'s dimensions. Import folds a Shape
@@ -739,6 +765,8 @@ class Ascend_ResizeOp<string mnemonic, string how>
 def Ascend_ResizeNearestNeighborV2Op
     : Ascend_ResizeOp<"ResizeNearestNeighborV2", "nearest-neighbour">;
 def Ascend_ResizeBilinearV2Op : Ascend_ResizeOp<"ResizeBilinearV2", "bilinear">;
+// Cubic convolution with coefficient -0.75 (ONNX's default cubic_coeff_a).
+def Ascend_ResizeBicubicOp : Ascend_ResizeOp<"ResizeBicubic", "bicubic">;
 
 //===----------------------------------------------------------------------===//
 // Operators without a dedicated op
@@ -771,6 +799,9 @@ def Ascend_GenericOp : Ascend_OpBase<"generic", [Ascend_AscendOpInterface]> {
 }
 
 include "AscendPrec/Dialect/Ascend/AscendRecurrent.td"
+include "AscendPrec/Dialect/Ascend/AscendVolumeOps.td"
+include "AscendPrec/Dialect/Ascend/AscendTensorOps.td"
+include "AscendPrec/Dialect/Ascend/AscendImageOps.td"
 include "AscendPrec/Dialect/Ascend/AscendControlFlow.td"
 
 #endif // ASCENDPREC_DIALECT_ASCEND_ASCENDOPS_TD
