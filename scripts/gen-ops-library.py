@@ -87,7 +87,7 @@ OPS = {
     "ReduceMax": (["x"], ["y"], None, "CommReduce"),
     "MaxPool": (["x"], ["y"], None, "Opaque"),
     "AvgPool": (["x"], ["y"], None, "Opaque"),
-    "Reshape": (["x"], ["y"], None, "formatAgnostic"),
+    "Reshape": (["x", "shape"], ["y"], None, "formatAgnostic"),
     "Transpose": (["x"], ["y"], None, "Opaque"),
     "ConcatV2": (["x"], ["y"], None, "Opaque"),
     "Split": (["x"], ["y"], None, "Opaque"),
@@ -168,7 +168,7 @@ OPS = {
 
 COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
 
-DATA_MOVEMENT = ["Reshape", "Transpose", "ConcatV2", "Split", "StridedSlice", "Pad",
+DATA_MOVEMENT = ["Transpose", "ConcatV2", "Split", "StridedSlice", "Pad",
                  "DepthToSpace", "SpaceToDepth", "Tile"]
 ALL_DTYPES = [FP16, FP32, I8, U8, I32, I64, BOOL]
 
@@ -191,7 +191,7 @@ def rows_for(soc, op):
         return uniform([FP16] + ([FP32, BF16] if FP32_CUBE[soc] else []))
     if op in ("Mod", "FloorMod"):
         return uniform([FP16, FP32, I32] + bf)
-    if op in ("Fill", "BroadcastTo"):
+    if op in ("Fill", "BroadcastTo", "Reshape"):
         # The dims / shape operand is int32 or int64; the data any dtype.
         rows = []
         for d in ALL_DTYPES + bf:
@@ -360,7 +360,10 @@ def aicpu_json(soc):
     for op, dtypes in AICPU.items():
         ins, outs, _, _ = OPS[op]
         types = ",".join(DT_NAMES[d] for d in dtypes)
-        entry = {f"input{i}": {"name": n, "type": types} for i, n in enumerate(ins)}
+        # Rows are read column-wise; a shape operand is int64 in every row.
+        index_types = ",".join(DT_NAMES[I64] for _ in dtypes)
+        entry = {f"input{i}": {"name": n, "type": index_types if n == "shape" else types}
+                 for i, n in enumerate(ins)}
         entry["opInfo"] = {"engine": "DNN_VM_AICPU", "opKernelLib": "AICPUKernel",
                            "computeCost": "100", "flagAsync": "False",
                            "flagPartial": "False"}

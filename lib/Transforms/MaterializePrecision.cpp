@@ -93,6 +93,19 @@ struct MaterializePrecisionPass
       });
       for (AscendOpInterface op : planned) {
         PrecisionAttr decision = op.getPrecisionDecision();
+        if (op->hasTrait<OpTrait::ascend::ReadsOnlyDimensions>()) {
+          // Shape and Size take their operand in whatever dtype its producer
+          // computes (producers come first, so it is final): no Cast, and the
+          // decision records the dtype actually read.
+          SmallVector<Type> inputs;
+          for (Value operand : op->getOperands())
+            inputs.push_back(getElementTypeOrSelf(operand));
+          decision = PrecisionAttr::get(op->getContext(), decision.getOrigin(),
+                                        decision.getCompute(), inputs, decision.getOutputs(),
+                                        decision.getEngine(), decision.getList(),
+                                        decision.getRule(), decision.getSource());
+          op.setPrecisionDecision(decision);
+        }
         for (auto [index, dtype] : llvm::enumerate(decision.getInputs()))
           op->setOperand(index, converter.convert(op->getOperand(index), dtype));
         for (auto [result, dtype] : llvm::zip(op->getResults(), decision.getOutputs()))

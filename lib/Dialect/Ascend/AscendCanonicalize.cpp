@@ -89,7 +89,10 @@ void CastOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {
-  if (getX().getType() == getY().getType())
+  // Equal types are the identity only with at most one unknown dimension:
+  // `?x?` to `?x?` may swap the sizes.
+  auto type = cast<RankedTensorType>(getY().getType());
+  if (getX().getType() == type && type.getNumDynamicDims() <= 1)
     return getX();
   return {};
 }

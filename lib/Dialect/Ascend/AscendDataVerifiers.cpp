@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -14,11 +15,19 @@ using namespace mlir::ascend::verify;
 
 LogicalResult ReshapeOp::verify() {
   RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  if (x.getElementType() != y.getElementType())
+    return emitOpError() << "expects the result's element type to be x's, "
+                         << x.getElementType();
   if (x.hasStaticShape() && y.hasStaticShape() &&
       x.getNumElements() != y.getNumElements())
     return emitOpError() << "cannot reshape " << x.getNumElements()
                          << " elements " << x << " into " << y.getNumElements()
                          << " elements " << y;
+  if (getShape() && failed(expectRank(*this, "'shape'", getShape(), 1)))
+    return failure();
+  if (getShape() && failed(expectDim(*this, "the length of 'shape'",
+                                     tensorType(getShape()).getDimSize(0), y.getRank())))
+    return failure();
   return success();
 }
 
@@ -96,25 +105,6 @@ LogicalResult SplitOp::verify() {
   return verifyPiecesAlongAxis(*this, "result", getY(), getX(), *axis);
 }
 
-/// Number of elements a NumPy slice `[begin:end:stride]` takes from a
-/// dimension of size `size`.
-static int64_t sliceLength(int64_t size, int64_t begin, int64_t end,
-                           int64_t stride) {
-  auto normalize = [&](int64_t index, int64_t low, int64_t high) {
-    if (index < 0)
-      index += size;
-    return std::clamp(index, low, high);
-  };
-  if (stride > 0) {
-    begin = normalize(begin, 0, size);
-    end = normalize(end, 0, size);
-    return end > begin ? (end - begin + stride - 1) / stride : 0;
-  }
-  begin = normalize(begin, -1, size - 1);
-  end = normalize(end, -1, size - 1);
-  return begin > end ? (begin - end - stride - 1) / -stride : 0;
-}
-
 LogicalResult StridedSliceOp::verify() {
   RankedTensorType x = tensorType(getX()), y = tensorType(getY());
   int64_t rank = x.getRank();
@@ -132,7 +122,7 @@ LogicalResult StridedSliceOp::verify() {
     if (!isKnown(x.getDimSize(d)))
       continue;
     int64_t expected =
-        sliceLength(x.getDimSize(d), getBegin()[d], getEnd()[d], stride);
+        stridedSliceLength(x.getDimSize(d), getBegin()[d], getEnd()[d], stride);
     if (failed(expectDim(*this, Twine("result dimension ") + Twine(d),
                          y.getDimSize(d), expected)))
       return failure();

@@ -408,6 +408,24 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     converter.results.clear();
     convertGeneric(converter);
   }
+  // A shape vector whose every entry is known although its inputs are not
+  // all constants (a Slice of the static part of a dynamic Shape) is a
+  // compile-time value too: later Reshapes and Divs then see a constant.
+  static const std::set<std::string> shapeOps = {"Shape", "Gather", "Slice", "Concat",
+                                                 "Squeeze", "Unsqueeze", "Reshape", "Cast"};
+  if (converted && node.output_size() == 1 && shapeOps.count(node.op_type()) &&
+      !converter.results.empty())
+    if (std::optional<SmallVector<int64_t>> known = knownShapeValues(converter.results[0]);
+        known && !llvm::any_of(*known, ShapedType::isDynamic)) {
+      auto type = cast<RankedTensorType>(converter.results[0].getType());
+      SmallVector<APInt> values;
+      for (int64_t v : *known)
+        values.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
+      defineConstant(node.output(0), DenseElementsAttr::get(type, values));
+      if (stats)
+        ++stats->folded;
+      return success();
+    }
   for (int i = 0; i < node.output_size() && i < static_cast<int>(converter.results.size()); ++i)
     if (!node.output(i).empty())
       define(node.output(i), converter.results[i]);

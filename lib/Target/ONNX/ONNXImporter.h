@@ -118,6 +118,24 @@ Value buildValue(NodeConverter &node, llvm::StringRef opName, ValueRange operand
                  Type result, llvm::ArrayRef<NamedAttribute> attrs = {},
                  llvm::StringRef nameSuffix = "");
 
+/// What is known at compile time of a run-time shape vector (a 1-D or
+/// scalar integer value): one entry per element, `ShapedType::kDynamic`
+/// where unknown; nothing when even its length is unknown. Reads constants
+/// and Shape, Gather, Concat, Slice, Cast and Reshape chains
+/// (ONNXTypeInference.cpp).
+std::optional<SmallVector<int64_t>> knownShapeValues(Value value);
+/// The result type of ONNX Reshape of `x` (ranked) to the run-time shape
+/// `target`: entries known at compile time are used, 0 copies x's dimension
+/// unless `allowZero`, and -1 is inferred when x's dimensions that no entry
+/// copies (`x.view(x.size(0), -1)`) are static; null for a malformed target.
+RankedTensorType reshapeResultType(Value x, Value target, bool allowZero);
+
+/// The type ONNX inferred with its unknown dimensions filled in from the one
+/// a converter computed (ONNX loses dimensions after a Reshape it could not
+/// follow, even with --input_shape); either alone when the other is null or
+/// they disagree in rank or element type.
+RankedTensorType refineType(RankedTensorType inferred, RankedTensorType computed);
+
 /// Makes `value` the node's only result; fails when it is null.
 LogicalResult setResult(NodeConverter &node, Value value);
 

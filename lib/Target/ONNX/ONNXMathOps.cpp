@@ -41,9 +41,9 @@ LogicalResult binary(NodeConverter &n, StringRef opName) {
   RankedTensorType type = n.outputType(0);
   RankedTensorType a = n.inputType(0), b = n.inputType(1);
   SmallVector<int64_t> shape;
-  if (!type && a && b && a.getElementType() == b.getElementType() &&
+  if (a && b && a.getElementType() == b.getElementType() &&
       OpTrait::util::getBroadcastedShape(a.getShape(), b.getShape(), shape))
-    type = RankedTensorType::get(shape, a.getElementType());
+    type = refineType(type, RankedTensorType::get(shape, a.getElementType()));
   return single(n, buildOp(n, opName, {n.input(0), n.input(1)}, {type}));
 }
 
@@ -143,6 +143,28 @@ LogicalResult clip(NodeConverter &n) {
                            {n.outputType(0)}));
 }
 
+/// `x` reduced over `axes` (all when empty), the reduced dimensions kept
+/// as 1 or dropped; null when an axis is out of range.
+RankedTensorType reducedType(RankedTensorType x, ArrayRef<int64_t> axes, bool keep) {
+  if (!x)
+    return RankedTensorType();
+  SmallVector<bool> reduced(x.getRank(), axes.empty());
+  for (int64_t axis : axes) {
+    if (axis < 0)
+      axis += x.getRank();
+    if (axis < 0 || axis >= x.getRank())
+      return RankedTensorType();
+    reduced[axis] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    if (!reduced[d])
+      shape.push_back(x.getDimSize(d));
+    else if (keep)
+      shape.push_back(1);
+  return x.clone(shape);
+}
+
 LogicalResult reduce(NodeConverter &n, StringRef opName) {
   // Axes moved from an attribute to an input: ReduceSum at opset 13, the
   // others at 18.
@@ -159,7 +181,8 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
     return success(n.results.front() != nullptr);
   }
   bool keep = n.intAttr("keepdims", 1) != 0;
-  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
+  RankedTensorType y = refineType(n.outputType(0), reducedType(n.inputType(0), *axes, keep));
+  return single(n, buildOp(n, opName, {n.input(0)}, {y},
                            {n.builder.getNamedAttr("axes", n.builder.getDenseI64ArrayAttr(*axes)),
                             n.builder.getNamedAttr("keep_dims", n.builder.getBoolAttr(keep))}));
 }
@@ -168,7 +191,11 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
 LogicalResult argReduce(NodeConverter &n, StringRef opName) {
   if (n.intAttr("select_last_index", 0) != 0)
     return failure(); // ONNXDecompositions.cpp
-  return single(n, buildOp(n, opName, {n.input(0)}, {n.outputType(0)},
+  RankedTensorType y = n.outputType(0);
+  if (RankedTensorType reduced =
+          reducedType(n.inputType(0), {n.intAttr("axis", 0)}, n.intAttr("keepdims", 1) != 0))
+    y = refineType(y, reduced.clone(n.builder.getI64Type()));
+  return single(n, buildOp(n, opName, {n.input(0)}, {y},
                            {n.builder.getNamedAttr("axis", n.builder.getI64IntegerAttr(
                                                                n.intAttr("axis", 0))),
                             n.builder.getNamedAttr("keep_dims", n.builder.getBoolAttr(

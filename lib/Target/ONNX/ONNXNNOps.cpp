@@ -2,6 +2,8 @@
 
 #include "ONNXImporter.h"
 
+#include "mlir/Dialect/Traits.h"
+
 using namespace mlir;
 using namespace mlir::ascendprec::onnximport;
 
@@ -198,8 +200,16 @@ LogicalResult matmul(NodeConverter &n) {
   if (!a || !b || a.getRank() < 2 || b.getRank() < 2)
     return failure();
   bool plain = a.getRank() == 2 && b.getRank() == 2;
+  RankedTensorType y = n.outputType(0);
+  SmallVector<int64_t> batch;
+  if (OpTrait::util::getBroadcastedShape(a.getShape().drop_back(2), b.getShape().drop_back(2),
+                                         batch)) {
+    batch.push_back(a.getDimSize(a.getRank() - 2));
+    batch.push_back(b.getDimSize(b.getRank() - 1));
+    y = refineType(y, a.clone(batch));
+  }
   Operation *op = buildOp(n, plain ? "ascend.MatMulV2" : "ascend.BatchMatMulV2",
-                          {n.input(0), n.input(1)}, {n.outputType(0)});
+                          {n.input(0), n.input(1)}, {y});
   if (!op)
     return failure();
   n.results = {op->getResult(0)};

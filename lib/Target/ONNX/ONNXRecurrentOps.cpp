@@ -45,18 +45,17 @@ std::string unsupportedFeature(NodeConverter &n, int64_t directions) {
   return {};
 }
 
-/// The type of output `i` in the sequence-first form: inferred, else from
-/// x's sequence and batch.
+/// The type of output `i` in the sequence-first form: from x's sequence and
+/// batch, refining what ONNX inferred.
 RankedTensorType outputType(NodeConverter &n, unsigned i, RankedTensorType x,
                             int64_t directions, int64_t hidden, bool batchFirst) {
-  if (RankedTensorType inferred = n.outputType(i); inferred && !batchFirst)
-    return inferred;
   SmallVector<int64_t> shape;
   if (i == 0)
     shape = {x.getDimSize(0), directions, x.getDimSize(1), hidden};
   else
     shape = {directions, x.getDimSize(1), hidden};
-  return RankedTensorType::get(shape, x.getElementType());
+  auto computed = RankedTensorType::get(shape, x.getElementType());
+  return batchFirst ? computed : refineType(n.outputType(i), computed);
 }
 
 /// `value` transposed by `perm`, named "<node><suffix>".

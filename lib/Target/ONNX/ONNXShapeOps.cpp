@@ -2,6 +2,8 @@
 
 #include "ONNXImporter.h"
 
+#include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -20,10 +22,86 @@ NamedAttribute array(NodeConverter &n, const char *name, ArrayRef<int64_t> value
   return n.builder.getNamedAttr(name, n.builder.getDenseI64ArrayAttr(values));
 }
 
-/// Reshape, Flatten, Squeeze, Unsqueeze: the result type shape inference
-/// computed says it all.
+/// The product of `dims`, dynamic if any is.
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t result = 1;
+  for (int64_t dim : dims) {
+    if (ShapedType::isDynamic(dim))
+      return ShapedType::kDynamic;
+    result *= dim;
+  }
+  return result;
+}
+
+/// `axes` in [0, rank), or nothing when one is out of range.
+std::optional<std::vector<int64_t>> normalizeAxes(std::vector<int64_t> axes, int64_t rank) {
+  for (int64_t &axis : axes) {
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return std::nullopt;
+  }
+  return axes;
+}
+
+/// Flatten, Squeeze and Unsqueeze result types, for when ONNX gave none.
+RankedTensorType inferRankChange(NodeConverter &n, RankedTensorType x) {
+  const std::string &type = n.node.op_type();
+  ArrayRef<int64_t> dims = x.getShape();
+  if (type == "Flatten") {
+    int64_t axis = n.intAttr("axis", 1);
+    if (axis < 0)
+      axis += x.getRank();
+    if (axis < 0 || axis > x.getRank())
+      return RankedTensorType();
+    return RankedTensorType::get({product(dims.take_front(axis)), product(dims.drop_front(axis))},
+                                 x.getElementType());
+  }
+  std::optional<std::vector<int64_t>> axes =
+      n.opset >= 13 ? (n.hasInput(1) ? n.constantInts(1) : std::nullopt) : n.intsAttr("axes");
+  SmallVector<int64_t> shape;
+  if (type == "Unsqueeze") {
+    if (!axes || !(axes = normalizeAxes(*axes, x.getRank() + axes->size())))
+      return RankedTensorType();
+    std::sort(axes->begin(), axes->end());
+    shape.assign(dims.begin(), dims.end());
+    for (int64_t axis : *axes)
+      shape.insert(shape.begin() + std::min<int64_t>(axis, shape.size()), 1);
+    return RankedTensorType::get(shape, x.getElementType());
+  }
+  // Squeeze without axes drops the dimensions of size 1, which needs them
+  // all known.
+  if (!axes) {
+    if (!x.hasStaticShape())
+      return RankedTensorType();
+    for (int64_t dim : dims)
+      if (dim != 1)
+        shape.push_back(dim);
+    return RankedTensorType::get(shape, x.getElementType());
+  }
+  if (!(axes = normalizeAxes(*axes, x.getRank())))
+    return RankedTensorType();
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (!llvm::is_contained(*axes, static_cast<int64_t>(i)))
+      shape.push_back(dim);
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+/// Reshape, Flatten, Squeeze, Unsqueeze: to the type shape inference gave,
+/// else the one computed here. A Reshape target known only at run time
+/// stays an operand of ascend.Reshape.
 LogicalResult reshape(NodeConverter &n) {
-  return finish(n, buildOp(n, "ascend.Reshape", {n.input(0)}, {n.outputType(0)}));
+  RankedTensorType x = n.inputType(0), y = n.outputType(0);
+  SmallVector<Value> operands = {n.input(0)};
+  if (n.node.op_type() == "Reshape" && n.hasInput(1)) {
+    if (x)
+      y = refineType(y, reshapeResultType(n.input(0), n.input(1), n.intAttr("allowzero", 0) != 0));
+    if (y && !y.hasStaticShape() && !n.constantInput(1))
+      operands.push_back(n.input(1));
+  } else if (x) {
+    y = refineType(y, inferRankChange(n, x));
+  }
+  return finish(n, buildOp(n, "ascend.Reshape", operands, {y}));
 }
 
 LogicalResult transpose(NodeConverter &n) {
@@ -36,15 +114,50 @@ LogicalResult transpose(NodeConverter &n) {
   else
     for (int64_t i = x.getRank() - 1; i >= 0; --i)
       perm.push_back(i);
-  return finish(n, buildOp(n, "ascend.Transpose", {n.input(0)}, {n.outputType(0)},
-                           {array(n, "perm", perm)}));
+  RankedTensorType y = n.outputType(0);
+  if (static_cast<int64_t>(perm.size()) == x.getRank()) {
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(p >= 0 && p < x.getRank() ? x.getDimSize(p) : ShapedType::kDynamic);
+    y = refineType(y, x.clone(shape));
+  }
+  return finish(n, buildOp(n, "ascend.Transpose", {n.input(0)}, {y}, {array(n, "perm", perm)}));
+}
+
+/// Concat's result: the inputs' dimensions, summed along `axis`.
+RankedTensorType inferConcat(NodeConverter &n) {
+  RankedTensorType first = n.inputType(0);
+  if (!first)
+    return RankedTensorType();
+  int64_t rank = first.getRank(), axis = n.intAttr("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return RankedTensorType();
+  SmallVector<int64_t> shape(first.getShape());
+  for (unsigned i = 1; i < n.numInputs(); ++i) {
+    RankedTensorType next = n.inputType(i);
+    if (!next || next.getRank() != rank)
+      return RankedTensorType();
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t dim = next.getDimSize(d);
+      if (d == axis)
+        shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(dim)
+                       ? ShapedType::kDynamic
+                       : shape[d] + dim;
+      else if (ShapedType::isDynamic(shape[d]))
+        shape[d] = dim;
+    }
+  }
+  return first.clone(shape);
 }
 
 LogicalResult concat(NodeConverter &n) {
   SmallVector<Value> inputs;
   for (unsigned i = 0; i < n.numInputs(); ++i)
     inputs.push_back(n.input(i));
-  return finish(n, buildOp(n, "ascend.ConcatV2", inputs, {n.outputType(0)},
+  RankedTensorType y = refineType(n.outputType(0), inferConcat(n));
+  return finish(n, buildOp(n, "ascend.ConcatV2", inputs, {y},
                            {n.builder.getNamedAttr("concat_dim",
                                                    n.builder.getI64IntegerAttr(n.intAttr("axis", 0)))}));
 }
@@ -92,13 +205,30 @@ LogicalResult slice(NodeConverter &n) {
     end[axis] = (*ends)[i];
     strides[axis] = steps ? (*steps)[i] : 1;
   }
-  return finish(n, buildOp(n, "ascend.StridedSlice", {n.input(0)}, {n.outputType(0)},
+  SmallVector<int64_t> sliced;
+  for (int64_t d = 0; d < rank; ++d)
+    sliced.push_back(x.isDynamicDim(d) || strides[d] == 0 ? ShapedType::kDynamic
+                                       : ascend::stridedSliceLength(x.getDimSize(d), begin[d], end[d], strides[d]));
+  RankedTensorType y = refineType(n.outputType(0), x.clone(sliced));
+  return finish(n, buildOp(n, "ascend.StridedSlice", {n.input(0)}, {y},
                            {array(n, "begin", begin), array(n, "end", end),
                             array(n, "strides", strides)}));
 }
 
 LogicalResult gather(NodeConverter &n) {
-  return finish(n, buildOp(n, "ascend.GatherV2", {n.input(0), n.input(1)}, {n.outputType(0)},
+  RankedTensorType x = n.inputType(0), indices = n.inputType(1), y = n.outputType(0);
+  int64_t axis = n.intAttr("axis", 0);
+  if (x && indices) {
+    if (axis < 0)
+      axis += x.getRank();
+    if (axis >= 0 && axis < x.getRank()) {
+      SmallVector<int64_t> shape(x.getShape().take_front(axis));
+      shape.append(indices.getShape().begin(), indices.getShape().end());
+      shape.append(x.getShape().begin() + axis + 1, x.getShape().end());
+      y = refineType(y, x.clone(shape));
+    }
+  }
+  return finish(n, buildOp(n, "ascend.GatherV2", {n.input(0), n.input(1)}, {y},
                            {n.builder.getNamedAttr("axis",
                                                    n.builder.getI64IntegerAttr(n.intAttr("axis", 0)))}));
 }

@@ -573,19 +573,26 @@ def Ascend_CastOp : Ascend_Op<"Cast", [SameOperandsAndResultShape]> {
   let hasCanonicalizer = 1;
 }
 
-def Ascend_ReshapeOp : Ascend_Op<"Reshape", [SameOperandsAndResultElementType]> {
+def Ascend_ReshapeOp : Ascend_Op<"Reshape"> {
   let summary = "reinterprets the shape";
   let description = [{
-    Gives `x` the result's shape; the element count must not change.
+    Gives `x` the result's shape; the element count must not change. The
+    optional `shape` (a 1-D int32/int64 tensor, one entry per result
+    dimension) is the run-time shape of a Reshape whose target dimensions
+    are not all known at compile time (ONNX's shape input, `0` and `-1`
+    resolved as ONNX does); without it the result type says it all.
 
     Example:
     ```mlir
     %y = ascend.Reshape %x {name = "flatten"} : tensor<2x3x4xf32> to tensor<2x12xf32>
+    %z = ascend.Reshape %x shape %s : tensor<2xi64> {name = "view"} : tensor<?x3x4xf32> to tensor<?x12xf32>
     ```
   }];
-  let arguments = !con((ins Ascend_AnyRankTensor:$x), Ascend_CommonAttrs);
-  let results = (outs Ascend_AnyRankTensor:$y);
-  let assemblyFormat = "$x attr-dict `:` type($x) `to` type($y)";
+  let arguments = !con((ins Ascend_Tensor:$x, Optional<Ascend_IndexTensor>:$shape),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_Tensor:$y);
+  let assemblyFormat =
+      "$x (`shape` $shape^ `:` type($shape))? attr-dict `:` type($x) `to` type($y)";
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
