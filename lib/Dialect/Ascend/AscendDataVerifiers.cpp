@@ -9,6 +9,8 @@
 #include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
 #include "VerifyUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ascend;
 using namespace mlir::ascend::verify;
@@ -184,19 +186,29 @@ LogicalResult PadOp::verify() {
 }
 
 static LogicalResult verifyResize(Operation *op, Value x, Value y,
-                                  ArrayRef<int64_t> size, bool alignCorners,
-                                  bool halfPixelCenters) {
+                                  std::optional<ArrayRef<int64_t>> size,
+                                  std::optional<ArrayRef<float>> scales,
+                                  bool alignCorners, bool halfPixelCenters) {
   if (failed(expectRank(op, "input 'x' (NCHW)", x, 4)) ||
-      failed(expectRank(op, "result", y, 4)) ||
-      failed(expectArraySize(op, "size", size, 2)) ||
-      failed(expectAllPositive(op, "size", size)))
+      failed(expectRank(op, "result", y, 4)))
     return failure();
+  if (size.has_value() == scales.has_value())
+    return op->emitOpError("expects exactly one of 'size' and 'scales'");
+  if (size && (failed(expectArraySize(op, "size", *size, 2)) ||
+               failed(expectAllPositive(op, "size", *size))))
+    return failure();
+  if (scales && (scales->size() != 2 || !llvm::all_of(*scales, [](float s) { return s > 0; })))
+    return op->emitOpError("expects 'scales' to hold two positive factors");
   if (alignCorners && halfPixelCenters)
     return op->emitOpError("'align_corners' and 'half_pixel_centers' cannot "
                            "both be set");
   RankedTensorType xType = tensorType(x), yType = tensorType(y);
   for (int64_t d = 0; d < 4; ++d) {
-    int64_t expected = d < 2 ? xType.getDimSize(d) : size[d - 2];
+    int64_t in = xType.getDimSize(d);
+    int64_t expected = d < 2 ? in
+                       : size ? (*size)[d - 2]
+                       : isKnown(in) ? static_cast<int64_t>(std::floor(in * (*scales)[d - 2]))
+                                     : ShapedType::kDynamic;
     if (failed(expectDim(op, Twine("result dimension ") + Twine(d),
                          yType.getDimSize(d), expected)))
       return failure();
@@ -205,15 +217,15 @@ static LogicalResult verifyResize(Operation *op, Value x, Value y,
 }
 
 LogicalResult ResizeNearestNeighborV2Op::verify() {
-  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+  return verifyResize(*this, getX(), getY(), getSize(), getScales(), getAlignCorners(),
                       getHalfPixelCenters());
 }
 LogicalResult ResizeBilinearV2Op::verify() {
-  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+  return verifyResize(*this, getX(), getY(), getSize(), getScales(), getAlignCorners(),
                       getHalfPixelCenters());
 }
 LogicalResult ResizeBicubicOp::verify() {
-  return verifyResize(*this, getX(), getY(), getSize(), getAlignCorners(),
+  return verifyResize(*this, getX(), getY(), getSize(), getScales(), getAlignCorners(),
                       getHalfPixelCenters());
 }
 

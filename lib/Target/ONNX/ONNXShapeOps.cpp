@@ -4,6 +4,7 @@
 
 #include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -267,8 +268,30 @@ LogicalResult pad(NodeConverter &n) {
 /// Resize / Upsample on the H and W of an NCHW tensor.
 LogicalResult resize(NodeConverter &n) {
   RankedTensorType x = n.inputType(0), y = n.outputType(0);
-  if (!x || !y || x.getRank() != 4 || !y.hasStaticShape() ||
-      x.getDimSize(0) != y.getDimSize(0) || x.getDimSize(1) != y.getDimSize(1))
+  if (!x || x.getRank() != 4)
+    return failure();
+  // A spatial size known only at run time is resized by constant scales
+  // (Resize's third input, Upsample's second or its attribute).
+  std::optional<std::vector<float>> scales;
+  if (!y || !y.hasStaticShape()) {
+    unsigned scalesInput = n.node.op_type() == "Upsample" ? 1 : 2;
+    std::optional<DenseElementsAttr> given = n.constantInput(scalesInput);
+    if (given && given->getNumElements() == 4 && isa<FloatType>(given->getElementType())) {
+      scales.emplace();
+      for (const APFloat &v : given->getValues<APFloat>())
+        scales->push_back(v.convertToFloat());
+    }
+    if (!scales || (*scales)[0] != 1.0f || (*scales)[1] != 1.0f) {
+      n.rejection = "an output size known only at run time without constant H/W scales";
+      return failure();
+    }
+    SmallVector<int64_t> shape(x.getShape());
+    for (int d = 2; d < 4; ++d)
+      shape[d] = x.isDynamicDim(d) ? ShapedType::kDynamic
+                                   : static_cast<int64_t>(std::floor(shape[d] * (*scales)[d]));
+    y = refineType(y, x.clone(shape));
+  }
+  if (x.getDimSize(0) != y.getDimSize(0) || x.getDimSize(1) != y.getDimSize(1))
     return failure();
   std::string mode = n.stringAttr("mode", "nearest");
   std::string coordinates = n.stringAttr("coordinate_transformation_mode",
@@ -293,8 +316,12 @@ LogicalResult resize(NodeConverter &n) {
     n.rejection = "coordinate_transformation_mode " + coordinates;
     return failure();
   }
+  NamedAttribute target =
+      scales ? n.builder.getNamedAttr("scales", n.builder.getDenseF32ArrayAttr(
+                                                    {(*scales)[2], (*scales)[3]}))
+             : array(n, "size", {y.getDimSize(2), y.getDimSize(3)});
   return finish(n, buildOp(n, opName, {n.input(0)}, {y},
-                           {array(n, "size", {y.getDimSize(2), y.getDimSize(3)}),
+                           {target,
                             n.builder.getNamedAttr("align_corners", n.builder.getBoolAttr(alignCorners)),
                             n.builder.getNamedAttr("half_pixel_centers", n.builder.getBoolAttr(halfPixel))}));
 }

@@ -744,6 +744,30 @@ func.func @resize_size(%x: tensor<1x4x8x8xf32>) {
 
 // -----
 
+func.func @resize_size_and_scales(%x: tensor<1x4x8x8xf32>) {
+  // expected-error @+1 {{expects exactly one of 'size' and 'scales'}}
+  %0 = ascend.ResizeNearestNeighborV2 %x {name = "r", size = array<i64: 16, 16>, scales = array<f32: 2.0, 2.0>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scales_positive(%x: tensor<1x4x?x?xf32>) {
+  // expected-error @+1 {{expects 'scales' to hold two positive factors}}
+  %0 = ascend.ResizeBilinearV2 %x {name = "r", scales = array<f32: 2.0, 0.0>} : (tensor<1x4x?x?xf32>) -> tensor<1x4x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scales_result(%x: tensor<1x4x8x?xf32>) {
+  // expected-error @+1 {{expects result dimension 2 to be 12, got 16}}
+  %0 = ascend.ResizeBilinearV2 %x {name = "r", scales = array<f32: 1.5, 2.0>} : (tensor<1x4x8x?xf32>) -> tensor<1x4x16x?xf32>
+  return
+}
+
+// -----
+
 func.func @cast_shape(%x: tensor<4xf32>) {
   // expected-error @+1 {{requires the same shape for all operands and results}}
   %0 = ascend.Cast %x {name = "c"} : tensor<4xf32> to tensor<5xf16>

@@ -397,17 +397,20 @@ save("tensor_ops", [
     n("LRN", ["img"], ["lrn"], name="/lrn", size=3, alpha=3e-4),
     n("LRN", ["img"], ["lrn4"], name="/lrn_even", size=4),
     n("Resize", ["img", "", "", "sizes"], ["cubic"], name="/cubic", mode="cubic"),
+    n("Resize", ["feat", "", "up2"], ["up"], name="/up", mode="linear"),
 ], [vi("x", F, ["b", 4]), vi("start", F, []), vi("limit", F, []), vi("delta", F, []),
     vi("idx", TensorProto.INT64, [3]), vi("onoff", F, [2]), vi("m", F, [3, 4]),
-    vi("i1", I32, [4]), vi("i2", I32, [4]), vi("img", F, [1, 3, 4, 4]), vi("grid", F, [1, 3, 3, 2])],
+    vi("i1", I32, [4]), vi("i2", I32, [4]), vi("img", F, [1, 3, 4, 4]), vi("grid", F, [1, 3, 3, 2]),
+    vi("feat", F, ["b", 3, "h", "w"])],
    [vi("fill", F, ["b", 4]), vi("expand", F, ["b", 4]), vi("tile", F, ["b", 8]),
     vi("range", F, ["r"]), vi("top_v", F, ["b", 2]), vi("top_i", TensorProto.INT64, ["b", 2]),
     vi("size", TensorProto.INT64, []), vi("onehot", F, [3, 5]), vi("hardmax", F, ["b", 4]),
     vi("einsum", F, [3, 2]), vi("fmod", F, ["b", 4]), vi("imod", I32, [4]),
     vi("sampled", F, [1, 3, 3, 3]), vi("lrn", F, [1, 3, 4, 4]), vi("lrn4", F, [1, 3, 4, 4]),
-    vi("cubic", F, [1, 3, 8, 8])],
+    vi("cubic", F, [1, 3, 8, 8]), vi("up", F, ["b", 3, "h2", "w2"])],
    [w("row", 1, 4), i64("reps", [1, 2]), i64("k", [2]), i64("depth", 5), w("wk", 4, 2),
-    i64("sizes", [1, 3, 8, 8])])
+    i64("sizes", [1, 3, 8, 8]),
+    helper.make_tensor("up2", F, [4], [1.0, 1.0, 2.0, 2.0])])
 
 # Nodes written with several ascend ops (ONNXDecompositions.cpp).
 save("decomposed", [

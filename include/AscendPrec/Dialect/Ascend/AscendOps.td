@@ -758,11 +758,15 @@ class Ascend_ResizeOp<string mnemonic, string how>
     : Ascend_Op<mnemonic, [SameOperandsAndResultElementType]> {
   let summary = "resizes H and W with " # how # " interpolation";
   let description = "Resizes `x` (`[N, C, H, W]`) to `size` = `[H', W']` with "
-    # how # " interpolation; `align_corners` and `half_pixel_centers` pick the "
-    # "coordinate mapping as in Ascend IR.\n\nExample:\n```mlir\n%y = ascend."
-    # mnemonic # " %x {name = \"up\", size = array<i64: 16, 16>} : "
-    # "(tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32>\n```";
-  let arguments = !con((ins Ascend_Tensor:$x, DenseI64ArrayAttr:$size,
+    # how # " interpolation, or, when H and W are known only at run time, by "
+    # "`scales` = `[sh, sw]` (`H' = floor(H * sh)`); `align_corners` and "
+    # "`half_pixel_centers` pick the coordinate mapping as in Ascend IR.\n\n"
+    # "Example:\n```mlir\n%y = ascend." # mnemonic # " %x {name = \"up\", "
+    # "size = array<i64: 16, 16>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32>\n"
+    # "%z = ascend." # mnemonic # " %x {name = \"up2\", scales = array<f32: 2.0, 2.0>}"
+    # " : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>\n```";
+  let arguments = !con((ins Ascend_Tensor:$x, OptionalAttr<DenseI64ArrayAttr>:$size,
+                            OptionalAttr<DenseF32ArrayAttr>:$scales,
                             DefaultValuedAttr<BoolAttr, "false">:$align_corners,
                             DefaultValuedAttr<BoolAttr, "false">:$half_pixel_centers),
                        Ascend_CommonAttrs);
