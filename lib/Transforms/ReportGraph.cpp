@@ -8,8 +8,12 @@
 
 #include "AscendPrec/Transforms/Report.h"
 
+#include "llvm/Support/raw_ostream.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
 #include <map>
-#include <set>
 
 using namespace mlir;
 using namespace mlir::ascendprec;
@@ -66,35 +70,40 @@ struct ScopeTree {
     return *tree;
   }
 
-  void print(std::string &out, const std::string &indent, int &clusterId) const {
+  void print(raw_ostream &os, const std::string &indent, int &clusterId) const {
     for (const std::string &line : lines)
-      out += indent + line;
+      os << indent << line;
     for (const auto &[scope, child] : children) {
-      out += indent + "subgraph cluster_" + std::to_string(clusterId++) + " {\n" + indent +
-             "  label=\"" + escape(scope) + "\"; style=rounded; color=\"#888888\";\n";
-      child.print(out, indent + "  ", clusterId);
-      out += indent + "}\n";
+      os << indent << "subgraph cluster_" << clusterId++ << " {\n"
+         << indent << "  label=\"" << escape(scope)
+         << "\"; style=rounded; color=\"#888888\";\n";
+      child.print(os, indent + "  ", clusterId);
+      os << indent << "}\n";
     }
   }
 };
 
 } // namespace
 
-std::string mlir::ascendprec::reportDot(const ReportData &report) {
-  std::string out = "// Planned graph: ops coloured by compute dtype, inserted "
-                    "Casts as red diamonds,\n// name scopes as clusters.\n"
-                    "// Render: dot -Tsvg report.dot -o report.svg\n"
-                    "digraph precision {\n  rankdir=TB;\n"
-                    "  node [style=filled, fontname=\"Helvetica\", shape=box];\n";
-  out += "  label=\"" + escape(report.socVersion + " / " + report.precisionMode) + "\";\n";
-  std::set<std::string> known(report.graphInputs.begin(), report.graphInputs.end());
+void mlir::ascendprec::writeReportDot(const ReportData &report, raw_ostream &os) {
+  os << "// Planned graph: ops coloured by compute dtype, inserted "
+        "Casts as red diamonds,\n// name scopes as clusters.\n"
+        "// Render: dot -Tsvg report.dot -o report.svg\n"
+        "digraph precision {\n  rankdir=TB;\n"
+        "  node [style=filled, fontname=\"Helvetica\", shape=box];\n";
+  os << "  label=\"" << escape(report.socVersion + " / " + report.precisionMode) << "\";\n";
+  llvm::StringSet<> known;
+  for (const std::string &input : report.graphInputs)
+    known.insert(input);
   for (const ReportNode &node : report.nodes)
     known.insert(node.name);
-  std::map<std::string, std::string> scopeOfNode;
+  llvm::StringMap<std::string> scopeOfNode;
   ScopeTree scopes;
+  // Consecutive ops usually share a scope: its tree is looked up once.
+  std::string lastScope;
+  ScopeTree *lastTree = &scopes;
   for (const std::string &input : report.graphInputs)
     scopes.lines.push_back("\"" + escape(input) + "\" [shape=ellipse, fillcolor=white];\n");
-  std::string edges;
   for (const ReportNode &node : report.nodes) {
     // An inserted Cast sits in the scope of the value it converts.
     std::string scope = node.insertedCast && !node.producers.empty()
@@ -106,21 +115,24 @@ std::string mlir::ascendprec::reportDot(const ReportData &report) {
                                node.computeDType + ", " + node.engine + "]");
     if (!node.insertedCast)
       label += "\\n" + escape(node.rule);
-    scopes.at(scope).lines.push_back(
+    if (scope != lastScope) {
+      lastTree = &scopes.at(scope);
+      lastScope = scope;
+    }
+    lastTree->lines.push_back(
         "\"" + escape(node.name) + "\" [label=\"" + label + "\", fillcolor=\"" +
         reportColorFor(node.computeDType) + "\"" +
         (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") + "];\n");
-    for (const std::string &producer : node.producers)
-      if (known.count(producer))
-        edges += "  \"" + escape(producer) + "\" -> \"" + escape(node.name) + "\";\n";
   }
   int clusterId = 0;
-  scopes.print(out, "  ", clusterId);
-  out += edges;
-  out += "  subgraph cluster_legend {\n    label=\"compute dtype\";\n";
+  scopes.print(os, "  ", clusterId);
+  for (const ReportNode &node : report.nodes)
+    for (const std::string &producer : node.producers)
+      if (known.count(producer))
+        os << "  \"" << escape(producer) << "\" -> \"" << escape(node.name) << "\";\n";
+  os << "  subgraph cluster_legend {\n    label=\"compute dtype\";\n";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
-    out += "    \"legend " + std::string(dtype) + "\" [label=\"" + dtype +
-           "\", fillcolor=\"" + reportColorFor(dtype) + "\"];\n";
-  out += "  }\n}\n";
-  return out;
+    os << "    \"legend " << dtype << "\" [label=\"" << dtype << "\", fillcolor=\""
+       << reportColorFor(dtype) << "\"];\n";
+  os << "  }\n}\n";
 }

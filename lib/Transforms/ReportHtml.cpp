@@ -12,6 +12,8 @@
 
 #include "AscendPrec/Transforms/Report.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <map>
 
 using namespace mlir;
@@ -19,27 +21,32 @@ using namespace mlir::ascendprec;
 
 namespace {
 
-std::string escapeHtml(const std::string &text) {
-  std::string out;
-  for (char c : text) {
+/// `text` with HTML's special characters as entities.
+struct Escaped {
+  StringRef text;
+};
+Escaped escapeHtml(StringRef text) { return {text}; }
+
+raw_ostream &operator<<(raw_ostream &os, Escaped escaped) {
+  for (char c : escaped.text) {
     switch (c) {
     case '<':
-      out += "&lt;";
+      os << "&lt;";
       break;
     case '>':
-      out += "&gt;";
+      os << "&gt;";
       break;
     case '&':
-      out += "&amp;";
+      os << "&amp;";
       break;
     case '"':
-      out += "&quot;";
+      os << "&quot;";
       break;
     default:
-      out += c;
+      os << c;
     }
   }
-  return out;
+  return os;
 }
 
 std::string join(const std::vector<std::string> &items) {
@@ -111,15 +118,14 @@ constexpr const char *kScript = R"js(
 )js";
 
 /// A small table of counts under `title`.
-std::string countsTable(const std::string &title, const std::map<std::string, size_t> &counts) {
-  std::string out = "<table class=\"counts\"><tr><th>" + escapeHtml(title) +
-                    "</th><th>ops</th></tr>";
+void countsTable(raw_ostream &os, StringRef title, const std::map<std::string, size_t> &counts) {
+  os << "<table class=\"counts\"><tr><th>" << escapeHtml(title) << "</th><th>ops</th></tr>";
   for (const auto &[key, count] : counts)
-    out += "<tr><td>" + escapeHtml(key) + "</td><td>" + std::to_string(count) + "</td></tr>";
-  return out + "</table>\n";
+    os << "<tr><td>" << escapeHtml(key) << "</td><td>" << count << "</td></tr>";
+  os << "</table>\n";
 }
 
-std::string row(const ReportNode &node) {
+void row(raw_ostream &os, const ReportNode &node) {
   std::vector<std::string> cells = {node.name,
                                     node.opType + (node.generic ? " (generic)" : ""),
                                     join(node.producers),
@@ -136,22 +142,22 @@ std::string row(const ReportNode &node) {
   for (const std::string &cell : cells)
     search += lower(cell) + " ";
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
-  std::string out = "<tr" + (classes.empty() ? "" : " class=\"" + classes + "\"") +
-                    " data-search=\"" + escapeHtml(search) + "\" style=\"background:" +
-                    reportColorFor(node.computeDType) + "\">";
+  os << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"") << " data-search=\""
+     << escapeHtml(search) << "\" style=\"background:" << reportColorFor(node.computeDType)
+     << "\">";
   for (const std::string &cell : cells) {
-    out += "<td>" + escapeHtml(cell);
+    os << "<td>" << escapeHtml(cell);
     // An op inside If/Loop/Scan says where, under its name.
     if (&cell == &cells.front() && !node.region.empty())
-      out += "<div class=\"region\">in " + escapeHtml(node.region) + "</div>";
-    out += "</td>";
+      os << "<div class=\"region\">in " << escapeHtml(node.region) << "</div>";
+    os << "</td>";
   }
-  return out + "</tr>\n";
+  os << "</tr>\n";
 }
 
 } // namespace
 
-std::string mlir::ascendprec::reportHtml(const ReportData &report) {
+void mlir::ascendprec::writeReportHtml(const ReportData &report, raw_ostream &os) {
   std::map<std::string, size_t> byDType, byEngine, byRule, byList;
   for (const ReportNode &node : report.nodes)
     if (!node.insertedCast) {
@@ -160,37 +166,37 @@ std::string mlir::ascendprec::reportHtml(const ReportData &report) {
       ++byRule[node.rule];
       ++byList[node.list];
     }
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
-                    "<title>AscendPrec precision report</title>\n<style>" +
-                    std::string(kStyle) + "</style></head><body>\n";
-  out += "<h1>Precision plan: " + escapeHtml(report.socVersion) + ", " +
-         escapeHtml(report.precisionMode) + "</h1>\n<p id=\"summary\">" +
-         std::to_string(report.plannedCount()) + " ops (" +
-         std::to_string(report.genericCount()) + " generic), " +
-         std::to_string(report.castsInserted) + " casts inserted (red rows), " +
-         std::to_string(report.castsRemoved) + " removed, " +
-         std::to_string(report.constantsConverted) + " constants converted, " +
-         std::to_string(report.diagnostics.size()) + " diagnostics.</p>\n";
-  out += countsTable("compute dtype", byDType) + countsTable("engine", byEngine) +
-         countsTable("rule", byRule) + countsTable("list", byList);
+  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+        "<title>AscendPrec precision report</title>\n<style>"
+     << kStyle << "</style></head><body>\n";
+  os << "<h1>Precision plan: " << escapeHtml(report.socVersion) << ", "
+     << escapeHtml(report.precisionMode) << "</h1>\n<p id=\"summary\">"
+     << report.plannedCount() << " ops (" << report.genericCount() << " generic), "
+     << report.castsInserted << " casts inserted (red rows), " << report.castsRemoved
+     << " removed, " << report.constantsConverted << " constants converted, "
+     << report.diagnostics.size() << " diagnostics.</p>\n";
+  countsTable(os, "compute dtype", byDType);
+  countsTable(os, "engine", byEngine);
+  countsTable(os, "rule", byRule);
+  countsTable(os, "list", byList);
 
-  out += "<h2>Diagnostics</h2>\n";
+  os << "<h2>Diagnostics</h2>\n";
   if (report.diagnostics.empty())
-    out += "<p>None.</p>\n";
+    os << "<p>None.</p>\n";
   else {
-    out += "<ul id=\"diagnostics\">\n";
+    os << "<ul id=\"diagnostics\">\n";
     for (const ReportData::Diagnostic &diag : report.diagnostics)
-      out += "<li class=\"" + escapeHtml(diag.severity) + "\">" +
-             escapeHtml((diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
-                        ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]")) +
-             "</li>\n";
-    out += "</ul>\n";
+      os << "<li class=\"" << escapeHtml(diag.severity) << "\">"
+         << escapeHtml((diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
+                       ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]"))
+         << "</li>\n";
+    os << "</ul>\n";
   }
 
-  out += "<h2>Ops</h2>\n<p class=\"legend\">";
+  os << "<h2>Ops</h2>\n<p class=\"legend\">";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
-    out += "<span style=\"background:" + reportColorFor(dtype) + "\">" + dtype + "</span>";
-  out += "</p>\n<p><input id=\"filter\" type=\"search\" placeholder=\"filter: name, op type, "
+    os << "<span style=\"background:" << reportColorFor(dtype) << "\">" << dtype << "</span>";
+  os << "</p>\n<p><input id=\"filter\" type=\"search\" placeholder=\"filter: name, op type, "
          "dtype, rule (all words must match)\"> <span id=\"shown\"></span></p>\n"
          "<table id=\"ops\"><thead><tr><th>node</th><th>op type</th><th>inputs from</th>"
          "<th>engine</th><th>origin</th><th>compute</th><th>in</th><th>out</th>"
@@ -206,21 +212,20 @@ std::string mlir::ascendprec::reportHtml(const ReportData &report) {
     if (it == castsOf.end())
       return;
     for (const ReportNode *cast : it->second)
-      out += row(*cast);
+      row(os, *cast);
     castsOf.erase(it);
   };
   for (const std::string &input : report.graphInputs)
     castsAfter(input);
   for (const ReportNode &node : report.nodes)
     if (!node.insertedCast) {
-      out += row(node);
+      row(os, node);
       castsAfter(node.name);
       for (size_t i = 0; i < node.outputDTypes.size() && node.outputDTypes.size() > 1; ++i)
         castsAfter(node.name + ":" + std::to_string(i));
     }
   for (const auto &[producer, casts] : castsOf) // converting something else
     for (const ReportNode *cast : casts)
-      out += row(*cast);
-  out += "</tbody></table>\n<script>" + std::string(kScript) + "</script>\n</body></html>\n";
-  return out;
+      row(os, *cast);
+  os << "</tbody></table>\n<script>" << kScript << "</script>\n</body></html>\n";
 }

@@ -70,34 +70,19 @@ std::string shortenMiddle(const std::string &text, size_t width) {
 
 } // namespace
 
-std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsigned width) {
-  // The impl mode column only when some op has one.
-  bool implModes = llvm::any_of(report.nodes, [](const ReportNode &n) {
-    return !n.implMode.empty();
-  });
-  std::vector<std::vector<std::string>> rows = {
-      {"node", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source"}};
-  for (const ReportNode &node : report.nodes)
-    rows.push_back({node.name, node.opType + (node.generic ? " (generic)" : ""),
-                    shortEngine(node.engine),
-                    shortDType(node.computeDType), shortDTypes(node.inputDTypes),
-                    shortDTypes(node.outputDTypes), node.list, node.rule,
-                    node.insertedCast ? "inserted Cast" : shortSource(node.source)});
-  if (implModes)
-    for (auto [row, node] : llvm::enumerate(rows)) {
-      std::string mode = row == 0 ? "impl mode" : report.nodes[row - 1].implMode;
-      node.insert(node.begin() + 6, mode.empty() ? "-" : mode);
-    }
+namespace {
+
+/// `rows` (a header first) as aligned columns at most `width` wide: the
+/// `shrinkable` columns, in order, are cut in the middle down to their
+/// minimum widths until the table fits.
+std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned width,
+                     ArrayRef<std::pair<size_t, size_t>> shrinkable) {
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto &row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  // Two spaces between columns. Shrink, in this order, the node, source,
-  // op type, inputs and outputs columns, never below a readable minimum.
+  // Two spaces between columns.
   const size_t gaps = 2 * (widths.size() - 1);
-  const size_t source = rows.front().size() - 1;
-  const std::pair<size_t, size_t> shrinkable[] = {
-      {0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}};
   for (auto [column, minimum] : shrinkable) {
     size_t total = std::accumulate(widths.begin(), widths.end(), gaps);
     if (total <= width)
@@ -118,6 +103,85 @@ std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsi
       out += std::string(std::accumulate(widths.begin(), widths.end(), gaps), '-') + "\n";
   }
   return out;
+}
+
+/// A node's decision as terminal cells: op type, engine, compute, inputs,
+/// outputs, [impl mode,] list, rule, source.
+std::vector<std::string> decisionCells(const ReportNode &node, bool implModes) {
+  std::vector<std::string> cells = {
+      node.opType + (node.generic ? " (generic)" : ""), shortEngine(node.engine),
+      shortDType(node.computeDType), shortDTypes(node.inputDTypes),
+      shortDTypes(node.outputDTypes), node.list, node.rule,
+      node.insertedCast ? "inserted Cast" : shortSource(node.source)};
+  if (implModes)
+    cells.insert(cells.begin() + 5, node.implMode.empty() ? "-" : node.implMode);
+  return cells;
+}
+
+/// Large models: one row per distinct decision, with its op count and first
+/// node, most frequent first; every op stays in report.txt and report.html.
+std::string groupedTable(const ReportData &report, unsigned width, bool implModes) {
+  struct Group {
+    size_t count = 0;
+    std::string firstNode;
+    size_t order; ///< first appearance, to break ties stably
+  };
+  std::map<std::vector<std::string>, Group> groups;
+  for (const ReportNode &node : report.nodes) {
+    auto [it, inserted] = groups.try_emplace(decisionCells(node, implModes));
+    if (inserted) {
+      it->second.firstNode = node.name;
+      it->second.order = groups.size();
+    }
+    ++it->second.count;
+  }
+  std::vector<std::pair<const std::vector<std::string> *, const Group *>> sorted;
+  for (const auto &[cells, group] : groups)
+    sorted.push_back({&cells, &group});
+  llvm::stable_sort(sorted, [](const auto &a, const auto &b) {
+    return a.second->count != b.second->count ? a.second->count > b.second->count
+                                              : a.second->order < b.second->order;
+  });
+  std::vector<std::vector<std::string>> rows = {
+      {"ops", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source",
+       "first node"}};
+  if (implModes)
+    rows.front().insert(rows.front().begin() + 6, "impl mode");
+  for (auto [cells, group] : sorted) {
+    std::vector<std::string> row = {std::to_string(group->count)};
+    row.insert(row.end(), cells->begin(), cells->end());
+    row.push_back(group->firstNode);
+    rows.push_back(std::move(row));
+  }
+  const size_t source = rows.front().size() - 2, first = rows.front().size() - 1;
+  std::string out = "Ops grouped by decision (" + std::to_string(report.nodes.size()) +
+                    " rows in " + std::to_string(groups.size()) + " groups):\n";
+  return out + fitTable(rows, width, {{first, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
+}
+
+} // namespace
+
+std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsigned width) {
+  // The impl mode column only when some op has one.
+  bool implModes = llvm::any_of(report.nodes, [](const ReportNode &n) {
+    return !n.implMode.empty();
+  });
+  if (report.nodes.size() > kTerminalRowLimit)
+    return groupedTable(report, width, implModes);
+  std::vector<std::vector<std::string>> rows = {
+      {"node", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source"}};
+  if (implModes)
+    rows.front().insert(rows.front().begin() + 6, "impl mode");
+  for (const ReportNode &node : report.nodes) {
+    std::vector<std::string> row = {node.name};
+    std::vector<std::string> cells = decisionCells(node, implModes);
+    row.insert(row.end(), cells.begin(), cells.end());
+    rows.push_back(std::move(row));
+  }
+  // Shrink, in this order, the node, source, op type, inputs and outputs
+  // columns, never below a readable minimum.
+  const size_t source = rows.front().size() - 1;
+  return fitTable(rows, width, {{0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
 }
 
 std::string mlir::ascendprec::reportSummaryLine(const ReportData &report) {

@@ -4,26 +4,41 @@
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 
-#include "AscendPrec/Policy/JsonWriter.h"
+#include "AscendPrec/Policy/Diagnostics.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <map>
 
 using namespace mlir;
 using namespace mlir::ascendprec;
-using ::ascendprec::policy::JsonWriter;
 
-std::string mlir::ascendprec::reportJson(const ReportData &report) {
-  JsonWriter json;
-  json.beginObject();
-  json.member("soc_version", report.socVersion);
-  json.member("precision_mode", report.precisionMode);
-  json.key("options").beginObject();
-  for (const auto &[name, value] : report.options)
-    json.member(name, value);
-  json.endObject();
+/// A JSON string for `text`: JSON is UTF-8, so invalid bytes in a name
+/// become U+FFFD here (report.txt and the lockfile escape them instead).
+static llvm::json::Value jsonText(const std::string &text) {
+  if (llvm::json::isUTF8(text))
+    return StringRef(text);
+  return llvm::json::fixUTF8(text);
+}
 
-  std::map<std::string, long long> byDType, byEngine;
+void mlir::ascendprec::writeReportJson(const ReportData &report, raw_ostream &os) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  auto list = [&](StringRef key, const std::vector<std::string> &items) {
+    json.attributeArray(key, [&] {
+      for (const std::string &item : items)
+        json.value(jsonText(item));
+    });
+  };
+  auto counts = [&](StringRef key, const std::map<std::string, int64_t> &byKey) {
+    json.attributeObject(key, [&] {
+      for (const auto &[name, count] : byKey)
+        json.attribute(name, count);
+    });
+  };
+
+  std::map<std::string, int64_t> byDType, byEngine;
   for (const char *engine : {"AICore-cube", "AICore-vector", "AICPU"})
     byEngine[engine] = 0;
   for (const ReportNode &node : report.nodes)
@@ -31,120 +46,120 @@ std::string mlir::ascendprec::reportJson(const ReportData &report) {
       ++byDType[node.computeDType];
       ++byEngine[node.engine];
     }
-  json.key("summary").beginObject();
-  json.member("ops", static_cast<unsigned long long>(report.plannedCount()));
-  json.member("generic_ops", static_cast<unsigned long long>(report.genericCount()));
-  json.key("by_compute_dtype").beginObject();
-  for (const auto &[dtype, count] : byDType)
-    json.member(dtype, count);
-  json.endObject();
-  json.key("by_engine").beginObject();
-  for (const auto &[engine, count] : byEngine)
-    json.member(engine, count);
-  json.endObject();
-  json.member("casts_inserted", static_cast<long long>(report.castsInserted))
-      .member("casts_removed", static_cast<long long>(report.castsRemoved))
-      .member("constants_converted",
-              static_cast<long long>(report.constantsConverted));
-  json.endObject();
 
-  auto list = [&](const char *key, const std::vector<std::string> &items) {
-    json.key(key).beginArray();
-    for (const std::string &item : items)
-      json.value(item);
-    json.endArray();
-  };
-  json.key("nodes").beginArray();
-  for (const ReportNode &node : report.nodes) {
-    if (node.insertedCast)
-      continue;
-    json.beginObject();
-    json.member("name", node.name)
-        .member("op_type", node.opType)
-        .member("generic", node.generic)
-        .member("engine", node.engine)
-        .member("origin_dtype", node.originDType)
-        .member("compute_dtype", node.computeDType);
-    list("input_dtypes", node.inputDTypes);
-    list("output_dtypes", node.outputDTypes);
-    json.key("impl_mode");
-    if (node.implMode.empty())
-      json.null();
-    else
-      json.value(node.implMode);
-    json.member("list", node.list).member("rule", node.rule).member("source", node.source);
-    list("absorbed", node.absorbed);
-    if (!node.region.empty())
-      json.member("region", node.region);
-    json.endObject();
-  }
-  json.endArray();
-
-  json.key("diagnostics").beginArray();
-  for (const ReportData::Diagnostic &diag : report.diagnostics) {
-    json.beginObject();
-    json.member("severity", diag.severity)
-        .member("rule", diag.rule)
-        .member("location", diag.location)
-        .member("message", diag.message);
-    json.endObject();
-  }
-  json.endArray();
-  json.endObject();
-  return json.str();
+  json.object([&] {
+    json.attribute("soc_version", jsonText(report.socVersion));
+    json.attribute("precision_mode", jsonText(report.precisionMode));
+    json.attributeObject("options", [&] {
+      for (const auto &[name, value] : report.options)
+        json.attribute(name, jsonText(value));
+    });
+    json.attributeObject("summary", [&] {
+      json.attribute("ops", static_cast<int64_t>(report.plannedCount()));
+      json.attribute("generic_ops", static_cast<int64_t>(report.genericCount()));
+      counts("by_compute_dtype", byDType);
+      counts("by_engine", byEngine);
+      json.attribute("casts_inserted", report.castsInserted);
+      json.attribute("casts_removed", report.castsRemoved);
+      json.attribute("constants_converted", report.constantsConverted);
+    });
+    json.attributeArray("nodes", [&] {
+      for (const ReportNode &node : report.nodes) {
+        if (node.insertedCast)
+          continue;
+        json.object([&] {
+          json.attribute("name", jsonText(node.name));
+          json.attribute("op_type", jsonText(node.opType));
+          json.attribute("generic", node.generic);
+          json.attribute("engine", jsonText(node.engine));
+          json.attribute("origin_dtype", jsonText(node.originDType));
+          json.attribute("compute_dtype", jsonText(node.computeDType));
+          list("input_dtypes", node.inputDTypes);
+          list("output_dtypes", node.outputDTypes);
+          if (node.implMode.empty())
+            json.attribute("impl_mode", nullptr);
+          else
+            json.attribute("impl_mode", jsonText(node.implMode));
+          json.attribute("list", jsonText(node.list));
+          json.attribute("rule", jsonText(node.rule));
+          json.attribute("source", jsonText(node.source));
+          list("absorbed", node.absorbed);
+          if (!node.region.empty())
+            json.attribute("region", jsonText(node.region));
+        });
+      }
+    });
+    json.attributeArray("diagnostics", [&] {
+      for (const ReportData::Diagnostic &diag : report.diagnostics)
+        json.object([&] {
+          json.attribute("severity", jsonText(diag.severity));
+          json.attribute("rule", jsonText(diag.rule));
+          json.attribute("location", jsonText(diag.location));
+          json.attribute("message", jsonText(diag.message));
+        });
+    });
+  });
+  os << "\n";
 }
 
-std::string mlir::ascendprec::reportText(const ReportData &report) {
-  std::vector<std::vector<std::string>> rows = {
-      {"node", "op type", "engine", "origin", "compute", "inputs", "outputs",
-       "impl mode", "list", "rule", "source"}};
+void mlir::ascendprec::writeReportText(const ReportData &report, raw_ostream &os) {
   auto join = [](const std::vector<std::string> &items) {
     std::string text;
     for (size_t i = 0; i < items.size(); ++i)
       text += (i ? "," : "") + items[i];
     return text;
   };
-  for (const ReportNode &node : report.nodes)
-    rows.push_back({node.name + (node.insertedCast ? " (inserted)" : ""),
-                    node.opType + (node.generic ? " (generic)" : ""), node.engine, node.originDType, node.computeDType,
-                    join(node.inputDTypes), join(node.outputDTypes),
-                    node.implMode.empty() ? "-" : node.implMode, node.list,
-                    node.rule, node.source});
   // Models with If/Loop/Scan get a last column saying where each op sits.
-  if (llvm::any_of(report.nodes, [](const ReportNode &n) { return !n.region.empty(); })) {
-    rows.front().push_back("region");
-    for (size_t i = 1; i < rows.size(); ++i)
-      rows[i].push_back(report.nodes[i - 1].region.empty() ? "-" : report.nodes[i - 1].region);
-  }
-  std::vector<size_t> widths(rows.front().size(), 0);
-  for (const auto &row : rows)
-    for (size_t i = 0; i < row.size(); ++i)
-      widths[i] = std::max(widths[i], row[i].size());
-  std::string out = reportSummaryLine(report) + "\n";
-  for (size_t r = 0; r < rows.size(); ++r) {
-    std::string line;
-    for (size_t i = 0; i < rows[r].size(); ++i) {
-      line += rows[r][i];
-      if (i + 1 < rows[r].size())
-        line += std::string(widths[i] - rows[r][i].size() + 2, ' ');
+  bool withRegion =
+      llvm::any_of(report.nodes, [](const ReportNode &n) { return !n.region.empty(); });
+  std::vector<std::string> header = {"node", "op type", "engine", "origin", "compute",
+                                     "inputs", "outputs", "impl mode", "list", "rule",
+                                     "source"};
+  if (withRegion)
+    header.push_back("region");
+  auto cellsOf = [&](const ReportNode &node) {
+    std::vector<std::string> cells = {
+        node.name + (node.insertedCast ? " (inserted)" : ""),
+        node.opType + (node.generic ? " (generic)" : ""), node.engine, node.originDType,
+        node.computeDType, join(node.inputDTypes), join(node.outputDTypes),
+        node.implMode.empty() ? "-" : node.implMode, node.list, node.rule, node.source};
+    if (withRegion)
+      cells.push_back(node.region.empty() ? "-" : node.region);
+    return cells;
+  };
+  // Two passes over the nodes (widths, then lines) rather than holding every
+  // cell of a 200k-op table in memory.
+  std::vector<size_t> widths(header.size(), 0);
+  auto widen = [&](const std::vector<std::string> &cells) {
+    for (size_t i = 0; i < cells.size(); ++i)
+      widths[i] = std::max(widths[i], cells[i].size());
+  };
+  widen(header);
+  for (const ReportNode &node : report.nodes)
+    widen(cellsOf(node));
+  auto line = [&](const std::vector<std::string> &cells) {
+    for (size_t i = 0; i < cells.size(); ++i) {
+      os << cells[i];
+      if (i + 1 < cells.size())
+        os.indent(widths[i] - cells[i].size() + 2);
     }
-    out += line + "\n";
-    if (r == 0) {
-      size_t total = 0;
-      for (size_t w : widths)
-        total += w + 2;
-      out += std::string(total - 2, '-') + "\n";
-    }
-  }
+    os << "\n";
+  };
+  os << reportSummaryLine(report) << "\n";
+  line(header);
+  size_t total = 0;
+  for (size_t w : widths)
+    total += w + 2;
+  os << std::string(total - 2, '-') << "\n";
+  for (const ReportNode &node : report.nodes)
+    line(cellsOf(node));
   // After a blank line, so that the table alone is the text up to it.
   if (!report.diagnostics.empty())
-    out += "\n" + std::to_string(report.diagnostics.size()) +
-           (report.diagnostics.size() == 1 ? " diagnostic:\n" : " diagnostics:\n");
+    os << "\n" << report.diagnostics.size()
+       << (report.diagnostics.size() == 1 ? " diagnostic:\n" : " diagnostics:\n");
   for (const ReportData::Diagnostic &diag : report.diagnostics)
-    out += (diag.location.empty() ? "" : diag.location + ": ") + diag.severity +
-           ": " + diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]") +
-           "\n";
-  return out;
+    os << (diag.location.empty() ? "" : diag.location + ": ") << diag.severity << ": "
+       << diag.message << (diag.rule.empty() ? "" : " [" + diag.rule + "]") << "\n";
 }
 
 std::vector<LockfileOmission> mlir::ascendprec::lockfileLines(const ReportData &report,
@@ -164,22 +179,21 @@ std::vector<LockfileOmission> mlir::ascendprec::lockfileLines(const ReportData &
   return omitted;
 }
 
-std::string mlir::ascendprec::reportLockfile(const ReportData &report) {
+void mlir::ascendprec::writeReportLockfile(const ReportData &report, raw_ostream &os) {
   std::vector<std::string> lines;
   std::vector<LockfileOmission> omitted = lockfileLines(report, lines);
-  std::string out = "# customize_dtypes lockfile written by AscendPrec for " +
-                    report.socVersion + " under " + report.precisionMode +
-                    ".\n# Passed back as --customize_dtypes with the same "
-                    "options, it reproduces every decision below.\n";
+  os << "# customize_dtypes lockfile written by AscendPrec for " << report.socVersion
+     << " under " << report.precisionMode
+     << ".\n# Passed back as --customize_dtypes with the same "
+        "options, it reproduces every decision below.\n";
   if (!omitted.empty()) {
-    out += "# It leaves out " + std::to_string(omitted.size()) +
-           " node(s) whose names customize_dtypes cannot express (pin them by\n"
-           "# op type or keep_dtype instead):\n";
+    os << "# It leaves out " << omitted.size()
+       << " node(s) whose names customize_dtypes cannot express (pin them by\n"
+          "# op type or keep_dtype instead):\n";
     for (const LockfileOmission &omission : omitted)
-      out += "#   '" + ::ascendprec::policy::escapeForDisplay(omission.name) + "': " +
-             omission.problem + "\n";
+      os << "#   '" << ::ascendprec::policy::escapeForDisplay(omission.name)
+         << "': " << omission.problem << "\n";
   }
   for (const std::string &line : lines)
-    out += line + "\n";
-  return out;
+    os << line << "\n";
 }

@@ -63,19 +63,24 @@ LogicalResult writeReportFiles(ModuleOp module, const ReportData &data,
 void recordImportDiagnostics(ModuleOp module,
                              const std::vector<ReportData::Diagnostic> &diagnostics);
 
-std::string reportJson(const ReportData &report);
-std::string reportText(const ReportData &report);
-std::string reportDot(const ReportData &report);
+// The report files' formats, streamed (a 200k-op model's files are ~300 MB
+// together; none of them is held in memory).
+void writeReportJson(const ReportData &report, raw_ostream &os);
+void writeReportText(const ReportData &report, raw_ostream &os);
+void writeReportDot(const ReportData &report, raw_ostream &os);
+void writeReportHtml(const ReportData &report, raw_ostream &os);
+/// customize_dtypes lines that pin every planned op to its decision.
+void writeReportLockfile(const ReportData &report, raw_ostream &os);
 /// The fill colour for a compute dtype in the picture and the HTML table.
 std::string reportColorFor(const std::string &dtype);
-std::string reportHtml(const ReportData &report);
 /// "SoC ..., precision mode ...: N ops, M casts inserted, K removed"
 std::string reportSummaryLine(const ReportData &report);
+/// Above this many rows, the terminal table has one row per distinct
+/// decision (with its op count) instead of one per op.
+constexpr size_t kTerminalRowLimit = 60;
 /// The table for a terminal `width` columns wide (ReportTable.cpp);
-/// reportText has every column in full.
+/// reportText has every op and every column in full.
 std::string reportTerminalTable(const ReportData &report, unsigned width);
-/// customize_dtypes lines that pin every planned op to its decision.
-std::string reportLockfile(const ReportData &report);
 
 /// A node the lockfile cannot pin by name, and why.
 struct LockfileOmission {

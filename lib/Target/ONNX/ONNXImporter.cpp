@@ -281,16 +281,39 @@ void Importer::warnAboutGenericNodes(Block *body) {
   }
 }
 
-LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index) {
-  // An empty node name takes its first named output's name (stable across
-  // runs), else "<op type>_<node index>".
+/// The name a node's ops get: its own, else its first named output's
+/// (stable across runs), else "<op type>_<node index>".
+static std::string nodeName(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name();
   for (int i = 0; name.empty() && i < node.output_size(); ++i)
     name = node.output(i);
   if (name.empty())
     name = node.op_type() + "_" + std::to_string(index);
+  return name;
+}
+
+void Importer::prepareWhileInferring() {
+  const onnx::GraphProto &graph = model.graph();
+  mainGraphLocs.reserve(graph.node_size());
+  for (int i = 0; i < graph.node_size(); ++i)
+    mainGraphLocs.push_back(nodeLoc(nodeName(graph.node(i), i)));
+  // Small initializers' values (large ones become resources at their first
+  // use); a malformed one is left for its first use to report.
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    if (init.data_location() == onnx::TensorProto_DataLocation_EXTERNAL ||
+        (init.has_raw_data() && init.raw_data().size() > kResourceThresholdBytes))
+      continue;
+    std::string message;
+    if (DenseElementsAttr value = tensorValue(context, init, message))
+      constants.emplace(init.name(), value);
+  }
+}
+
+LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index) {
+  std::string name = nodeName(node, index);
+  bool inMainGraph = scopes.empty() && index < mainGraphLocs.size();
   NodeConverter converter(
-      node, name, nodeLoc(index, name), builder, opset,
+      node, name, inMainGraph ? mainGraphLocs[index] : nodeLoc(name), builder, opset,
       [this](const std::string &v) { return lookup(v); },
       [this](const std::string &v) { return constantOf(v); },
       [this](const std::string &v) { return typeOf(v); });
@@ -487,8 +510,8 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   if (failed(applyInputShapes()))
     return {};
   // With user-given input shapes, a node they do not fit is an error.
-  ValidationResult validation =
-      checkAndInferShapes(model, /*strict=*/!options.inputShapes.empty());
+  ValidationResult validation = checkAndInferShapes(
+      model, /*strict=*/!options.inputShapes.empty(), [this] { prepareWhileInferring(); });
   if (!validation.ok) {
     error() << validation.error;
     return {};
@@ -508,9 +531,13 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     emitWarning(fileLoc()) << "ONNX shape inference failed ("
                            << validation.shapeInferenceError
                            << "); ops without known shapes become ascend.generic";
+  const onnx::GraphProto &graph = model.graph();
+  // Sized once: growing maps of a 200k-node model rehash long names often.
+  initializers.reserve(graph.initializer_size());
+  types.reserve(graph.input_size() + graph.value_info_size() + graph.output_size());
+  values.reserve(graph.input_size() + graph.node_size());
   for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
     initializers[init.name()] = &init;
-  const onnx::GraphProto &graph = model.graph();
   for (const auto *list : {&graph.input(), &graph.value_info(), &graph.output()})
     for (const auto &info : *list)
       if (Type type = tensorType(context, info.type()))

@@ -51,7 +51,11 @@ struct ValidationResult {
 /// model the checker accepts.
 /// `strict`: a node whose shapes do not fit (e.g. after --input_shape) is a
 /// shape-inference error instead of a node left without types.
-ValidationResult checkAndInferShapes(onnx::ModelProto &model, bool strict = false);
+/// `meanwhile` runs while the child processes work (it must not change
+/// `model`): on large models, the importer's work that needs no inferred
+/// type.
+ValidationResult checkAndInferShapes(onnx::ModelProto &model, bool strict = false,
+                                     llvm::function_ref<void()> meanwhile = [] {});
 
 /// One ONNX node being converted: its inputs, attributes and output types.
 class NodeConverter {
@@ -181,7 +185,7 @@ public:
 
 private:
   Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
-  Location nodeLoc(unsigned, const std::string &name) {
+  Location nodeLoc(const std::string &name) {
     // The node name, in the model file. No line: a protobuf has none, and
     // diagnostics would print binary "source lines". Messages name the node.
     return NameLoc::get(StringAttr::get(context, name), fileLoc());
@@ -195,6 +199,9 @@ private:
   ElementsAttr largeInitializer(const std::string &valueName);
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
+  /// What needs no inferred type, done while ONNX's shape inference runs:
+  /// the small initializers' values and the main graph's node locations.
+  void prepareWhileInferring();
   void convertGeneric(NodeConverter &converter);
   void warnAboutGenericNodes(Block *body);
   LogicalResult applyInputShapes();
@@ -241,6 +248,8 @@ private:
     std::string reason; ///< the first dedicated op's verifier message
   };
   std::map<std::string, GenericNodes> genericNodes;
+  /// The main graph's node locations, by node index (prepareWhileInferring).
+  std::vector<Location> mainGraphLocs;
   Block *functionEntry = nullptr;
   /// Per subgraph being imported (innermost last): the names it defined.
   std::vector<std::vector<std::string>> scopes;

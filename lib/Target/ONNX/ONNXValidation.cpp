@@ -41,6 +41,30 @@ std::string runChecker(const onnx::ModelProto &model) {
   return {};
 }
 
+/// Whether ONNX's data propagation could learn anything about `graph`. It
+/// starts only from Shape and Size nodes and from 0-/1-D int32/int64
+/// constants (libonnx's DataPropagationContextImpl::getInputData); without
+/// any, it only costs time (a fifth of inference on a 200k-node model).
+/// Subgraphs, sparse initializers and Constant nodes count as possible
+/// sources.
+bool mayPropagateData(const onnx::GraphProto &graph) {
+  for (const onnx::TensorProto &init : graph.initializer())
+    if (init.data_type() == onnx::TensorProto_DataType_INT64 ||
+        init.data_type() == onnx::TensorProto_DataType_INT32)
+      return true;
+  if (graph.sparse_initializer_size() > 0)
+    return true;
+  for (const onnx::NodeProto &node : graph.node()) {
+    const std::string &type = node.op_type();
+    if (type == "Shape" || type == "Size" || type == "Constant")
+      return true;
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.has_g() || attribute.graphs_size() > 0)
+        return true;
+  }
+  return false;
+}
+
 /// Shape inference into `model`'s value_info: empty, or why it failed.
 std::string runShapeInference(onnx::ModelProto &model, bool strict) {
   try {
@@ -48,7 +72,7 @@ std::string runShapeInference(onnx::ModelProto &model, bool strict) {
     // Reshape chains, as PyTorch and Paddle export them) into static shapes.
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/strict ? 1 : 0,
-                                        /*data_prop_val=*/true);
+                                        /*data_prop_val=*/mayPropagateData(model.graph()));
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
     return e.what();
@@ -98,6 +122,15 @@ bool readString(const std::string &data, size_t &offset, std::string &text) {
   text.assign(data, offset, size);
   offset += size;
   return true;
+}
+
+/// Whether a node of `graph` has a subgraph (If, Loop, Scan, ...).
+bool hasSubgraphs(const onnx::GraphProto &graph) {
+  for (const onnx::NodeProto &node : graph.node())
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.has_g() || attribute.graphs_size() > 0)
+        return true;
+  return false;
 }
 
 /// A forked child that sends its answer as length-prefixed strings.
@@ -188,27 +221,40 @@ std::string crashMessage(const std::string &how, const char *step) {
 
 } // namespace
 
-ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model,
-                                                                     bool strict) {
+ValidationResult
+mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict,
+                                                  llvm::function_ref<void()> meanwhile) {
 #ifdef ASCENDPREC_ONNX_ISOLATE
   // The checker and shape inference run at once, in two children (on large
   // models each takes about a second): inference's answer counts only once
   // the checker has accepted the model.
   Child checker = spawn([&] { return std::vector<std::string>{runChecker(model)}; });
-  if (checker.pid < 0)
+  if (checker.pid < 0) {
+    meanwhile();
     return checkAndInferInProcess(model, strict);
+  }
+  // What inference adds is the graphs' value_info and output types. Without
+  // subgraphs, only those go back (the nodes and initializers, nearly all of
+  // a model's bytes, are not copied through the pipe and parsed again);
+  // with subgraphs, the model without its main graph's initializers.
+  bool onlyTypes = !hasSubgraphs(model.graph());
   Child inference = spawn([&] {
     std::string error = runShapeInference(model, strict);
-    // Initializers are unchanged by inference and usually hold nearly all of
-    // the model's bytes: send the model back without them (the parent keeps
-    // its own), so a large model is not copied through the pipe and parsed
-    // again.
-    model.mutable_graph()->clear_initializer();
     std::string serialized;
-    model.SerializeToString(&serialized);
+    if (onlyTypes) {
+      onnx::GraphProto types;
+      types.mutable_value_info()->Swap(model.mutable_graph()->mutable_value_info());
+      types.mutable_output()->Swap(model.mutable_graph()->mutable_output());
+      types.SerializeToString(&serialized);
+    } else {
+      model.mutable_graph()->clear_initializer();
+      model.SerializeToString(&serialized);
+    }
+    // The child ends without freeing the model.
     return std::vector<std::string>{error, serialized};
   });
 
+  meanwhile();
   ValidationResult result;
   std::string crash;
   std::optional<std::vector<std::string>> checked = collect(checker, 1, crash);
@@ -229,6 +275,17 @@ ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelPr
     return result;
   }
   result.shapeInferenceError = (*inferred)[0];
+  if (onlyTypes) {
+    onnx::GraphProto types;
+    if (!types.ParseFromString((*inferred)[1])) {
+      result.error = "internal error: the ONNX validation process returned unreadable types";
+      return result;
+    }
+    model.mutable_graph()->mutable_value_info()->Swap(types.mutable_value_info());
+    model.mutable_graph()->mutable_output()->Swap(types.mutable_output());
+    result.ok = true;
+    return result;
+  }
   onnx::ModelProto withShapes;
   if (!withShapes.ParseFromString((*inferred)[1])) {
     result.error = "internal error: the ONNX validation process returned an unreadable model";
@@ -241,6 +298,7 @@ ValidationResult mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelPr
   result.ok = true;
   return result;
 #else
+  meanwhile();
   return checkAndInferInProcess(model, strict);
 #endif
 }
