@@ -189,7 +189,34 @@ LogicalResult PrecisionPlanner::planFunction(func::FuncOp func) {
     }
     ok &= succeeded(planOp(op));
   });
+  ok &= !reportUnplannable();
   return success(ok);
+}
+
+bool PrecisionPlanner::reportUnplannable() {
+  constexpr size_t kNamed = 5;
+  for (const Unplannable &group : unplannable) {
+    InFlightDiagnostic error = group.first->emitOpError()
+                               << "(" << group.nodes.front() << ", origin " << group.origin
+                               << ") " << group.failure << " [" << group.rule << "]";
+    size_t more = group.nodes.size() - 1;
+    if (more > 0) {
+      error << "; the same holds for " << more << " more " << group.opType
+            << (more == 1 ? " op (" : " ops (");
+      for (size_t i = 1; i <= more && i <= kNamed; ++i)
+        error << (i > 1 ? ", " : "") << group.nodes[i];
+      if (more > kNamed)
+        error << " and " << more - kNamed << " more";
+      error << ")";
+    }
+    error << "; its kernels support:" << group.rows;
+    if (group.configured)
+      error.attachNote(*group.configured) << "configured here";
+  }
+  bool any = !unplannable.empty();
+  unplannable.clear();
+  unplannableIndex.clear();
+  return any;
 }
 
 Type PrecisionPlanner::followedDType(AscendOpInterface op,
@@ -555,15 +582,18 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
       }
     }
     if (!row) {
-      InFlightDiagnostic error = op->emitOpError()
-                                 << "(" << shape.query.nodeName << ", origin "
-                                 << originName << ") " << plan.failure
-                                 << " [" << plan.failureRule
-                                 << "]; its kernels support:"
-                                 << rowsText(rowsOf(shape.query));
+      // One error per op type and cause (reportUnplannable), not per op.
+      std::optional<Location> configured;
       if (plan.why.source.isKnown())
-        error.attachNote(toLocation(context, plan.why.source, op->getLoc()))
-            << "configured here";
+        configured = toLocation(context, plan.why.source, op->getLoc());
+      std::string key = shape.query.opType + '\0' + originName + '\0' + plan.failure +
+                        '\0' + plan.failureRule + '\0' + plan.why.sourceText();
+      auto [it, inserted] = unplannableIndex.try_emplace(key, unplannable.size());
+      if (inserted)
+        unplannable.push_back({op.getOperation(), shape.query.opType, originName, plan.failure,
+                               plan.failureRule,
+                               rowsText(rowsOf(shape.query)), configured, {}});
+      unplannable[it->second].nodes.push_back(shape.query.nodeName);
       return failure();
     }
     if (!compute)

@@ -60,6 +60,18 @@ private:
     std::vector<std::string> nodes;
   };
   std::map<std::pair<std::string, std::string>, Fallback> aicpuFallbacks, fp32Fallbacks;
+  /// Ops no kernel row fits, grouped by op type, origin dtype and cause, in
+  /// model order, for one error per group naming its nodes.
+  struct Unplannable {
+    Operation *first = nullptr;
+    std::string opType, origin, failure, rule, rows;
+    std::optional<Location> configured; ///< the config entry that asked
+    std::vector<std::string> nodes;
+  };
+  std::vector<Unplannable> unplannable;
+  std::map<std::string, size_t> unplannableIndex;
+  /// Emits the errors for `unplannable`; true when there were any.
+  bool reportUnplannable();
   /// Answers that depend only on the op type, asked once per type.
   const ::ascendprec::policy::ListAnswer &listColorOf(const std::string &opType);
   const ::ascendprec::policy::KernelRowsAnswer &rowsOf(
