@@ -486,6 +486,15 @@ LogicalResult Importer::applyInputShapes() {
     for (size_t i = 0; i < dims.size(); ++i) {
       onnx::TensorShapeProto_Dimension *dim =
           i < static_cast<size_t>(shape->dim_size()) ? shape->mutable_dim(i) : shape->add_dim();
+      // A dimension the model fixes cannot be changed, only one it leaves
+      // open (ATC refuses such shapes too): the weights were made for it.
+      if (dims[i] >= 0 && dim->has_dim_value() && dim->dim_value() != dims[i]) {
+        emitError(fileLoc()) << "--input_shape gives input '" << policy::escapeForDisplay(name)
+                             << "' dimension " << i << " as " << dims[i]
+                             << ", but the model fixes it at " << dim->dim_value()
+                             << "; only its dynamic dimensions can be set";
+        return failure();
+      }
       if (dims[i] >= 0)
         dim->set_dim_value(dims[i]);
       else if (!dim->has_dim_param())
