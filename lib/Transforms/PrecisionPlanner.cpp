@@ -10,6 +10,8 @@
 #include "PrecisionPlanner.h"
 #include "PolicyBridge.h"
 
+#include "AscendPrec/Policy/DTypeRequests.h"
+
 #include "AscendPrec/Dialect/Ascend/ValueNames.h"
 
 #include "mlir/IR/Builders.h"
@@ -23,98 +25,8 @@ using policy::PrecisionMode;
 
 namespace {
 
-/// The op as the policy sees it.
-struct OpShape {
-  policy::OpQuery query;
-  SmallVector<bool> floatInputs, floatOutputs;
-  int primaryInput = -1, primaryOutput = -1; ///< first float operand/result
-  DType origin = DType::Float32;
-};
-
-enum class Unit { AICore, AICPU };
-
-/// One dtype the rules allow the op to compute in, in order of preference.
-struct Request {
-  DType in;                 ///< dtype of the primary float input
-  std::optional<DType> out; ///< of the primary float output; nullopt: any
-  Unit unit;
-};
-
-/// The requests a rule allows, with its provenance and its error message.
-struct Plan {
-  std::vector<Request> requests;
-  policy::Provenance why;
-  std::string failureRule, failure; ///< when no request fits
-};
-
-bool fitsSignature(const std::vector<DType> &row, size_t count) {
-  // A single entry stands for a dynamic (variadic) parameter.
-  return row.size() >= count || row.size() == 1;
-}
-DType rowDType(const std::vector<DType> &row, size_t index) {
-  return index < row.size() ? row[index] : row.front();
-}
-
-/// Whether `row` can run the op under `request`; `score` counts float
-/// positions that take the request's dtype (uniform rows are preferred).
-bool rowFits(const policy::KernelRow &row, const OpShape &shape,
-             const Request &request, int &score) {
-  size_t numInputs = shape.query.inputDTypes.size();
-  size_t numOutputs = shape.query.outputDTypes.size();
-  if ((numInputs && (row.inputs.empty() || !fitsSignature(row.inputs, numInputs))) ||
-      row.outputs.empty() || !fitsSignature(row.outputs, numOutputs))
-    return false;
-  score = 0;
-  for (size_t i = 0; i < numInputs; ++i) {
-    DType dtype = rowDType(row.inputs, i);
-    if (!shape.floatInputs[i]) {
-      if (dtype != shape.query.inputDTypes[i])
-        return false;
-      continue;
-    }
-    if (static_cast<int>(i) == shape.primaryInput && dtype != request.in)
-      return false;
-    score += dtype == request.in;
-  }
-  for (size_t j = 0; j < numOutputs; ++j) {
-    DType dtype = rowDType(row.outputs, j);
-    if (!shape.floatOutputs[j]) {
-      if (dtype != shape.query.outputDTypes[j])
-        return false;
-      continue;
-    }
-    if (static_cast<int>(j) == shape.primaryOutput) {
-      DType wanted = request.out ? *request.out : request.in;
-      if ((request.out || shape.primaryInput < 0) && dtype != wanted)
-        return false;
-    }
-    score += dtype == (request.out ? *request.out : request.in);
-  }
-  return true;
-}
-
-const policy::KernelRow *pickRow(const std::vector<policy::KernelRow> &rows,
-                                 const OpShape &shape, const Request &request) {
-  const policy::KernelRow *best = nullptr;
-  int bestScore = -1;
-  for (const policy::KernelRow &row : rows) {
-    int score;
-    if (rowFits(row, shape, request, score) && score > bestScore) {
-      best = &row;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-std::string rowsText(const policy::KernelRowsAnswer &rows) {
-  std::string text;
-  for (const policy::KernelRow &row : rows.aicore)
-    text += "\n  AI Core " + row.str();
-  for (const policy::KernelRow &row : rows.aicpu)
-    text += "\n  AI CPU  " + row.str();
-  return text.empty() ? " (none)" : text;
-}
+using policy::OpShape;
+using policy::Unit;
 
 ascend::ListColor toAttr(policy::ListColor color) {
   switch (color) {
@@ -272,7 +184,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
 
   // Origin dtypes; an element type the policy cannot name is not planned.
   auto describe = [&](Type type, std::vector<DType> &dtypes,
-                      SmallVector<bool> &isFloat, int &primary) {
+                      std::vector<bool> &isFloat, int &primary) {
     std::optional<DType> dtype = toDType(type);
     if (!dtype)
       return false;
@@ -408,179 +320,32 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     }
     const policy::KernelRowsAnswer &rows = pin.pinned ? pinnedRows : rowsOf(shape.query);
 
-    DType O = shape.origin;
-    DType L = policy::lowDType(mode);
-    auto keepOrigin = [&](std::vector<Request> &out) {
-      out.push_back({O, std::nullopt, Unit::AICore});
-      out.push_back({O, std::nullopt, Unit::AICPU});
-    };
-    Plan plan;
-    // PM-8 semantics: origin where supported, else the low dtype.
-    auto pm8 = [&](Plan &target) {
-      target.requests.push_back({O, std::nullopt, Unit::AICore});
-      target.requests.push_back({L, std::nullopt, Unit::AICore});
-      target.requests.push_back({O, std::nullopt, Unit::AICPU});
-    };
-    std::string originName = policy::dtypeName(O);
-    bool cube = op.getComputeUnit() == ComputeUnit::Cube;
-    auto forceFp32 = [&]() {
-      plan.why = {"PM-6", {}, "force_fp32"};
-      plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
-      if (list.color == policy::ListColor::Black) {
-        plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICPU});
-        plan.failureRule = "PM-6";
-        plan.failure = "has no fp32 kernel, is in the black list (precision_reduce "
-                       "false) and has no AI CPU fp32 kernel";
-      } else {
-        plan.requests.push_back({DType::Float16, std::nullopt, Unit::AICore});
-        plan.failureRule = "PM-6";
-        plan.failure = "has neither an fp32 nor an fp16 kernel";
-      }
-    };
-
-    if (pin.pinned && p.customizeActive) {
-      plan.why = pin.why;
-      // Within the pinned rows the mode's preference still orders the choice.
-      plan.requests.push_back({O, std::nullopt, Unit::AICore});
-      plan.requests.push_back({L, std::nullopt, Unit::AICore});
-      plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
-      for (const policy::KernelRow &row : rows.aicore)
-        if (shape.primaryInput >= 0)
-          plan.requests.push_back({rowDType(row.inputs, shape.primaryInput),
-                                   std::nullopt, Unit::AICore});
-      for (const policy::KernelRow &row : rows.aicpu)
-        if (shape.primaryInput >= 0)
-          plan.requests.push_back({rowDType(row.inputs, shape.primaryInput),
-                                   std::nullopt, Unit::AICPU});
-      plan.failureRule = "CD-5";
-      plan.failure = "has no kernel row that fits the customize_dtypes pin";
-    } else if (keep.keep) {
-      // KD-2: origin; if unsupported, the supported higher precision.
-      plan.why = keep.why;
-      plan.requests.push_back({O, std::nullopt, Unit::AICore});
-      if (O == DType::Float16 || O == DType::BFloat16)
-        plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
-      plan.requests.push_back({O, std::nullopt, Unit::AICPU});
-      plan.failureRule = "KD-2";
-      plan.failure = "is in keep_dtype but has no kernel for " + originName +
-                     " or a higher precision";
-    } else {
-      switch (mode) {
-      case PrecisionMode::ForceFp16:
-        plan.why = {"PM-5", {}, "force_fp16"};
-        plan.requests.push_back({DType::Float16, std::nullopt, Unit::AICore});
-        keepOrigin(plan.requests);
-        plan.failureRule = "PM-5";
-        plan.failure = "has neither an fp16 nor a " + originName + " kernel";
-        break;
-      case PrecisionMode::ForceFp32:
-        forceFp32();
-        break;
-      case PrecisionMode::CubeFp16InFp32Out:
-        if (cube) {
-          plan.why = {"PM-7", {}, "cube_fp16in_fp32out"};
-          plan.requests = {{DType::Float16, DType::Float32, Unit::AICore},
-                           {DType::Float32, DType::Float32, Unit::AICore},
-                           {DType::Float16, DType::Float16, Unit::AICore}};
-          plan.failureRule = "PM-7";
-          plan.failure = "has no fp16-in/fp32-out, fp32 or fp16 cube kernel";
-        } else {
-          forceFp32();
-          plan.why.rule = "PM-7";
-          plan.why.why = "cube_fp16in_fp32out: vector ops as force_fp32";
+    policy::OpSituation situation;
+    situation.cube = op.getComputeUnit() == ComputeUnit::Cube;
+    situation.list = list;
+    situation.pin = std::move(pin);
+    situation.keep = std::move(keep);
+    situation.rows = &rows;
+    if (policy::isMixedMode(mode) && list.color == policy::ListColor::Gray) {
+      // ML-4: the dtype of the producer a gray op follows.
+      std::string producer;
+      if (Type followed = followedDType(op, producer))
+        if (std::optional<DType> dtype = toDType(followed)) {
+          situation.followed = dtype;
+          situation.followedText = producer + " (" + mlirName(*dtype, context) + ")";
         }
-        break;
-      case PrecisionMode::AllowFp32ToFp16:
-      case PrecisionMode::AllowFp32ToBf16:
-        plan.why = {"PM-8", {}, policy::precisionModeName(mode)};
-        pm8(plan);
-        plan.failureRule = "PM-8";
-        plan.failure = "has no kernel for " + originName + " or " +
-                       policy::dtypeName(L);
-        break;
-      case PrecisionMode::MustKeepOrigin:
-        plan.why = {"PM-9", {}, "must_keep_origin_dtype"};
-        plan.requests.push_back({O, std::nullopt, Unit::AICore});
-        if (O == DType::Float16)
-          plan.requests.push_back({DType::Float32, std::nullopt, Unit::AICore});
-        plan.requests.push_back({O, std::nullopt, Unit::AICPU});
-        plan.failureRule = "PM-9";
-        plan.failure = "cannot keep its origin dtype " + originName +
-                       " (no AI Core or AI CPU kernel has it), so "
-                       "must_keep_origin_dtype cannot be used";
-        break;
-      case PrecisionMode::CubeHiFloat8:
-        plan.why = {"PM-11", {}, "cube_hif8"};
-        if (cube)
-          plan.requests.push_back({DType::HiFloat8, std::nullopt, Unit::AICore});
-        keepOrigin(plan.requests);
-        plan.failureRule = "PM-11";
-        plan.failure = "has no kernel for its origin dtype " + originName;
-        break;
-      case PrecisionMode::MixedFloat16:
-      case PrecisionMode::MixedBFloat16:
-      case PrecisionMode::MixedHiFloat8: {
-        std::string where = list.why.sourceText() == "built-in"
-                                ? "built-in, " + p.soc.family
-                                : list.why.sourceText();
-        std::string colorText = policy::listColorName(list.color) + " list (" + where + ")";
-        if (list.color == policy::ListColor::White) {
-          plan.why = {list.why.rule == "ML-6" ? "ML-6" : "ML-2", list.why.source, colorText};
-          bool reducible = O == DType::Float32 ||
-                           (O == DType::BFloat16 && L == DType::Float16);
-          if (reducible)
-            plan.requests.push_back({L, std::nullopt, Unit::AICore});
-          keepOrigin(plan.requests);
-          if (reducible && !pickRow(rows.aicore, shape, {L, std::nullopt, Unit::AICore}))
-            opDiags.warning({}, shape.query.nodeName + " (" + shape.query.opType +
-                                    ") is in the white list but doesn't support " +
-                                    policy::dtypeName(L) + "; it stays " + originName,
-                            "ML-2");
-          plan.failureRule = "ML-2";
-          plan.failure = "has no kernel for " + policy::dtypeName(L) + " or " + originName;
-        } else if (list.color == policy::ListColor::Black) {
-          plan.why = {list.why.rule == "ML-6" ? "ML-6" : "ML-3", list.why.source, colorText};
-          keepOrigin(plan.requests);
-          plan.failureRule = "ML-3";
-          plan.failure = "is in the black list but doesn't support its original dtype " +
-                         originName + " on the AI Core or AI CPU";
-        } else {
-          std::string producer;
-          Type followed = followedDType(op, producer);
-          std::optional<DType> followedPolicyDType =
-              followed ? toDType(followed) : std::nullopt;
-          if (followedPolicyDType) {
-            plan.why = {"ML-4", list.why.source,
-                        "gray: follows " + producer + " (" + mlirName(*followedPolicyDType, context) + ")"};
-            plan.requests.push_back({*followedPolicyDType, std::nullopt, Unit::AICore});
-          } else {
-            plan.why = {"ML-4", list.why.source,
-                        "gray with no non-constant producer: keeps " + originName +
-                            " where supported (PM-8)"};
-          }
-          pm8(plan);
-          plan.failureRule = "ML-4";
-          plan.failure = "has no kernel for the dtype it follows, " + originName +
-                         " or " + policy::dtypeName(L);
-        }
-        break;
-      }
-      }
     }
+    policy::RequestPlan plan = policy::planRequests(p, shape, situation, opDiags);
     if (flushDiagnostics())
       return failure();
 
     // The first request some row fits decides.
-    const policy::KernelRow *row = nullptr;
-    Unit unit = Unit::AICore;
-    for (const Request &request : plan.requests) {
-      const auto &candidates = request.unit == Unit::AICore ? rows.aicore : rows.aicpu;
-      if ((row = pickRow(candidates, shape, request))) {
-        unit = request.unit;
-        compute = toMlirType(context, request.in);
-        break;
-      }
-    }
+    std::string originName = policy::dtypeName(shape.origin);
+    std::optional<policy::RowChoice> choice = policy::chooseRow(plan, rows, shape);
+    const policy::KernelRow *row = choice ? choice->row : nullptr;
+    Unit unit = choice ? choice->unit : Unit::AICore;
+    if (choice)
+      compute = toMlirType(context, choice->compute);
     if (!row) {
       // One error per op type and cause (reportUnplannable), not per op.
       std::optional<Location> configured;
@@ -592,7 +357,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
       if (inserted)
         unplannable.push_back({op.getOperation(), shape.query.opType, originName, plan.failure,
                                plan.failureRule,
-                               rowsText(rowsOf(shape.query)), configured, {}});
+                               policy::rowsText(rowsOf(shape.query)), configured, {}});
       unplannable[it->second].nodes.push_back(shape.query.nodeName);
       return failure();
     }
@@ -601,9 +366,9 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
              << policy::dtypeName(shape.origin)
              << ", which has no MLIR element type yet (hifloat8)";
     for (size_t i = 0; i < shape.query.inputDTypes.size(); ++i)
-      inputs.push_back(toMlirType(context, rowDType(row->inputs, i)));
+      inputs.push_back(toMlirType(context, policy::rowDType(row->inputs, i)));
     for (size_t j = 0; j < shape.query.outputDTypes.size(); ++j)
-      outputs.push_back(toMlirType(context, rowDType(row->outputs, j)));
+      outputs.push_back(toMlirType(context, policy::rowDType(row->outputs, j)));
     if (llvm::any_of(inputs, [](Type t) { return !t; }) ||
         llvm::any_of(outputs, [](Type t) { return !t; }))
       return op->emitOpError("its kernel row uses a dtype without an MLIR "
@@ -621,7 +386,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     if (unit == Unit::AICPU) {
       engine = ascend::Engine::AICPU;
       Fallback &fallback =
-          aicpuFallbacks[{shape.query.opType, policy::dtypeName(rowDType(row->inputs, 0))}];
+          aicpuFallbacks[{shape.query.opType, policy::dtypeName(policy::rowDType(row->inputs, 0))}];
       fallback.rule = plan.why.rule;
       if (fallback.nodes.empty())
         fallback.loc = op->getLoc();
