@@ -16,16 +16,6 @@ namespace {
 const DType F16 = DType::Float16, F32 = DType::Float32, BF16 = DType::BFloat16,
             I64 = DType::Int64;
 
-Policy mustBuild(const std::vector<std::string> &args) {
-  DiagnosticList diags;
-  std::optional<Policy> policy = buildPolicy(args, diags);
-  if (!policy) {
-    ADD_FAILURE() << diags.format();
-    std::abort();
-  }
-  return std::move(*policy);
-}
-
 /// An op whose inputs and outputs are all float `origin` (`ins` of them).
 OpShape floatOp(const std::string &type, const std::string &name, size_t ins, DType origin,
                 size_t outs = 1) {
@@ -64,12 +54,23 @@ Planned plan(const Policy &policy, const OpShape &shape, bool cube,
   return out;
 }
 
+/// The rule that decided and the dtype the op computes in.
+void expectPlanned(const Planned &planned, const std::string &rule, DType compute) {
+  EXPECT_EQ(planned.plan.why.rule, rule);
+  ASSERT_TRUE(planned.choice) << planned.plan.failure;
+  EXPECT_EQ(planned.choice->compute, compute);
+}
+
+const Policy &mixed910() {
+  static const Policy policy =
+      mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision"});
+  return policy;
+}
+
 TEST(DTypeRequests, PM_5_ForceFp16ComputesInFp16) {
   Policy policy = mustBuild({"--soc_version=Ascend910", "--precision_mode=force_fp16"});
   Planned conv = plan(policy, floatOp("Conv2D", "conv", 3, F32), /*cube=*/true);
-  EXPECT_EQ(conv.plan.why.rule, "PM-5");
-  ASSERT_TRUE(conv.choice);
-  EXPECT_EQ(conv.choice->compute, F16);
+  expectPlanned(conv, "PM-5", F16);
   EXPECT_EQ(conv.choice->unit, Unit::AICore);
 }
 
@@ -90,21 +91,13 @@ TEST(DTypeRequests, PM_7_CubeOpsTakeFp16InFp32Out) {
   EXPECT_EQ(matmul.plan.why.rule, "PM-7");
   EXPECT_EQ(matmul.plan.requests.front(), (Request{F16, F32, Unit::AICore}));
   // Vector ops are planned as under force_fp32, named PM-7.
-  Planned relu = plan(policy, floatOp("Relu", "relu", 1, F32), false);
-  EXPECT_EQ(relu.plan.why.rule, "PM-7");
-  ASSERT_TRUE(relu.choice);
-  EXPECT_EQ(relu.choice->compute, F32);
+  expectPlanned(plan(policy, floatOp("Relu", "relu", 1, F32), false), "PM-7", F32);
 }
 
 TEST(DTypeRequests, PM_8_OriginWhereSupportedElseLow) {
   Policy policy = mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_fp32_to_fp16"});
-  Planned relu = plan(policy, floatOp("Relu", "relu", 1, F32), false);
-  EXPECT_EQ(relu.plan.why.rule, "PM-8");
-  ASSERT_TRUE(relu.choice);
-  EXPECT_EQ(relu.choice->compute, F32);
-  Planned conv = plan(policy, floatOp("Conv2D", "conv", 3, F32), true);
-  ASSERT_TRUE(conv.choice);
-  EXPECT_EQ(conv.choice->compute, F16);
+  expectPlanned(plan(policy, floatOp("Relu", "relu", 1, F32), false), "PM-8", F32);
+  expectPlanned(plan(policy, floatOp("Conv2D", "conv", 3, F32), true), "PM-8", F16);
 }
 
 TEST(DTypeRequests, PM_9_MustKeepOriginFailsWithoutAnOriginKernel) {
@@ -115,46 +108,27 @@ TEST(DTypeRequests, PM_9_MustKeepOriginFailsWithoutAnOriginKernel) {
   EXPECT_EQ(conv.plan.failureRule, "PM-9");
   EXPECT_NE(conv.plan.failure.find("cannot keep its origin dtype float32"), std::string::npos);
   // An fp16 op may go up to fp32, never down.
-  Planned relu = plan(policy, floatOp("Relu", "relu", 1, F16), false);
-  ASSERT_TRUE(relu.choice);
-  EXPECT_EQ(relu.choice->compute, F16);
+  expectPlanned(plan(policy, floatOp("Relu", "relu", 1, F16), false), "PM-9", F16);
 }
 
 TEST(DTypeRequests, ML_2_WhiteOpsComputeInTheLowDType) {
-  Policy policy =
-      mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision"});
-  Planned conv = plan(policy, floatOp("Conv2D", "conv", 3, F32), true);
-  EXPECT_EQ(conv.plan.why.rule, "ML-2");
-  ASSERT_TRUE(conv.choice);
-  EXPECT_EQ(conv.choice->compute, F16);
+  expectPlanned(plan(mixed910(), floatOp("Conv2D", "conv", 3, F32), true), "ML-2", F16);
 }
 
 TEST(DTypeRequests, ML_3_BlackOpsKeepTheirOrigin) {
-  Policy policy =
-      mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision"});
-  Planned exp = plan(policy, floatOp("Exp", "exp", 1, F32), false);
-  EXPECT_EQ(exp.plan.why.rule, "ML-3");
-  ASSERT_TRUE(exp.choice);
-  EXPECT_EQ(exp.choice->compute, F32);
+  expectPlanned(plan(mixed910(), floatOp("Exp", "exp", 1, F32), false), "ML-3", F32);
 }
 
 TEST(DTypeRequests, ML_4_GrayOpsFollowTheirProducer) {
-  Policy policy =
-      mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision"});
-  Planned followsFp16 = plan(policy, floatOp("Relu", "relu", 1, F32), false, F16);
-  EXPECT_EQ(followsFp16.plan.why.rule, "ML-4");
+  Planned followsFp16 = plan(mixed910(), floatOp("Relu", "relu", 1, F32), false, F16);
+  expectPlanned(followsFp16, "ML-4", F16);
   EXPECT_EQ(followsFp16.plan.why.why, "gray: follows producer");
-  ASSERT_TRUE(followsFp16.choice);
-  EXPECT_EQ(followsFp16.choice->compute, F16);
   // Without a non-constant producer: the origin where supported (PM-8).
-  Planned alone = plan(policy, floatOp("Relu", "relu", 1, F32), false);
-  ASSERT_TRUE(alone.choice);
-  EXPECT_EQ(alone.choice->compute, F32);
+  expectPlanned(plan(mixed910(), floatOp("Relu", "relu", 1, F32), false), "ML-4", F32);
 }
 
 TEST(DTypeRequests, ML_2_WhiteOpWithoutALowKernelWarnsAndStays) {
-  Policy policy =
-      mustBuild({"--soc_version=Ascend910", "--precision_mode=allow_mix_precision"});
+  const Policy &policy = mixed910();
   // An invented library state: a white op whose only row is fp32.
   OpShape shape = floatOp("Conv2D", "conv", 3, F32);
   KernelRowsAnswer rows;
@@ -177,14 +151,9 @@ TEST(DTypeRequests, KD_2_KeepDTypeKeepsTheOriginOrGoesHigher) {
   std::string keep = dir.write("keep.cfg", "conv\n");
   Policy policy = mustBuild({"--soc_version=Ascend910B", "--precision_mode=force_fp16",
                              "--keep_dtype=" + keep});
-  Planned conv = plan(policy, floatOp("Conv2D", "conv", 3, F32), true);
-  EXPECT_EQ(conv.plan.why.rule, "KD-2");
-  ASSERT_TRUE(conv.choice);
-  EXPECT_EQ(conv.choice->compute, F32);
+  expectPlanned(plan(policy, floatOp("Conv2D", "conv", 3, F32), true), "KD-2", F32);
   // A node keep_dtype does not name follows the mode.
-  Planned other = plan(policy, floatOp("Conv2D", "other", 3, F32), true);
-  ASSERT_TRUE(other.choice);
-  EXPECT_EQ(other.choice->compute, F16);
+  expectPlanned(plan(policy, floatOp("Conv2D", "other", 3, F32), true), "PM-5", F16);
 }
 
 TEST(DTypeRequests, RowsPreferUniformDTypes) {

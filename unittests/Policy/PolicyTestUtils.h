@@ -46,6 +46,18 @@ inline std::optional<Policy> buildPolicy(const std::vector<std::string> &args,
   return Policy::build(parsed->options, diags, ASCENDPREC_TEST_DATA_DIR);
 }
 
+/// buildPolicy, failing the test (and stopping it) when the policy cannot
+/// be built.
+inline Policy mustBuild(const std::vector<std::string> &args) {
+  DiagnosticList diags;
+  std::optional<Policy> policy = buildPolicy(args, diags);
+  if (!policy) {
+    ADD_FAILURE() << diags.format();
+    std::abort();
+  }
+  return std::move(*policy);
+}
+
 /// The first diagnostic with `rule` whose message contains `text`, or null.
 inline const Diagnostic *findDiag(const DiagnosticList &diags,
                                   const std::string &rule,

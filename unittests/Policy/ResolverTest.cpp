@@ -10,16 +10,6 @@ using namespace ascendprec::policy::testing;
 
 namespace {
 
-Policy mustBuild(const std::vector<std::string> &args) {
-  DiagnosticList diags;
-  std::optional<Policy> policy = buildPolicy(args, diags);
-  if (!policy) {
-    ADD_FAILURE() << diags.format();
-    std::abort();
-  }
-  return std::move(*policy);
-}
-
 std::string input(const std::string &option, const std::string &file) {
   return inputOption(option, file);
 }
