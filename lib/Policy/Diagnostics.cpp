@@ -2,6 +2,8 @@
 
 #include "AscendPrec/Policy/Diagnostics.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -143,30 +145,6 @@ std::string DiagnosticList::format() const {
   return text;
 }
 
-unsigned editDistance(const std::string &a, const std::string &b) {
-  std::vector<unsigned> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    unsigned diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      unsigned above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0u : 1u)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-static std::string lowercase(std::string text) {
-  for (char &c : text)
-    if (c >= 'A' && c <= 'Z')
-      c = static_cast<char>(c - 'A' + 'a');
-  return text;
-}
-
 std::string closestMatch(const std::string &word,
                          const std::vector<std::string> &candidates) {
   // No option, op type or dtype name is this long: do not spend quadratic
@@ -174,11 +152,10 @@ std::string closestMatch(const std::string &word,
   if (word.size() > 64)
     return {};
   // Case is ignored: "Matmul" should find "MatMulV2".
-  std::string lowered = lowercase(word);
   std::string best;
   unsigned bestDistance = ~0u;
   for (const std::string &candidate : candidates) {
-    unsigned distance = editDistance(lowered, lowercase(candidate));
+    unsigned distance = llvm::StringRef(word).edit_distance_insensitive(candidate);
     if (distance < bestDistance) {
       bestDistance = distance;
       best = candidate;

@@ -3,7 +3,6 @@
 #include "AscendPrec/Policy/Json.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 namespace ascendprec::policy {
@@ -408,38 +407,6 @@ std::optional<JsonValue> parseJson(std::string_view text,
                                    const std::string &file,
                                    DiagnosticList &diags) {
   return JsonReader(text, file, diags).parseDocument();
-}
-
-std::string jsonQuote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-        out += buffer;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
 }
 
 } // namespace ascendprec::policy

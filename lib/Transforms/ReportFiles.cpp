@@ -22,29 +22,32 @@ namespace {
 using ReportWriter = void (*)(const ReportData &, raw_ostream &);
 
 /// Streams `write`'s output to `path` through a temporary file renamed into
-/// place, so a failure leaves no partial file. Returns the error, or empty.
+/// place (llvm::sys::fs::TempFile), so a failure leaves no partial file.
+/// Returns the error, or empty. (llvm::writeToOutput would end the process
+/// on a full disk instead of returning the stream's error.)
 std::string writeAtomically(StringRef path, ReportWriter write, const ReportData &data) {
-  SmallString<128> temp(path);
-  temp += ".tmp-%%%%%%";
-  int fd;
-  SmallString<128> tempPath;
-  if (std::error_code error = llvm::sys::fs::createUniqueFile(temp, fd, tempPath))
-    return "cannot write '" + path.str() + "': " + error.message();
+  auto failed = [&](const std::string &why) {
+    return "cannot write '" + path.str() + "': " + why;
+  };
+  llvm::Expected<llvm::sys::fs::TempFile> temp =
+      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
+  if (!temp)
+    return failed(llvm::toString(temp.takeError()));
+  std::error_code streamError;
   {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
     os.SetBufferSize(1 << 18); // fewer write calls than a 4 KB block
     write(data, os);
     os.flush();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(tempPath);
-      return "cannot write '" + path.str() + "'";
-    }
+    streamError = os.error();
+    os.clear_error();
   }
-  if (std::error_code error = llvm::sys::fs::rename(tempPath, path)) {
-    llvm::sys::fs::remove(tempPath);
-    return "cannot write '" + path.str() + "': " + error.message();
+  if (streamError) {
+    llvm::consumeError(temp->discard());
+    return failed(streamError.message());
   }
+  if (llvm::Error error = temp->keep(path))
+    return failed(llvm::toString(std::move(error)));
   return {};
 }
 

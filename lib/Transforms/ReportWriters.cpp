@@ -5,6 +5,7 @@
 #include "AscendPrec/Policy/ConfigFiles.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Policy/JsonOutput.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,14 +15,7 @@
 
 using namespace mlir;
 using namespace mlir::ascendprec;
-
-/// A JSON string for `text`: JSON is UTF-8, so invalid bytes in a name
-/// become U+FFFD here (report.txt and the lockfile escape them instead).
-static llvm::json::Value jsonText(const std::string &text) {
-  if (llvm::json::isUTF8(text))
-    return StringRef(text);
-  return llvm::json::fixUTF8(text);
-}
+using ::ascendprec::policy::jsonText;
 
 void mlir::ascendprec::writeReportJson(const ReportData &report, raw_ostream &os) {
   llvm::json::OStream json(os, /*IndentSize=*/2);

@@ -19,7 +19,7 @@
 
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
-#include "AscendPrec/Policy/JsonWriter.h"
+#include "AscendPrec/Policy/JsonOutput.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "AscendPrec/Transforms/Report.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -74,23 +74,25 @@ enum ExitCode { Success = 0, UserError = 1, InternalError = 2 };
 /// The effective options as a session-options file (absolute paths), so the
 /// passes see exactly what the driver validated.
 std::string effectiveOptionsJson(const policy::SessionOptions &options) {
-  policy::JsonWriter json;
-  json.beginObject();
-  for (const auto &[name, value] : options.all()) {
-    const policy::OptionSpec *spec = policy::findOptionSpec(name);
-    json.key(name);
-    if (spec->type == policy::OptionType::Int)
-      json.value(std::stoll(value.text));
-    else if (spec->type == policy::OptionType::Bool)
-      json.value(value.text == "true");
-    else if (spec->type == policy::OptionType::Path ||
-             spec->type == policy::OptionType::Directory)
-      json.value(fs::absolute(value.text).lexically_normal().string());
-    else
-      json.value(value.text);
-  }
-  json.endObject();
-  return json.str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    for (const auto &[name, value] : options.all()) {
+      const policy::OptionSpec *spec = policy::findOptionSpec(name);
+      if (spec->type == policy::OptionType::Int)
+        json.attribute(name, static_cast<int64_t>(std::stoll(value.text)));
+      else if (spec->type == policy::OptionType::Bool)
+        json.attribute(name, value.text == "true");
+      else if (spec->type == policy::OptionType::Path ||
+               spec->type == policy::OptionType::Directory)
+        json.attribute(name, policy::jsonText(fs::absolute(value.text).lexically_normal().string()));
+      else
+        json.attribute(name, policy::jsonText(value.text));
+    }
+  });
+  os << "\n";
+  return text;
 }
 
 bool writeText(const std::string &path, const std::string &text) {

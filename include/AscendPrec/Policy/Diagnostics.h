@@ -68,8 +68,6 @@ private:
 /// `keepNewlines` leaves line breaks alone (for whole multi-line messages).
 std::string escapeForDisplay(std::string_view text, bool keepNewlines = false);
 
-/// Levenshtein distance, for "did you mean" suggestions.
-unsigned editDistance(const std::string &a, const std::string &b);
 
 /// The candidate closest to `word`, if it is close enough to be a likely
 /// typo (distance at most a third of the word's length, and at least 1).

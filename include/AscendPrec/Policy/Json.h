@@ -49,9 +49,6 @@ std::optional<JsonValue> parseJson(std::string_view text,
                                    const std::string &file,
                                    DiagnosticList &diags);
 
-/// Escapes `text` as a JSON string literal, quotes included.
-std::string jsonQuote(std::string_view text);
-
 } // namespace ascendprec::policy
 
 #endif // ASCENDPREC_POLICY_JSON_H
