@@ -2,6 +2,8 @@
 
 #include "PolicyBridge.h"
 
+#include "AscendPrec/Transforms/RuleDiagnostics.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -29,6 +31,7 @@ void mlir::ascendprec::emitPolicyDiagnostic(MLIRContext *context,
       : diag.severity == policy::Severity::Warning ? emitWarning(loc)
                                                    : emitRemark(loc);
   inFlight << message;
+  tagRule(inFlight, diag.rule);
   for (const policy::Diagnostic &note : diag.notes)
     inFlight.attachNote(toLocation(context, note.loc, fallback)) << note.message;
 }

@@ -11,6 +11,7 @@
 #include "PolicyBridge.h"
 
 #include "AscendPrec/Policy/DTypeRequests.h"
+#include "AscendPrec/Transforms/RuleDiagnostics.h"
 
 #include "AscendPrec/Dialect/Ascend/ValueNames.h"
 
@@ -122,6 +123,7 @@ bool PrecisionPlanner::reportUnplannable() {
       error << ")";
     }
     error << "; its kernels support:" << group.rows;
+    tagRule(error, group.rule);
     if (group.configured)
       error.attachNote(*group.configured) << "configured here";
   }
@@ -220,6 +222,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
       std::string text = diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]");
       if (diag.severity == policy::Severity::Error) {
         InFlightDiagnostic error = op->emitError(text);
+        tagRule(error, diag.rule);
         if (diag.loc.isKnown())
           error.attachNote(toLocation(context, diag.loc, op->getLoc()))
               << "configured here";

@@ -22,6 +22,7 @@
 #include "AscendPrec/Policy/JsonOutput.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Transforms/RuleDiagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -170,8 +171,8 @@ const char *severityName(mlir::DiagnosticSeverity severity) {
   return "error";
 }
 
-/// Counts error diagnostics, and those that carry a rule ID (user errors:
-/// a rule that cannot be met, a bad file) apart from the rest.
+/// Counts error diagnostics, and those tagged with the rule they report
+/// (user errors: a rule that cannot be met, a bad file) apart from the rest.
 struct ErrorTally {
   int errors = 0, withRule = 0;
 };
@@ -260,9 +261,7 @@ int run(const std::vector<std::string> &args) {
   mlir::ScopedDiagnosticHandler counter(&context, [&](mlir::Diagnostic &diag) {
     if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
       ++tally.errors;
-      std::string text = diag.str();
-      if (text.find("] ") != std::string::npos || text.back() == ']' ||
-          text.find("; its kernels support") != std::string::npos)
+      if (!mlir::ascendprec::taggedRule(diag).empty())
         ++tally.withRule;
     }
     bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
