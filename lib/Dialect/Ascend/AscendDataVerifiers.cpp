@@ -162,10 +162,6 @@ LogicalResult GatherV2Op::verify() {
 
 LogicalResult PadOp::verify() {
   RankedTensorType x = tensorType(getX()), y = tensorType(getY());
-  StringRef mode = getMode();
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return emitOpError() << "expects 'mode' constant, reflect or edge, got '"
-                         << mode << "'";
   if (failed(expectArraySize(*this, "paddings", getPaddings(),
                              2 * x.getRank())) ||
       failed(expectRank(*this, "result", getY(), x.getRank())))
@@ -241,11 +237,9 @@ LogicalResult SelectOp::verify() {
 /// DepthToSpace / SpaceToDepth on NCHW: the result shape that `block`
 /// implies, checked where dimensions are static.
 static LogicalResult verifyBlockRearrange(Operation *op, Value x, Value y, int64_t block,
-                                          StringRef mode, bool toSpace) {
+                                          bool toSpace) {
   if (block < 1)
     return op->emitOpError() << "expects block_size >= 1, got " << block;
-  if (mode != "DCR" && mode != "CRD")
-    return op->emitOpError() << "expects mode DCR or CRD, got '" << mode << "'";
   RankedTensorType xType = tensorType(x), yType = tensorType(y);
   if (xType.getRank() != 4 || yType.getRank() != 4)
     return op->emitOpError() << "expects NCHW tensors of rank 4";
@@ -273,10 +267,10 @@ static LogicalResult verifyBlockRearrange(Operation *op, Value x, Value y, int64
 }
 
 LogicalResult DepthToSpaceOp::verify() {
-  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), getMode(), true);
+  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), true);
 }
 LogicalResult SpaceToDepthOp::verify() {
-  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), getMode(), false);
+  return verifyBlockRearrange(*this, getX(), getY(), getBlockSize(), false);
 }
 
 LogicalResult ShapeOp::verify() {

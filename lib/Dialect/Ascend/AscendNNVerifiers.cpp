@@ -45,15 +45,11 @@ LogicalResult ClipByValueOp::verify() {
 }
 
 LogicalResult BiasAddOp::verify() {
-  StringRef format = getDataFormat();
-  if (format != "NCHW" && format != "NHWC")
-    return emitOpError() << "expects 'data_format' NCHW or NHWC, got '"
-                         << format << "'";
   if (failed(expectMinRank(*this, "input 'x'", getX(), 2)) ||
       failed(expectRank(*this, "'bias'", getBias(), 1)))
     return failure();
   RankedTensorType x = tensorType(getX());
-  int64_t channelDim = format == "NCHW" ? 1 : x.getRank() - 1;
+  int64_t channelDim = getDataFormat() == DataFormat::NCHW ? 1 : x.getRank() - 1;
   if (failed(expectDim(*this, "'bias' size (the channel count)",
                        tensorType(getBias()).getDimSize(0),
                        x.getDimSize(channelDim))))

@@ -33,14 +33,10 @@ LogicalResult expectDim(Operation *op, StringRef what, Value value, unsigned dim
 template <typename RecurrentOp>
 LogicalResult verifyRecurrent(RecurrentOp op) {
   Operation *raw = op.getOperation();
-  StringRef direction = op.getDirection();
-  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
-    return op.emitOpError() << "expects direction forward, reverse or bidirectional, got '"
-                            << direction << "'";
   int64_t hidden = op.getHiddenSize();
   if (hidden <= 0)
     return op.emitOpError() << "expects a positive hidden_size, got " << hidden;
-  int64_t directions = direction == "bidirectional" ? 2 : 1;
+  int64_t directions = op.getDirection() == RnnDirection::Bidirectional ? 2 : 1;
   int64_t gateRows = RecurrentOp::kGates * hidden;
   for (auto [name, value] : {std::pair<StringRef, Value>{"x", op.getX()},
                              {"w", op.getW()},

@@ -140,12 +140,6 @@ LogicalResult GridSampler2DOp::verify() {
       failed(expectRank(*this, "'grid' ([N, Ho, Wo, 2])", getGrid(), 4)) ||
       failed(expectRank(*this, "result", getY(), 4)))
     return failure();
-  if (!llvm::is_contained({"bilinear", "nearest", "bicubic"}, getInterpolationMode()))
-    return emitOpError() << "expects 'interpolation_mode' bilinear, nearest or bicubic, got '"
-                         << getInterpolationMode() << "'";
-  if (!llvm::is_contained({"zeros", "border", "reflection"}, getPaddingMode()))
-    return emitOpError() << "expects 'padding_mode' zeros, border or reflection, got '"
-                         << getPaddingMode() << "'";
   RankedTensorType x = tensorType(getX()), grid = tensorType(getGrid()),
                    y = tensorType(getY());
   if (failed(expectDim(*this, "'grid' dimension 3 (x, y)", grid.getDimSize(3), 2)) ||

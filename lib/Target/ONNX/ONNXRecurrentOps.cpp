@@ -77,8 +77,13 @@ LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n)
   if (type != "LSTM" && type != "GRU" && type != "RNN")
     return failure();
   RankedTensorType x = n.inputType(0);
-  std::string direction = n.stringAttr("direction", "forward");
-  int64_t directions = direction == "bidirectional" ? 2 : 1;
+  std::string directionName = n.stringAttr("direction", "forward");
+  std::optional<ascend::RnnDirection> direction = ascend::symbolizeRnnDirection(directionName);
+  if (!direction) {
+    n.rejection = "direction '" + directionName + "'";
+    return failure();
+  }
+  int64_t directions = *direction == ascend::RnnDirection::Bidirectional ? 2 : 1;
   int64_t hidden = n.intAttr("hidden_size", 0);
   if (!x || x.getRank() != 3) {
     n.rejection = "x is not a rank-3 tensor of known rank";
@@ -120,7 +125,7 @@ LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n)
   Builder &b = n.builder;
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("hidden_size", b.getI64IntegerAttr(hidden)),
-      b.getNamedAttr("direction", b.getStringAttr(direction)),
+      b.getNamedAttr("direction", ascend::RnnDirectionAttr::get(b.getContext(), *direction)),
       b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr(segments))};
   if (type == "GRU")
     attrs.push_back(b.getNamedAttr("linear_before_reset",

@@ -258,10 +258,16 @@ LogicalResult pad(NodeConverter &n) {
     pairs.push_back((*pads)[d]);
     pairs.push_back((*pads)[rank + d]);
   }
+  std::string modeName = n.stringAttr("mode", "constant");
+  std::optional<ascend::PadMode> mode = ascend::symbolizePadMode(modeName);
+  if (!mode) {
+    n.rejection = "mode '" + modeName + "' (CANN's Pad has constant, reflect and edge)";
+    return failure();
+  }
   return finish(n, buildOp(n, "ascend.Pad", {n.input(0)}, {n.outputType(0)},
                            {array(n, "paddings", pairs),
-                            n.builder.getNamedAttr("mode", n.builder.getStringAttr(
-                                                               n.stringAttr("mode", "constant"))),
+                            n.builder.getNamedAttr(
+                                "mode", ascend::PadModeAttr::get(n.builder.getContext(), *mode)),
                             n.builder.getNamedAttr("constant_value", n.builder.getF32FloatAttr(value))}));
 }
 
@@ -354,11 +360,18 @@ LogicalResult mlir::ascendprec::onnximport::convertShapeOp(NodeConverter &n) {
     return finish(n, buildOp(n, "ascend.Shape", {n.input(0)},
                              {RankedTensorType::get({x.getRank()}, n.builder.getI64Type())}));
   }
-  if (type == "DepthToSpace" || type == "SpaceToDepth")
+  if (type == "DepthToSpace" || type == "SpaceToDepth") {
+    std::string orderName = n.stringAttr("mode", "DCR");
+    std::optional<ascend::BlockOrder> order = ascend::symbolizeBlockOrder(orderName);
+    if (!order) {
+      n.rejection = "mode '" + orderName + "'";
+      return failure();
+    }
     return finish(n, buildOp(n, "ascend." + type, {n.input(0)}, {n.outputType(0)},
                              {n.builder.getNamedAttr("block_size", n.builder.getI64IntegerAttr(
                                                                        n.intAttr("blocksize", 0))),
-                              n.builder.getNamedAttr("mode", n.builder.getStringAttr(
-                                                                 n.stringAttr("mode", "DCR")))}));
+                              n.builder.getNamedAttr("mode", ascend::BlockOrderAttr::get(
+                                                                 n.builder.getContext(), *order))}));
+  }
   return failure();
 }

@@ -229,11 +229,20 @@ LogicalResult gridSample(NodeConverter &n) {
     mode = "bilinear";
   else if (mode == "cubic")
     mode = "bicubic";
+  std::string paddingName = n.stringAttr("padding_mode", "zeros");
+  std::optional<ascend::Interpolation> interpolation = ascend::symbolizeInterpolation(mode);
+  std::optional<ascend::SamplePadding> padding = ascend::symbolizeSamplePadding(paddingName);
+  if (!interpolation || !padding) {
+    n.rejection = !interpolation ? "mode '" + mode + "'" : "padding_mode '" + paddingName + "'";
+    return failure();
+  }
   Builder &b = n.builder;
+  MLIRContext *context = b.getContext();
   return setResult(n, buildValue(n, "ascend.GridSampler2D", {n.input(0), n.input(1)}, n.outputType(0),
-                              {b.getNamedAttr("interpolation_mode", b.getStringAttr(mode)),
-                               b.getNamedAttr("padding_mode", b.getStringAttr(n.stringAttr(
-                                                                  "padding_mode", "zeros"))),
+                              {b.getNamedAttr("interpolation_mode",
+                                              ascend::InterpolationAttr::get(context, *interpolation)),
+                               b.getNamedAttr("padding_mode",
+                                              ascend::SamplePaddingAttr::get(context, *padding)),
                                b.getNamedAttr("align_corners",
                                               b.getBoolAttr(n.intAttr("align_corners", 0)))}));
 }

@@ -159,8 +159,9 @@ func.func @clip_result_rank(%x: tensor<4xf32>, %s: tensor<f32>) {
 // -----
 
 func.func @bias_format(%x: tensor<1x8x4x4xf32>, %b: tensor<8xf32>) {
-  // expected-error @+1 {{expects 'data_format' NCHW or NHWC, got 'NC1HWC0'}}
-  %0 = ascend.BiasAdd %x, %b {name = "b", data_format = "NC1HWC0"} : (tensor<1x8x4x4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  // expected-error @+2 {{expected ::mlir::ascend::DataFormat to be one of: NCHW, NHWC}}
+  // expected-error @+1 {{failed to parse Ascend_DataFormatAttr parameter 'value'}}
+  %0 = ascend.BiasAdd %x, %b {name = "b", data_format = #ascend.data_format<NC1HWC0>} : (tensor<1x8x4x4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
   return
 }
 
@@ -705,8 +706,9 @@ func.func @gather_index_type(%t: tensor<100x16xf32>, %i: tensor<4xf32>) {
 // -----
 
 func.func @pad_mode(%x: tensor<2x4xf32>) {
-  // expected-error @+1 {{expects 'mode' constant, reflect or edge, got 'wrap'}}
-  %0 = ascend.Pad %x {name = "p", paddings = array<i64: 0, 0, 1, 1>, mode = "wrap"} : (tensor<2x4xf32>) -> tensor<2x6xf32>
+  // A string where the enum belongs (the spelling before the enum attribute).
+  // expected-error @+1 {{attribute 'mode' failed to satisfy constraint: padding mode}}
+  %0 = ascend.Pad %x {name = "p", paddings = array<i64: 0, 0, 1, 1>, mode = "reflect"} : (tensor<2x4xf32>) -> tensor<2x6xf32>
   return
 }
 
@@ -806,8 +808,9 @@ func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
 //===--- Recurrent layers ---===//
 
 func.func @rnn_direction(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>) {
-  // expected-error @+1 {{expects direction forward, reverse or bidirectional, got 'sideways'}}
-  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = "sideways", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+  // expected-error @+2 {{expected ::mlir::ascend::RnnDirection to be one of: forward, reverse, bidirectional}}
+  // expected-error @+1 {{failed to parse Ascend_RnnDirectionAttr parameter 'value'}}
+  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = #ascend.rnn_direction<sideways>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
   return
 }
@@ -825,7 +828,7 @@ func.func @lstm_gate_rows(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: ten
 
 func.func @gru_bidirectional_weights(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x24x8xf32>) {
   // expected-error @+1 {{expects w dimension 0 to be 2, got 1}}
-  %y, %h = ascend.DynamicGRUV2 %x, %w, %r {name = "gru", hidden_size = 8 : i64, direction = "bidirectional", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+  %y, %h = ascend.DynamicGRUV2 %x, %w, %r {name = "gru", hidden_size = 8 : i64, direction = #ascend.rnn_direction<bidirectional>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
   return
 }

@@ -83,8 +83,8 @@ func.func @elementwise(%x: tensor<2x8xf32>, %v: tensor<8xf32>, %i: tensor<2x8xi3
   %20 = ascend.PRelu %x, %v {name = "prelu"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   // CHECK: ascend.ClipByValue
   %21 = ascend.ClipByValue %x, %s, %s {name = "clip"} : (tensor<2x8xf32>, tensor<f32>, tensor<f32>) -> tensor<2x8xf32>
-  // CHECK: ascend.BiasAdd {{.*}} {data_format = "NHWC", name = "bias"}
-  %22 = ascend.BiasAdd %x, %v {name = "bias", data_format = "NHWC"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  // CHECK: ascend.BiasAdd {{.*}} {data_format = #ascend.data_format<NHWC>, name = "bias"}
+  %22 = ascend.BiasAdd %x, %v {name = "bias", data_format = #ascend.data_format<NHWC>} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return
 }
 
@@ -157,8 +157,8 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %t: tensor<100x16xf32>,
   // CHECK: ascend.GatherV2 {{.*}} -> tensor<4x7x16xf32>
   %6 = ascend.GatherV2 %t, %ids {name = "embed", axis = 0 : i64}
       : (tensor<100x16xf32>, tensor<4x7xi64>) -> tensor<4x7x16xf32>
-  // CHECK: ascend.Pad {{.*}}mode = "reflect"{{.*}} -> tensor<2x5x7xf32>
-  %7 = ascend.Pad %x {name = "pad", paddings = array<i64: 0, 0, 1, 1, 2, 1>, mode = "reflect"}
+  // CHECK: ascend.Pad {{.*}}mode = #ascend.pad_mode<reflect>{{.*}} -> tensor<2x5x7xf32>
+  %7 = ascend.Pad %x {name = "pad", paddings = array<i64: 0, 0, 1, 1, 2, 1>, mode = #ascend.pad_mode<reflect>}
       : (tensor<2x3x4xf32>) -> tensor<2x5x7xf32>
   // CHECK: ascend.ResizeNearestNeighborV2 {{.*}} -> tensor<1x4x16x16xf32>
   %8 = ascend.ResizeNearestNeighborV2 %img {name = "up", size = array<i64: 16, 16>}

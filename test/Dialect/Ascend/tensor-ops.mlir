@@ -36,8 +36,8 @@ func.func @built(%x: tensor<?x4xf32>, %s: tensor<2xi64>, %k: tensor<1xi64>, %i: 
 
 // CHECK-LABEL: func @image
 func.func @image(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x5x2xf32>, %a: tensor<2x3xf32>, %b: tensor<5x3xf32>) {
-  // CHECK: ascend.GridSampler2D {{.*}}interpolation_mode = "nearest"
-  %s = ascend.GridSampler2D %x, %g {name = "grid", interpolation_mode = "nearest"} : (tensor<1x3x8x8xf32>, tensor<1x4x5x2xf32>) -> tensor<1x3x4x5xf32>
+  // CHECK: ascend.GridSampler2D {{.*}}interpolation_mode = #ascend.interpolation<nearest>
+  %s = ascend.GridSampler2D %x, %g {name = "grid", interpolation_mode = #ascend.interpolation<nearest>} : (tensor<1x3x8x8xf32>, tensor<1x4x5x2xf32>) -> tensor<1x3x4x5xf32>
   // CHECK: ascend.LRN
   %l = ascend.LRN %x {name = "lrn", depth_radius = 2 : i64} : tensor<1x3x8x8xf32>
   // CHECK: ascend.ResizeBicubic

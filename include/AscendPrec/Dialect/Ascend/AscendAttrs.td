@@ -59,6 +59,57 @@ def Ascend_ComputeUnit : I32EnumAttr<"ComputeUnit", "AI Core compute unit", [
 }
 
 //===----------------------------------------------------------------------===//
+// Op configuration enums (spelled as in Ascend IR and ONNX)
+//===----------------------------------------------------------------------===//
+
+class Ascend_ConfigEnum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::mlir::ascend";
+  let genSpecializedAttr = 0;
+}
+
+def Ascend_DataFormat : Ascend_ConfigEnum<"DataFormat", "tensor layout", [
+    I32EnumAttrCase<"NCHW", 0, "NCHW">, I32EnumAttrCase<"NHWC", 1, "NHWC">]>;
+def Ascend_DataFormatAttr : EnumAttr<Ascend_Dialect, Ascend_DataFormat, "data_format"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Ascend_PadMode : Ascend_ConfigEnum<"PadMode", "padding mode", [
+    I32EnumAttrCase<"Constant", 0, "constant">, I32EnumAttrCase<"Reflect", 1, "reflect">,
+    I32EnumAttrCase<"Edge", 2, "edge">]>;
+def Ascend_PadModeAttr : EnumAttr<Ascend_Dialect, Ascend_PadMode, "pad_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// DepthToSpace: the order of the channel blocks.
+def Ascend_BlockOrder : Ascend_ConfigEnum<"BlockOrder", "channel block order", [
+    I32EnumAttrCase<"DCR", 0, "DCR">, I32EnumAttrCase<"CRD", 1, "CRD">]>;
+def Ascend_BlockOrderAttr : EnumAttr<Ascend_Dialect, Ascend_BlockOrder, "block_order"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Ascend_Interpolation : Ascend_ConfigEnum<"Interpolation", "sampling interpolation", [
+    I32EnumAttrCase<"Bilinear", 0, "bilinear">, I32EnumAttrCase<"Nearest", 1, "nearest">,
+    I32EnumAttrCase<"Bicubic", 2, "bicubic">]>;
+def Ascend_InterpolationAttr : EnumAttr<Ascend_Dialect, Ascend_Interpolation, "interpolation"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Ascend_SamplePadding : Ascend_ConfigEnum<"SamplePadding", "out-of-image samples", [
+    I32EnumAttrCase<"Zeros", 0, "zeros">, I32EnumAttrCase<"Border", 1, "border">,
+    I32EnumAttrCase<"Reflection", 2, "reflection">]>;
+def Ascend_SamplePaddingAttr : EnumAttr<Ascend_Dialect, Ascend_SamplePadding, "sample_padding"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Ascend_RnnDirection : Ascend_ConfigEnum<"RnnDirection", "recurrent direction", [
+    I32EnumAttrCase<"Forward", 0, "forward">, I32EnumAttrCase<"Reverse", 1, "reverse">,
+    I32EnumAttrCase<"Bidirectional", 2, "bidirectional">]>;
+def Ascend_RnnDirectionAttr : EnumAttr<Ascend_Dialect, Ascend_RnnDirection, "rnn_direction"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
 // The precision decision
 //===----------------------------------------------------------------------===//
 

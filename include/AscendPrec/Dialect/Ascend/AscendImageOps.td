@@ -25,8 +25,8 @@ def Ascend_GridSampler2DOp : Ascend_Op<"GridSampler2D", [SameOperandsAndResultEl
     ```
   }];
   let arguments = !con((ins Ascend_FloatTensor:$x, Ascend_FloatTensor:$grid,
-                            DefaultValuedAttr<StrAttr, "\"bilinear\"">:$interpolation_mode,
-                            DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                            DefaultValuedAttr<Ascend_InterpolationAttr, "::mlir::ascend::Interpolation::Bilinear">:$interpolation_mode,
+                            DefaultValuedAttr<Ascend_SamplePaddingAttr, "::mlir::ascend::SamplePadding::Zeros">:$padding_mode,
                             DefaultValuedAttr<BoolAttr, "false">:$align_corners),
                        Ascend_CommonAttrs);
   let results = (outs Ascend_FloatTensor:$y);

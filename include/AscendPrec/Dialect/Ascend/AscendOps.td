@@ -239,7 +239,7 @@ def Ascend_BiasAddOp : Ascend_Op<"BiasAdd", [SameOperandsAndResultElementType]> 
     ```
   }];
   let arguments = !con((ins Ascend_Tensor:$x, Ascend_Tensor:$bias,
-                            DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format),
+                            DefaultValuedAttr<Ascend_DataFormatAttr, "::mlir::ascend::DataFormat::NCHW">:$data_format),
                        Ascend_CommonAttrs);
   let results = (outs Ascend_Tensor:$y);
   let hasVerifier = 1;
@@ -625,7 +625,7 @@ class Ascend_BlockRearrangeOp<string mnemonic, string what>
     # "%y = ascend." # mnemonic # " %x {name = \"d2s\", block_size = 2 : i64}"
     # " : (tensor<1x8x2x2xf32>) -> tensor<1x2x4x4xf32>\n```";
   let arguments = !con((ins Ascend_Tensor:$x, I64Attr:$block_size,
-                            DefaultValuedAttr<StrAttr, "\"DCR\"">:$mode),
+                            DefaultValuedAttr<Ascend_BlockOrderAttr, "::mlir::ascend::BlockOrder::DCR">:$mode),
                        Ascend_CommonAttrs);
   let results = (outs Ascend_Tensor:$y);
   let hasVerifier = 1;
@@ -747,7 +747,7 @@ def Ascend_PadOp : Ascend_Op<"Pad", [SameOperandsAndResultElementType]> {
     ```
   }];
   let arguments = !con((ins Ascend_Tensor:$x, DenseI64ArrayAttr:$paddings,
-                            DefaultValuedAttr<StrAttr, "\"constant\"">:$mode,
+                            DefaultValuedAttr<Ascend_PadModeAttr, "::mlir::ascend::PadMode::Constant">:$mode,
                             DefaultValuedAttr<F32Attr, "0.0f">:$constant_value),
                        Ascend_CommonAttrs);
   let results = (outs Ascend_Tensor:$y);

@@ -33,7 +33,7 @@ class Ascend_RecurrentOp<string mnemonic, string layer, int gates, dag states,
                             Ascend_FloatTensor:$r, Optional<Ascend_FloatTensor>:$b),
                        states,
                        (ins I64Attr:$hidden_size,
-                            DefaultValuedAttr<StrAttr, "\"forward\"">:$direction),
+                            DefaultValuedAttr<Ascend_RnnDirectionAttr, "::mlir::ascend::RnnDirection::Forward">:$direction),
                        extraAttrs, Ascend_CommonAttrs);
   let results = !con((outs Ascend_FloatTensor:$y, Ascend_FloatTensor:$y_h), stateResults);
   let hasVerifier = 1;
