@@ -2,7 +2,7 @@
 
 #include "AscendPrec/Transforms/Passes.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Transforms/CollectReport.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;

@@ -1,7 +1,7 @@
 //===- PrecisionReport.cpp - prec-precision-report ------------------------===//
 
 #include "AscendPrec/Transforms/Passes.h"
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Transforms/CollectReport.h"
 
 
 namespace mlir::ascendprec {

@@ -21,7 +21,7 @@
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonOutput.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Transforms/CollectReport.h"
 #include "AscendPrec/Transforms/RuleDiagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

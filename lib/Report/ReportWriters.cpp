@@ -1,6 +1,6 @@
 //===- ReportWriters.cpp - report as JSON, text table and lockfile --------===//
 
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Report/Report.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 

@@ -1,7 +1,13 @@
-//===- Report.h - the precision report, read from planned IR --------------===//
+//===- Report.h - the precision report's data and its formats -------------===//
+//
+// What planning decided, op by op (ReportData), and the files and tables
+// made from it. Reading the data off planned IR is the Transforms library's
+// job (Transforms/CollectReport.h); everything here only formats it.
+//
+//===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TRANSFORMS_REPORT_H
-#define ASCENDPREC_TRANSFORMS_REPORT_H
+#ifndef ASCENDPREC_REPORT_REPORT_H
+#define ASCENDPREC_REPORT_REPORT_H
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -43,9 +49,6 @@ struct ReportData {
   size_t genericCount() const;
 };
 
-/// Reads decisions and the planning state off the module.
-ReportData collectReport(ModuleOp module);
-
 /// Where the report goes; an empty path is not written, "-" is stdout.
 struct ReportFiles {
   std::string json, text, dot, html, lockfile;
@@ -57,11 +60,6 @@ struct ReportFiles {
 /// and the nodes the lockfile leaves out as diagnostics on `module`.
 LogicalResult writeReportFiles(ModuleOp module, const ReportData &data,
                                const ReportFiles &files);
-
-/// Keeps diagnostics from before planning (ONNX import warnings) on the
-/// module, so that every report lists them ahead of planning's own.
-void recordImportDiagnostics(ModuleOp module,
-                             const std::vector<ReportData::Diagnostic> &diagnostics);
 
 // The report files' formats, streamed (a 200k-op model's files are ~300 MB
 // together; none of them is held in memory).
@@ -92,4 +90,4 @@ std::vector<LockfileOmission> lockfileLines(const ReportData &report,
 
 } // namespace mlir::ascendprec
 
-#endif // ASCENDPREC_TRANSFORMS_REPORT_H
+#endif // ASCENDPREC_REPORT_REPORT_H

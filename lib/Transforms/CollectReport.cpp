@@ -1,6 +1,6 @@
-//===- ReportData.cpp - the precision report, read from planned IR --------===//
+//===- CollectReport.cpp - the precision report, read off planned IR ------===//
 
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Transforms/CollectReport.h"
 #include "PlanningState.h"
 #include "PolicyBridge.h"
 
@@ -12,14 +12,6 @@
 using namespace mlir;
 using namespace mlir::ascend;
 using namespace mlir::ascendprec;
-
-size_t ReportData::plannedCount() const {
-  return llvm::count_if(nodes, [](const ReportNode &n) { return !n.insertedCast; });
-}
-
-size_t ReportData::genericCount() const {
-  return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
-}
 
 static std::string engineName(Engine engine) {
   switch (engine) {

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Report/Report.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AscendPrec/Transforms/Report.h"
+#include "AscendPrec/Report/Report.h"
 
 #include "llvm/Support/raw_ostream.h"
 
