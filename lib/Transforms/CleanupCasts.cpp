@@ -82,7 +82,9 @@ struct CleanupCastsPass
     });
     for (ConstOp constant : dead)
       constant->erase();
-    addToCounter(module, kCastsRemovedAttr, before - countCasts());
+    int64_t removed = before - countCasts();
+    numCastsRemoved += removed;
+    addToCounter(module, kCastsRemovedAttr, removed);
   }
 };
 

@@ -114,6 +114,10 @@ struct MaterializePrecisionPass
       materializeControlFlow(func, converter);
       materializeBoundary(func, converter);
     }
+    // Pass statistics for -mlir-pass-statistics; the module's counters carry
+    // the same numbers to a report written by a later run (prec-opt runs).
+    numCastsInserted += converter.castsInserted;
+    numConstantsConverted += converter.constantsConverted;
     addToCounter(module, kCastsInsertedAttr, converter.castsInserted);
     addToCounter(module, kConstantsConvertedAttr, converter.constantsConverted);
   }

@@ -102,6 +102,11 @@ def MaterializePrecision : Pass<"prec-materialize-precision", "::mlir::ModuleOp"
     Option<"keepIoDtypes", "keep-io-dtypes", "bool", /*default=*/"true",
            "Keep the function signature's dtypes (insert boundary Casts)">
   ];
+  let statistics = [
+    Statistic<"numCastsInserted", "casts-inserted", "Casts inserted">,
+    Statistic<"numConstantsConverted", "constants-converted",
+              "Constants converted at compile time">
+  ];
 }
 
 def CleanupCasts : Pass<"prec-cleanup-casts", "::mlir::ModuleOp"> {
@@ -113,6 +118,9 @@ def CleanupCasts : Pass<"prec-cleanup-casts", "::mlir::ModuleOp"> {
     others' names in `absorbed`). A lossy round trip such as
     `f32 -> f16 -> f32` that the plan requires is never removed.
   }];
+  let statistics = [
+    Statistic<"numCastsRemoved", "casts-removed", "Casts removed">
+  ];
 }
 
 def PrecisionReport : Pass<"prec-precision-report", "::mlir::ModuleOp"> {
