@@ -167,9 +167,7 @@ Type PrecisionPlanner::followedDType(AscendOpInterface op,
   return {};
 }
 
-LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
-  MLIRContext *context = op->getContext();
-  OpShape shape;
+LogicalResult PrecisionPlanner::describeOp(AscendOpInterface op, OpShape &shape) {
   shape.query.opType = op.getOpType().str();
   shape.query.nodeName = op.getNodeName().str();
   for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
@@ -178,15 +176,14 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   bool byName = policy.keepDTypeList || policy.customizeList || policy.opPrecisionMode;
   if (byName) {
     nodeNames.insert(shape.query.nodeName);
-    nodeNames.insert(shape.query.absorbedNames.begin(),
-                     shape.query.absorbedNames.end());
+    nodeNames.insert(shape.query.absorbedNames.begin(), shape.query.absorbedNames.end());
   }
   if (byName || policy.mixList || !policy.optypelistForImplmode.empty())
     opTypes.insert(shape.query.opType);
 
   // Origin dtypes; an element type the policy cannot name is not planned.
-  auto describe = [&](Type type, std::vector<DType> &dtypes,
-                      std::vector<bool> &isFloat, int &primary) {
+  auto describe = [&](Type type, std::vector<DType> &dtypes, std::vector<bool> &isFloat,
+                      int &primary) {
     std::optional<DType> dtype = toDType(type);
     if (!dtype)
       return false;
@@ -197,83 +194,59 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     return true;
   };
   for (Value operand : op->getOperands())
-    if (!describe(getElementTypeOrSelf(operand), shape.query.inputDTypes,
-                  shape.floatInputs, shape.primaryInput))
+    if (!describe(getElementTypeOrSelf(operand), shape.query.inputDTypes, shape.floatInputs,
+                  shape.primaryInput))
       return op->emitOpError("has an operand of element type ")
              << getElementTypeOrSelf(operand)
              << ", which no CANN dtype names; it cannot be planned";
   for (Value result : op->getResults())
-    if (!describe(getElementTypeOrSelf(result), shape.query.outputDTypes,
-                  shape.floatOutputs, shape.primaryOutput))
+    if (!describe(getElementTypeOrSelf(result), shape.query.outputDTypes, shape.floatOutputs,
+                  shape.primaryOutput))
       return op->emitOpError("has a result of element type ")
              << getElementTypeOrSelf(result)
              << ", which no CANN dtype names; it cannot be planned";
 
-  const policy::Policy &p = policy;
-  PrecisionMode mode = p.mode;
-  bool mixed = policy::isMixedMode(mode);
-  const policy::ListAnswer &list = listColorOf(shape.query.opType);
-
-  // Per-op policy errors become op errors with a note at the config line.
-  policy::DiagnosticList opDiags;
-  auto flushDiagnostics = [&]() {
-    bool failedAny = false;
-    for (const policy::Diagnostic &diag : opDiags.all()) {
-      std::string text = diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]");
-      if (diag.severity == policy::Severity::Error) {
-        InFlightDiagnostic error = op->emitError(text);
-        tagRule(error, diag.rule);
-        if (diag.loc.isKnown())
-          error.attachNote(toLocation(context, diag.loc, op->getLoc()))
-              << "configured here";
-        failedAny = true;
-      } else {
-        op->emitWarning(text);
-        collected.warning(diag.loc, diag.message, diag.rule);
-      }
-    }
-    opDiags = {};
-    return failedAny;
-  };
-
-  // Casts keep their conversion: the input follows its producer.
-  std::optional<DType> fixedOutput;
-  bool isCast = isa<CastOp>(op.getOperation());
-
   // Shape and Size read dimensions only: no float data of theirs.
-  bool dimensionsOnly = op->hasTrait<OpTrait::ascend::ReadsOnlyDimensions>();
-  if (dimensionsOnly)
+  if (op->hasTrait<OpTrait::ascend::ReadsOnlyDimensions>())
     shape.primaryInput = -1;
-
-  Type originType;
   if (shape.primaryInput >= 0)
     shape.origin = shape.query.inputDTypes[shape.primaryInput];
   else if (shape.primaryOutput >= 0)
     shape.origin = shape.query.outputDTypes[shape.primaryOutput];
-  originType = toMlirType(context, shape.origin);
+  return success();
+}
 
-  SmallVector<Type> inputs, outputs;
-  policy::Provenance why;
-  ascend::Engine engine = op.getComputeUnit() == ComputeUnit::Cube
-                              ? ascend::Engine::AICoreCube
-                              : ascend::Engine::AICoreVector;
-  Type compute = originType;
-
-  auto keepAsIs = [&](policy::Provenance provenance) {
-    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-      Type in = planned.lookup(op->getOperand(i));
-      inputs.push_back(in && isCast ? in : getElementTypeOrSelf(op->getOperand(i)));
+bool PrecisionPlanner::flushDiagnostics(Operation *op, policy::DiagnosticList &diags) {
+  // Per-op policy errors become op errors with a note at the config line.
+  bool failedAny = false;
+  for (const policy::Diagnostic &diag : diags.all()) {
+    std::string text = diag.message + (diag.rule.empty() ? "" : " [" + diag.rule + "]");
+    if (diag.severity == policy::Severity::Error) {
+      InFlightDiagnostic error = op->emitError(text);
+      tagRule(error, diag.rule);
+      if (diag.loc.isKnown())
+        error.attachNote(toLocation(op->getContext(), diag.loc, op->getLoc()))
+            << "configured here";
+      failedAny = true;
+    } else {
+      op->emitWarning(text);
+      collected.warning(diag.loc, diag.message, diag.rule);
     }
-    for (Value result : op->getResults())
-      outputs.push_back(getElementTypeOrSelf(result));
-    if (isCast)
-      compute = outputs.front();
-    why = std::move(provenance);
-  };
+  }
+  diags = {};
+  return failedAny;
+}
 
+bool PrecisionPlanner::inOperatorLibrary(AscendOpInterface op, const std::string &opType,
+                                         bool &misfit) {
+  const policy::OpInfo *info = policy.library.find(opType);
+  misfit = false;
+  if (!info)
+    return false;
+  if (!isa<GenericOp>(op.getOperation()))
+    return true;
   // A generic op may share a dedicated op type in a form the library's
   // kernels do not take (a 3-input Max as Maximum): then it is unknown too.
-  const policy::OpInfo *info = p.library.find(shape.query.opType);
   auto fits = [&](const std::optional<policy::KernelInfo> &kernel) {
     if (!kernel)
       return false;
@@ -285,134 +258,184 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     return (op->getNumOperands() <= kernel->inputs.size() || dynamic(kernel->inputs)) &&
            (op->getNumResults() <= kernel->outputs.size() || dynamic(kernel->outputs));
   };
-  bool inLibrary = info && (!isa<GenericOp>(op.getOperation()) || fits(info->aicore) ||
-                            fits(info->aicpu));
-  if (isCast) {
+  misfit = !fits(info->aicore) && !fits(info->aicpu);
+  return !misfit;
+}
+
+void PrecisionPlanner::keepAsIs(AscendOpInterface op, OpDecision &decision,
+                                policy::Provenance why) {
+  // Casts keep their conversion: the input follows its producer.
+  bool isCast = isa<CastOp>(op.getOperation());
+  for (Value operand : op->getOperands()) {
+    Type in = planned.lookup(operand);
+    decision.inputs.push_back(in && isCast ? in : getElementTypeOrSelf(operand));
+  }
+  for (Value result : op->getResults())
+    decision.outputs.push_back(getElementTypeOrSelf(result));
+  if (isCast)
+    decision.compute = decision.outputs.front();
+  decision.why = std::move(why);
+}
+
+LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
+  OpShape shape;
+  if (failed(describeOp(op, shape)))
+    return failure();
+  OpDecision decision;
+  decision.origin = decision.compute = toMlirType(op->getContext(), shape.origin);
+  decision.engine = op.getComputeUnit() == ComputeUnit::Cube ? ascend::Engine::AICoreCube
+                                                             : ascend::Engine::AICoreVector;
+  bool misfit = false;
+  bool inLibrary = inOperatorLibrary(op, shape.query.opType, misfit);
+  bool dimensionsOnly = op->hasTrait<OpTrait::ascend::ReadsOnlyDimensions>();
+  if (isa<CastOp>(op.getOperation())) {
     // A Cast an option asked for (--input_fp16_nodes, --output_type) names
     // that option as its source.
     policy::SourceLoc from;
     if (auto option = op->getAttrOfType<StringAttr>(ascend::kRequestedByAttr))
       from = policy::SourceLoc{option.str()};
-    keepAsIs({"OP-4", from, "Cast keeps its target dtype; its input follows its producer"});
+    keepAsIs(op, decision, {"OP-4", from, "Cast keeps its target dtype; its input follows its producer"});
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
     // Integer and bool ops compute in their own dtype; Shape and Size in
     // their result's.
     Value data = op->getNumOperands() && !dimensionsOnly ? op->getOperand(0) : op->getResult(0);
-    originType = compute = getElementTypeOrSelf(data);
-    keepAsIs({"OP-4", {}, dimensionsOnly ? "reads only its input's dimensions"
-                                         : "no floating-point data"});
+    decision.origin = decision.compute = getElementTypeOrSelf(data);
+    keepAsIs(op, decision, {"OP-4", {}, dimensionsOnly ? "reads only its input's dimensions"
+                                                       : "no floating-point data"});
   } else if (!inLibrary) {
-    (info ? misfitGenericOpTypes : unknownOpTypes).insert(shape.query.opType);
-    keepAsIs({"OP-4", policy::SourceLoc{policy::kNoLibraryEntrySource},
-              info ? "its operands or results do not fit the library entry of " +
-                         shape.query.opType + ": kept at its origin dtype"
-                   : "not in the operator library for " + p.soc.family +
-                         ": kept at its origin dtype"});
-  } else {
-    // What the configuration asks for, strongest first: customize_dtypes
-    // (CD-4), keep_dtype (KD-2), then the precision mode.
-    policy::PinAnswer pin = p.customizeDTypes(shape.query, opDiags);
-    policy::KeepDTypeAnswer keep = p.keepDType(shape.query);
-    if (flushDiagnostics())
-      return failure();
-    policy::KernelRowsAnswer pinnedRows;
-    if (pin.pinned) {
-      pinnedRows = p.kernelRows(shape.query, pin, opDiags);
-      if (flushDiagnostics() || !pinnedRows.ok)
-        return failure();
-    }
-    const policy::KernelRowsAnswer &rows = pin.pinned ? pinnedRows : rowsOf(shape.query);
-
-    policy::OpSituation situation;
-    situation.cube = op.getComputeUnit() == ComputeUnit::Cube;
-    situation.list = list;
-    situation.pin = std::move(pin);
-    situation.keep = std::move(keep);
-    situation.rows = &rows;
-    if (policy::isMixedMode(mode) && list.color == policy::ListColor::Gray) {
-      // ML-4: the dtype of the producer a gray op follows.
-      std::string producer;
-      if (Type followed = followedDType(op, producer))
-        if (std::optional<DType> dtype = toDType(followed)) {
-          situation.followed = dtype;
-          situation.followedText = producer + " (" + mlirName(*dtype, context) + ")";
-        }
-    }
-    policy::RequestPlan plan = policy::planRequests(p, shape, situation, opDiags);
-    if (flushDiagnostics())
-      return failure();
-
-    // The first request some row fits decides.
-    std::string originName = policy::dtypeName(shape.origin);
-    std::optional<policy::RowChoice> choice = policy::chooseRow(plan, rows, shape);
-    const policy::KernelRow *row = choice ? choice->row : nullptr;
-    Unit unit = choice ? choice->unit : Unit::AICore;
-    if (choice)
-      compute = toMlirType(context, choice->compute);
-    if (!row) {
-      // One error per op type and cause (reportUnplannable), not per op.
-      std::optional<Location> configured;
-      if (plan.why.source.isKnown())
-        configured = toLocation(context, plan.why.source, op->getLoc());
-      std::string key = shape.query.opType + '\0' + originName + '\0' + plan.failure +
-                        '\0' + plan.failureRule + '\0' + plan.why.sourceText();
-      auto [it, inserted] = unplannableIndex.try_emplace(key, unplannable.size());
-      if (inserted)
-        unplannable.push_back({op.getOperation(), shape.query.opType, originName, plan.failure,
-                               plan.failureRule,
-                               policy::rowsText(rowsOf(shape.query)), configured, {}});
-      unplannable[it->second].nodes.push_back(shape.query.nodeName);
-      return failure();
-    }
-    if (!compute)
-      return op->emitOpError("would compute in ")
-             << policy::dtypeName(shape.origin)
-             << ", which has no MLIR element type yet (hifloat8)";
-    for (size_t i = 0; i < shape.query.inputDTypes.size(); ++i)
-      inputs.push_back(toMlirType(context, policy::rowDType(row->inputs, i)));
-    for (size_t j = 0; j < shape.query.outputDTypes.size(); ++j)
-      outputs.push_back(toMlirType(context, policy::rowDType(row->outputs, j)));
-    if (llvm::any_of(inputs, [](Type t) { return !t; }) ||
-        llvm::any_of(outputs, [](Type t) { return !t; }))
-      return op->emitOpError("its kernel row uses a dtype without an MLIR "
-                             "element type (hifloat8)");
-    // PM-6: force_fp32 falls back to a lower dtype where no kernel has
-    // float32; say so, once per op type, as for AI CPU.
-    if (mode == PrecisionMode::ForceFp32 && originType && originType.isF32() && compute &&
-        compute.getIntOrFloatBitWidth() < 32) {
-      Fallback &lowered = fp32Fallbacks[{shape.query.opType, dtypeNameOf(compute)}];
-      lowered.rule = plan.why.rule;
-      if (lowered.nodes.empty())
-        lowered.loc = op->getLoc();
-      lowered.nodes.push_back(shape.query.nodeName);
-    }
-    if (unit == Unit::AICPU) {
-      engine = ascend::Engine::AICPU;
-      Fallback &fallback =
-          aicpuFallbacks[{shape.query.opType, policy::dtypeName(policy::rowDType(row->inputs, 0))}];
-      fallback.rule = plan.why.rule;
-      if (fallback.nodes.empty())
-        fallback.loc = op->getLoc();
-      fallback.nodes.push_back(shape.query.nodeName);
-    }
-    why = plan.why;
+    (misfit ? misfitGenericOpTypes : unknownOpTypes).insert(shape.query.opType);
+    keepAsIs(op, decision,
+             {"OP-4", policy::SourceLoc{policy::kNoLibraryEntrySource},
+              misfit ? "its operands or results do not fit the library entry of " +
+                           shape.query.opType + ": kept at its origin dtype"
+                     : "not in the operator library for " + policy.soc.family +
+                           ": kept at its origin dtype"});
+  } else if (failed(decideByRules(op, shape, decision))) {
+    return failure();
   }
+  // Lists sort floating-point computation; integer ops are on none.
+  decision.listed = policy::isMixedMode(policy.mode) && inLibrary &&
+                    (shape.primaryInput >= 0 || shape.primaryOutput >= 0);
+  recordDecision(op, shape, decision);
+  return success();
+}
 
-  for (auto [result, type] : llvm::zip(op->getResults(), outputs))
+LogicalResult PrecisionPlanner::decideByRules(AscendOpInterface op, const OpShape &shape,
+                                              OpDecision &decision) {
+  MLIRContext *context = op->getContext();
+  // What the configuration asks for, strongest first: customize_dtypes
+  // (CD-4), keep_dtype (KD-2), then the precision mode.
+  policy::DiagnosticList diags;
+  policy::OpSituation situation;
+  situation.pin = policy.customizeDTypes(shape.query, diags);
+  situation.keep = policy.keepDType(shape.query);
+  if (flushDiagnostics(op, diags))
+    return failure();
+  policy::KernelRowsAnswer pinnedRows;
+  if (situation.pin.pinned) {
+    pinnedRows = policy.kernelRows(shape.query, situation.pin, diags);
+    if (flushDiagnostics(op, diags) || !pinnedRows.ok)
+      return failure();
+  }
+  const policy::KernelRowsAnswer &rows =
+      situation.pin.pinned ? pinnedRows : rowsOf(shape.query);
+  situation.cube = op.getComputeUnit() == ComputeUnit::Cube;
+  situation.list = listColorOf(shape.query.opType);
+  situation.rows = &rows;
+  if (policy::isMixedMode(policy.mode) && situation.list.color == policy::ListColor::Gray) {
+    // ML-4: the dtype of the producer a gray op follows.
+    std::string producer;
+    if (Type followed = followedDType(op, producer))
+      if (std::optional<DType> dtype = toDType(followed)) {
+        situation.followed = dtype;
+        situation.followedText = producer + " (" + mlirName(*dtype, context) + ")";
+      }
+  }
+  policy::RequestPlan plan = policy::planRequests(policy, shape, situation, diags);
+  if (flushDiagnostics(op, diags))
+    return failure();
+
+  // The first request some row fits decides.
+  std::optional<policy::RowChoice> choice = policy::chooseRow(plan, rows, shape);
+  if (!choice) {
+    noteUnplannable(op, shape, plan);
+    return failure();
+  }
+  decision.compute = toMlirType(context, choice->compute);
+  if (!decision.compute)
+    return op->emitOpError("would compute in ")
+           << policy::dtypeName(choice->compute)
+           << ", which has no MLIR element type yet (hifloat8)";
+  for (size_t i = 0; i < shape.query.inputDTypes.size(); ++i)
+    decision.inputs.push_back(toMlirType(context, policy::rowDType(choice->row->inputs, i)));
+  for (size_t j = 0; j < shape.query.outputDTypes.size(); ++j)
+    decision.outputs.push_back(toMlirType(context, policy::rowDType(choice->row->outputs, j)));
+  if (llvm::any_of(decision.inputs, [](Type t) { return !t; }) ||
+      llvm::any_of(decision.outputs, [](Type t) { return !t; }))
+    return op->emitOpError("its kernel row uses a dtype without an MLIR "
+                           "element type (hifloat8)");
+  if (choice->unit == Unit::AICPU)
+    decision.engine = ascend::Engine::AICPU;
+  noteFallbacks(op, shape, plan, *choice, decision);
+  decision.why = plan.why;
+  return success();
+}
+
+void PrecisionPlanner::noteUnplannable(AscendOpInterface op, const OpShape &shape,
+                                       const policy::RequestPlan &plan) {
+  // One error per op type and cause (reportUnplannable), not per op.
+  std::optional<Location> configured;
+  if (plan.why.source.isKnown())
+    configured = toLocation(op->getContext(), plan.why.source, op->getLoc());
+  std::string originName = policy::dtypeName(shape.origin);
+  std::string key = shape.query.opType + '\0' + originName + '\0' + plan.failure + '\0' +
+                    plan.failureRule + '\0' + plan.why.sourceText();
+  auto [it, inserted] = unplannableIndex.try_emplace(key, unplannable.size());
+  if (inserted)
+    unplannable.push_back({op.getOperation(), shape.query.opType, originName, plan.failure,
+                           plan.failureRule, policy::rowsText(rowsOf(shape.query)), configured,
+                           {}});
+  unplannable[it->second].nodes.push_back(shape.query.nodeName);
+}
+
+void PrecisionPlanner::noteFallbacks(AscendOpInterface op, const OpShape &shape,
+                                     const policy::RequestPlan &plan,
+                                     const policy::RowChoice &choice,
+                                     const OpDecision &decision) {
+  auto note = [&](Fallback &fallback) {
+    fallback.rule = plan.why.rule;
+    if (fallback.nodes.empty())
+      fallback.loc = op->getLoc();
+    fallback.nodes.push_back(shape.query.nodeName);
+  };
+  // PM-6: force_fp32 falls back to a lower dtype where no kernel has
+  // float32; say so, once per op type, as for AI CPU.
+  if (policy.mode == PrecisionMode::ForceFp32 && decision.origin && decision.origin.isF32() &&
+      decision.compute.getIntOrFloatBitWidth() < 32)
+    note(fp32Fallbacks[{shape.query.opType, dtypeNameOf(decision.compute)}]);
+  if (choice.unit == Unit::AICPU)
+    note(aicpuFallbacks[{shape.query.opType,
+                         policy::dtypeName(policy::rowDType(choice.row->inputs, 0))}]);
+}
+
+void PrecisionPlanner::recordDecision(AscendOpInterface op, const OpShape &shape,
+                                      const OpDecision &decision) {
+  MLIRContext *context = op->getContext();
+  for (auto [result, type] : llvm::zip(op->getResults(), decision.outputs))
     planned[result] = type;
-  auto decision = PrecisionAttr::get(
-      context, originType ? originType : compute, compute ? compute : originType,
-      inputs, outputs, engine,
-      // Lists sort floating-point computation; integer ops are on none.
-      mixed && inLibrary && (shape.primaryInput >= 0 || shape.primaryOutput >= 0)
-          ? toAttr(list.color)
-          : ascend::ListColor::None,
+  Type origin = decision.origin ? decision.origin : decision.compute;
+  Type compute = decision.compute ? decision.compute : decision.origin;
+  const policy::Provenance &why = decision.why;
+  auto attr = PrecisionAttr::get(
+      context, origin, compute, decision.inputs, decision.outputs, decision.engine,
+      decision.listed ? toAttr(listColorOf(shape.query.opType).color) : ascend::ListColor::None,
       why.rule.empty() ? "OP-4" : why.rule, why.sourceText());
-  op.setPrecisionDecision(decision);
+  op.setPrecisionDecision(attr);
 
   // IM-5/IM-6: the implementation mode.
-  policy::ImplModeAnswer impl = p.implMode(shape.query, opDiags);
-  flushDiagnostics();
+  policy::DiagnosticList diags;
+  policy::ImplModeAnswer impl = policy.implMode(shape.query, diags);
+  flushDiagnostics(op, diags);
   if (impl.mode)
     if (std::optional<ImplMode> value = symbolizeImplMode(*impl.mode))
       op->setAttr("impl_mode", ImplModeAttr::get(context, *value));
@@ -420,16 +443,15 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   if (shouldExplain(shape.query.nodeName, shape.query.opType)) {
     std::string computeName;
     llvm::raw_string_ostream os(computeName);
-    decision.getCompute().print(os);
+    attr.getCompute().print(os);
     InFlightDiagnostic remark = op->emitRemark();
     remark << shape.query.nodeName << " computes in " << computeName << " on "
-           << stringifyEngine(engine) << ": " << why.why << " [" << decision.getRule()
-           << ", " << decision.getSource() << "]";
+           << stringifyEngine(decision.engine) << ": " << why.why << " [" << attr.getRule()
+           << ", " << attr.getSource() << "]";
     if (impl.mode)
       remark << "; impl mode " << *impl.mode << " [" << impl.why.rule << ", "
              << impl.why.sourceText() << "]";
   }
-  return success();
 }
 
 bool PrecisionPlanner::shouldExplain(const std::string &nodeName, const std::string &opType) {

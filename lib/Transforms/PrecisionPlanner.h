@@ -10,6 +10,7 @@
 #define ASCENDPREC_LIB_TRANSFORMS_PRECISIONPLANNER_H
 
 #include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Policy/DTypeRequests.h"
 #include "AscendPrec/Policy/Policy.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -43,7 +44,43 @@ public:
   }
 
 private:
+  /// What planning decides for one op, before it becomes a PrecisionAttr.
+  struct OpDecision {
+    SmallVector<Type> inputs, outputs;
+    Type origin, compute;
+    ascend::Engine engine = ascend::Engine::AICoreVector;
+    ::ascendprec::policy::Provenance why;
+    bool listed = false; ///< the mixlist colour applies (a mixed mode, float data)
+  };
+
   LogicalResult planOp(ascend::AscendOpInterface op);
+  /// The op as the policy sees it (names, dtypes, origin); fails on an
+  /// element type no CANN dtype names.
+  LogicalResult describeOp(ascend::AscendOpInterface op,
+                           ::ascendprec::policy::OpShape &shape);
+  /// Whether the operator library has the op's type in a form that fits it
+  /// (`misfit`: it has the type, but not for this generic op's arity).
+  bool inOperatorLibrary(ascend::AscendOpInterface op, const std::string &opType,
+                         bool &misfit);
+  /// The op keeps its dtypes (Casts, integer ops, ops the library lacks).
+  void keepAsIs(ascend::AscendOpInterface op, OpDecision &decision,
+                ::ascendprec::policy::Provenance why);
+  /// Asks the policy (DTypeRequests) and fills `decision` from the kernel
+  /// row that serves the first request.
+  LogicalResult decideByRules(ascend::AscendOpInterface op,
+                              const ::ascendprec::policy::OpShape &shape,
+                              OpDecision &decision);
+  void noteUnplannable(ascend::AscendOpInterface op, const ::ascendprec::policy::OpShape &shape,
+                       const ::ascendprec::policy::RequestPlan &plan);
+  void noteFallbacks(ascend::AscendOpInterface op, const ::ascendprec::policy::OpShape &shape,
+                     const ::ascendprec::policy::RequestPlan &plan,
+                     const ::ascendprec::policy::RowChoice &choice, const OpDecision &decision);
+  /// Writes the decision and the impl mode on the op; explains it if asked.
+  void recordDecision(ascend::AscendOpInterface op, const ::ascendprec::policy::OpShape &shape,
+                      const OpDecision &decision);
+  /// Emits the policy's per-op diagnostics on `op` (clearing `diags`);
+  /// true when one was an error.
+  bool flushDiagnostics(Operation *op, ::ascendprec::policy::DiagnosticList &diags);
   /// ML-4: the dtype a gray op follows, or null (graph input / constants).
   Type followedDType(ascend::AscendOpInterface op, std::string &producerName);
 
