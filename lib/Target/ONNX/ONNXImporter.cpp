@@ -309,6 +309,77 @@ void Importer::prepareWhileInferring() {
   }
 }
 
+LogicalResult Importer::convertConstantNode(NodeConverter &converter) {
+  const onnx::AttributeProto *value = converter.attr("value");
+  std::string message;
+  DenseElementsAttr tensor =
+      value && value->has_t() ? tensorValue(context, value->t(), message) : nullptr;
+  if (!tensor && converter.attr("value_float"))
+    tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getF32Type()),
+                                    converter.floatAttr("value_float", 0));
+  if (!tensor && converter.attr("value_int"))
+    tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getI64Type()),
+                                    converter.intAttr("value_int", 0));
+  if (!tensor && converter.attr("value_ints")) {
+    std::vector<int64_t> ints = *converter.intsAttr("value_ints");
+    tensor = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(ints.size())}, builder.getI64Type()),
+        ArrayRef<int64_t>(ints));
+  }
+  if (!tensor) {
+    emitError(converter.loc) << "Constant node '" << converter.name << "' has no usable value"
+                             << (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  defineConstant(converter.node.output(0), tensor);
+  if (stats)
+    ++stats->dedicated;
+  return success();
+}
+
+bool Importer::convertToDedicatedOps(NodeConverter &converter) {
+  OpBuilder::InsertPoint point = builder.saveInsertionPoint();
+  Block *block = builder.getInsertionBlock();
+  // The last op before conversion (not the op count: a block's size() walks
+  // the whole list, which made import quadratic in the node count).
+  Operation *last = block->empty() ? nullptr : &block->back();
+  bool converted = succeeded(convertMathOp(converter)) ||
+                   succeeded(convertNNOp(converter)) ||
+                   succeeded(convertShapeOp(converter)) ||
+                   succeeded(convertRecurrentOp(converter)) ||
+                   succeeded(convertTensorOp(converter)) ||
+                   succeeded(convertDecomposedOp(converter));
+  if (!converted) {
+    // Drop anything a converter built before giving up.
+    while (!block->empty() && &block->back() != last)
+      block->back().erase();
+    builder.restoreInsertionPoint(point);
+  }
+  return converted;
+}
+
+bool Importer::foldKnownShapeVector(NodeConverter &converter) {
+  // A shape vector whose every entry is known although its inputs are not
+  // all constants (a Slice of the static part of a dynamic Shape) is a
+  // compile-time value too: later Reshapes and Divs then see a constant.
+  static const std::set<std::string> shapeOps = {"Shape", "Gather", "Slice", "Concat",
+                                                 "Squeeze", "Unsqueeze", "Reshape", "Cast"};
+  const onnx::NodeProto &node = converter.node;
+  if (node.output_size() != 1 || !shapeOps.count(node.op_type()) || converter.results.empty())
+    return false;
+  std::optional<SmallVector<int64_t>> known = knownShapeValues(converter.results[0]);
+  if (!known || llvm::any_of(*known, ShapedType::isDynamic))
+    return false;
+  auto type = cast<RankedTensorType>(converter.results[0].getType());
+  SmallVector<APInt> values;
+  for (int64_t v : *known)
+    values.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
+  defineConstant(node.output(0), DenseElementsAttr::get(type, values));
+  if (stats)
+    ++stats->folded;
+  return true;
+}
+
 LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = nodeName(node, index);
   bool inMainGraph = scopes.empty() && index < mainGraphLocs.size();
@@ -336,33 +407,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     }
 
   // Constant nodes are compile-time values.
-  if (node.op_type() == "Constant" && node.domain().empty()) {
-    const onnx::AttributeProto *value = converter.attr("value");
-    std::string message;
-    DenseElementsAttr tensor =
-        value && value->has_t() ? tensorValue(context, value->t(), message) : nullptr;
-    if (!tensor && converter.attr("value_float"))
-      tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getF32Type()),
-                                      converter.floatAttr("value_float", 0));
-    if (!tensor && converter.attr("value_int"))
-      tensor = DenseElementsAttr::get(RankedTensorType::get({}, builder.getI64Type()),
-                                      converter.intAttr("value_int", 0));
-    if (!tensor && converter.attr("value_ints")) {
-      std::vector<int64_t> ints = *converter.intsAttr("value_ints");
-      tensor = DenseElementsAttr::get(
-          RankedTensorType::get({static_cast<int64_t>(ints.size())}, builder.getI64Type()),
-          ArrayRef<int64_t>(ints));
-    }
-    if (!tensor) {
-      emitError(converter.loc) << "Constant node '" << name << "' has no usable value"
-                               << (message.empty() ? "" : ": " + message);
-      return failure();
-    }
-    defineConstant(node.output(0), tensor);
-    if (stats)
-      ++stats->dedicated;
-    return success();
-  }
+  if (node.op_type() == "Constant" && node.domain().empty())
+    return convertConstantNode(converter);
 
   // Identity and inference-mode Dropout (without its mask output) forward
   // their input.
@@ -402,26 +448,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (failedLookup)
     return reportFailedLookup(converter.loc, name, node.op_type());
 
-  bool converted = false;
-  if (node.domain().empty() || node.domain() == "ai.onnx") {
-    OpBuilder::InsertPoint point = builder.saveInsertionPoint();
-    Block *block = builder.getInsertionBlock();
-    // The last op before conversion (not the op count: a block's size() walks
-    // the whole list, which made import quadratic in the node count).
-    Operation *last = block->empty() ? nullptr : &block->back();
-    converted = succeeded(convertMathOp(converter)) ||
-                succeeded(convertNNOp(converter)) ||
-                succeeded(convertShapeOp(converter)) ||
-                succeeded(convertRecurrentOp(converter)) ||
-                succeeded(convertTensorOp(converter)) ||
-                succeeded(convertDecomposedOp(converter));
-    if (!converted) {
-      // Drop anything a converter built before giving up.
-      while (!block->empty() && &block->back() != last)
-        block->back().erase();
-      builder.restoreInsertionPoint(point);
-    }
-  }
+  bool converted = (node.domain().empty() || node.domain() == "ai.onnx") &&
+                   convertToDedicatedOps(converter);
   if (failedLookup)
     return reportFailedLookup(converter.loc, name, node.op_type());
   if (converted) {
@@ -431,24 +459,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     converter.results.clear();
     convertGeneric(converter);
   }
-  // A shape vector whose every entry is known although its inputs are not
-  // all constants (a Slice of the static part of a dynamic Shape) is a
-  // compile-time value too: later Reshapes and Divs then see a constant.
-  static const std::set<std::string> shapeOps = {"Shape", "Gather", "Slice", "Concat",
-                                                 "Squeeze", "Unsqueeze", "Reshape", "Cast"};
-  if (converted && node.output_size() == 1 && shapeOps.count(node.op_type()) &&
-      !converter.results.empty())
-    if (std::optional<SmallVector<int64_t>> known = knownShapeValues(converter.results[0]);
-        known && !llvm::any_of(*known, ShapedType::isDynamic)) {
-      auto type = cast<RankedTensorType>(converter.results[0].getType());
-      SmallVector<APInt> values;
-      for (int64_t v : *known)
-        values.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
-      defineConstant(node.output(0), DenseElementsAttr::get(type, values));
-      if (stats)
-        ++stats->folded;
-      return success();
-    }
+  if (converted && foldKnownShapeVector(converter))
+    return success();
   for (int i = 0; i < node.output_size() && i < static_cast<int>(converter.results.size()); ++i)
     if (!node.output(i).empty())
       define(node.output(i), converter.results[i]);
@@ -504,8 +516,7 @@ LogicalResult Importer::applyInputShapes() {
   return success();
 }
 
-OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
-  model.Swap(&parsed);
+LogicalResult Importer::validateModel() {
   // Before the checker, which would look for the data file relative to the
   // working directory rather than the model.
   for (const auto &init : model.graph().initializer())
@@ -514,16 +525,16 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
               << "' keeps its data in an external file, which is not supported; "
                  "re-save the model with its data inside: python3 -c \"import onnx; "
                  "onnx.save(onnx.load('in.onnx'), 'out.onnx')\"";
-      return {};
+      return failure();
     }
   if (failed(applyInputShapes()))
-    return {};
+    return failure();
   // With user-given input shapes, a node they do not fit is an error.
   ValidationResult validation = checkAndInferShapes(
       model, /*strict=*/!options.inputShapes.empty(), [this] { prepareWhileInferring(); });
   if (!validation.ok) {
     error() << validation.error;
-    return {};
+    return failure();
   }
   for (const auto &import : model.opset_import())
     if (import.domain().empty() || import.domain() == "ai.onnx")
@@ -534,12 +545,19 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   if (!validation.shapeInferenceError.empty() && !options.inputShapes.empty()) {
     error() << "the shapes --input_shape gives do not fit the model: "
             << validation.shapeInferenceError;
-    return {};
+    return failure();
   }
   if (!validation.shapeInferenceError.empty())
     emitWarning(fileLoc()) << "ONNX shape inference failed ("
                            << validation.shapeInferenceError
                            << "); ops without known shapes become ascend.generic";
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
+  model.Swap(&parsed);
+  if (failed(validateModel()))
+    return {};
   const onnx::GraphProto &graph = model.graph();
   // Sized once: growing maps of a 200k-node model rehash long names often.
   initializers.reserve(graph.initializer_size());

@@ -199,12 +199,22 @@ private:
   ElementsAttr largeInitializer(const std::string &valueName);
   Type typeOf(const std::string &valueName);
   LogicalResult convertNode(const onnx::NodeProto &node, unsigned index);
+  /// A Constant node's value, bound as a compile-time constant.
+  LogicalResult convertConstantNode(NodeConverter &converter);
+  /// Tries every converter family; what a failed one built is dropped.
+  bool convertToDedicatedOps(NodeConverter &converter);
+  /// Binds a converted shape vector whose entries are all known as a
+  /// constant instead of its ops' results.
+  bool foldKnownShapeVector(NodeConverter &converter);
   /// What needs no inferred type, done while ONNX's shape inference runs:
   /// the small initializers' values and the main graph's node locations.
   void prepareWhileInferring();
   void convertGeneric(NodeConverter &converter);
   void warnAboutGenericNodes(Block *body);
   LogicalResult applyInputShapes();
+  /// --input_shape, ONNX's checker and shape inference, the opset: fails
+  /// after reporting why the model cannot be imported.
+  LogicalResult validateModel();
 
   /// Binds an ONNX value name in the current scope.
   void define(const std::string &valueName, Value value);
