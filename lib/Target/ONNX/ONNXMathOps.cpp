@@ -355,35 +355,41 @@ LogicalResult convertCast(NodeConverter &n) {
 
 } // namespace
 
+namespace {
+
+// ONNX op types with a one-to-one ascend op, by kind.
+const std::map<std::string, const char *> binaries = {
+    {"Add", "ascend.Add"}, {"Sub", "ascend.Sub"}, {"Mul", "ascend.Mul"},
+    {"Div", "ascend.RealDiv"}, {"Max", "ascend.Maximum"},
+    {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"},
+    {"And", "ascend.LogicalAnd"}, {"Or", "ascend.LogicalOr"}};
+const std::map<std::string, const char *> comparisons = {
+    {"Equal", "ascend.Equal"}, {"Less", "ascend.Less"}, {"Greater", "ascend.Greater"},
+    {"LessOrEqual", "ascend.LessEqual"}, {"GreaterOrEqual", "ascend.GreaterEqual"}};
+const std::map<std::string, const char *> unaries = {
+    {"Neg", "ascend.Neg"}, {"Abs", "ascend.Abs"}, {"Sqrt", "ascend.Sqrt"},
+    {"Exp", "ascend.Exp"}, {"Log", "ascend.Log"}, {"Erf", "ascend.Erf"},
+    {"Relu", "ascend.Relu"}, {"Sigmoid", "ascend.Sigmoid"}, {"Tanh", "ascend.Tanh"},
+    {"Reciprocal", "ascend.Reciprocal"}, {"Ceil", "ascend.Ceil"}, {"Floor", "ascend.Floor"},
+    {"Round", "ascend.Round"}, {"Sign", "ascend.Sign"}, {"Sin", "ascend.Sin"},
+    {"Cos", "ascend.Cos"}, {"Softplus", "ascend.Softplus"},
+    {"Softsign", "ascend.Softsign"}, {"Not", "ascend.LogicalNot"},
+    {"Tan", "ascend.Tan"}, {"Asin", "ascend.Asin"}, {"Acos", "ascend.Acos"},
+    {"Atan", "ascend.Atan"}, {"Sinh", "ascend.Sinh"}, {"Cosh", "ascend.Cosh"},
+    {"Asinh", "ascend.Asinh"}, {"Acosh", "ascend.Acosh"}, {"Atanh", "ascend.Atanh"},
+    {"HardSwish", "ascend.HardSwish"}};
+const std::map<std::string, const char *> reductions = {
+    {"ReduceSum", "ascend.ReduceSum"}, {"ReduceMean", "ascend.ReduceMean"},
+    {"ReduceMax", "ascend.ReduceMax"}, {"ReduceMin", "ascend.ReduceMin"},
+    {"ReduceProd", "ascend.ReduceProd"}, {"ReduceL1", "ascend.ReduceL1"},
+    {"ReduceL2", "ascend.ReduceL2"}, {"ReduceLogSum", "ascend.ReduceLogSum"},
+    {"ReduceLogSumExp", "ascend.ReduceLogSumExp"},
+    {"ReduceSumSquare", "ascend.ReduceSumSquare"}};
+
+} // namespace
+
 LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
-  static const std::map<std::string, const char *> binaries = {
-      {"Add", "ascend.Add"}, {"Sub", "ascend.Sub"}, {"Mul", "ascend.Mul"},
-      {"Div", "ascend.RealDiv"}, {"Max", "ascend.Maximum"},
-      {"Min", "ascend.Minimum"}, {"PRelu", "ascend.PRelu"},
-      {"And", "ascend.LogicalAnd"}, {"Or", "ascend.LogicalOr"}};
-  static const std::map<std::string, const char *> comparisons = {
-      {"Equal", "ascend.Equal"}, {"Less", "ascend.Less"}, {"Greater", "ascend.Greater"},
-      {"LessOrEqual", "ascend.LessEqual"}, {"GreaterOrEqual", "ascend.GreaterEqual"}};
-  static const std::map<std::string, const char *> unaries = {
-      {"Neg", "ascend.Neg"}, {"Abs", "ascend.Abs"}, {"Sqrt", "ascend.Sqrt"},
-      {"Exp", "ascend.Exp"}, {"Log", "ascend.Log"}, {"Erf", "ascend.Erf"},
-      {"Relu", "ascend.Relu"}, {"Sigmoid", "ascend.Sigmoid"}, {"Tanh", "ascend.Tanh"},
-      {"Reciprocal", "ascend.Reciprocal"}, {"Ceil", "ascend.Ceil"}, {"Floor", "ascend.Floor"},
-      {"Round", "ascend.Round"}, {"Sign", "ascend.Sign"}, {"Sin", "ascend.Sin"},
-      {"Cos", "ascend.Cos"}, {"Softplus", "ascend.Softplus"},
-      {"Softsign", "ascend.Softsign"}, {"Not", "ascend.LogicalNot"},
-      {"Tan", "ascend.Tan"}, {"Asin", "ascend.Asin"}, {"Acos", "ascend.Acos"},
-      {"Atan", "ascend.Atan"}, {"Sinh", "ascend.Sinh"}, {"Cosh", "ascend.Cosh"},
-      {"Asinh", "ascend.Asinh"}, {"Acosh", "ascend.Acosh"}, {"Atanh", "ascend.Atanh"},
-      {"HardSwish", "ascend.HardSwish"}};
-  static const std::map<std::string, const char *> reductions = {
-      {"ReduceSum", "ascend.ReduceSum"}, {"ReduceMean", "ascend.ReduceMean"},
-      {"ReduceMax", "ascend.ReduceMax"}, {"ReduceMin", "ascend.ReduceMin"},
-      {"ReduceProd", "ascend.ReduceProd"}, {"ReduceL1", "ascend.ReduceL1"},
-      {"ReduceL2", "ascend.ReduceL2"}, {"ReduceLogSum", "ascend.ReduceLogSum"},
-      {"ReduceLogSumExp", "ascend.ReduceLogSumExp"},
-      {"ReduceSumSquare", "ascend.ReduceSumSquare"}};
   if ((type == "Max" || type == "Min") && n.numInputs() == 1)
     return forward(n);
   if (auto it = binaries.find(type); it != binaries.end())
