@@ -11,6 +11,7 @@
 #include "Help.h"
 #include "ModelLoader.h"
 #include "AtcOptions.h"
+#include "DiagnosticPrinter.h"
 #include "InterruptCleanup.h"
 #include "ModelIo.h"
 #include "OutputFolder.h"
@@ -22,7 +23,6 @@
 #include "AscendPrec/Policy/JsonOutput.h"
 #include "AscendPrec/Transforms/PlanWithPolicy.h"
 #include "AscendPrec/Transforms/CollectReport.h"
-#include "AscendPrec/Transforms/RuleDiagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -130,53 +130,6 @@ unsigned terminalWidth() {
   return 100;
 }
 
-/// "file:line:col", "file" or "file (node 'name')" for the report.
-std::string describeLocation(mlir::Location loc) {
-  std::string node;
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
-    node = name.getName().str();
-    loc = name.getChildLoc();
-  }
-  std::string where;
-  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
-    where = file.getFilename().str() +
-            (file.getLine() ? ":" + std::to_string(file.getLine()) + ":" +
-                                  std::to_string(file.getColumn())
-                            : "");
-  if (!node.empty())
-    where += (where.empty() ? "" : " ") + std::string("(node '") + node + "')";
-  return policy::escapeForDisplay(where);
-}
-
-/// True when `loc` points at a line of a text file (an .mlir model or a
-/// config file), which the printer shows with a caret.
-bool hasSourceLine(mlir::Location loc) {
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
-    loc = name.getChildLoc();
-  auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
-  return file && file.getLine() != 0;
-}
-
-const char *severityName(mlir::DiagnosticSeverity severity) {
-  switch (severity) {
-  case mlir::DiagnosticSeverity::Error:
-    return "error";
-  case mlir::DiagnosticSeverity::Warning:
-    return "warning";
-  case mlir::DiagnosticSeverity::Note:
-    return "note";
-  case mlir::DiagnosticSeverity::Remark:
-    return "remark";
-  }
-  return "error";
-}
-
-/// Counts error diagnostics, and those tagged with the rule they report
-/// (user errors: a rule that cannot be met, a bad file) apart from the rest.
-struct ErrorTally {
-  int errors = 0, withRule = 0;
-};
-
 int run(const std::vector<std::string> &args) {
   for (const std::string &arg : args) {
     if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -251,57 +204,17 @@ int run(const std::vector<std::string> &args) {
   mlir::registerAllAscendPrecDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler printer(sourceMgr, &context, llvm::errs());
-  ErrorTally tally;
-  // Warnings from loading the model, kept for the report's diagnostics.
-  bool loading = false;
-  std::vector<mlir::ascendprec::ReportData::Diagnostic> importDiagnostics;
-  // Tally errors, then let the printer show them with file:line:col.
-  mlir::ScopedDiagnosticHandler counter(&context, [&](mlir::Diagnostic &diag) {
-    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
-      ++tally.errors;
-      if (!mlir::ascendprec::taggedRule(diag).empty())
-        ++tally.withRule;
-    }
-    bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
-    if (loading && diag.getSeverity() == mlir::DiagnosticSeverity::Warning)
-      importDiagnostics.push_back(
-          {"warning", "", describeLocation(diag.getLocation()), diag.str()});
-    if (!log.shows(isError ? policy::Severity::Error : policy::Severity::Warning))
-      return mlir::success();
-    // Printed here so that node names (anything an exporter wrote) are
-    // escaped: control characters and bytes that are not UTF-8.
-    progress.breakLine();
-    auto show = [&](mlir::Diagnostic &d) {
-      std::string text = policy::escapeForDisplay(d.str(), /*keepNewlines=*/true);
-      if (hasSourceLine(d.getLocation())) {
-        printer.emitDiagnostic(d.getLocation(), text, d.getSeverity());
-        return;
-      }
-      // A binary model has no lines: name the file and the node instead of
-      // "model.onnx:0:0".
-      std::string where = describeLocation(d.getLocation());
-      llvm::errs() << (where.empty() ? "" : where + ": ") << severityName(d.getSeverity())
-                   << ": " << text << "\n";
-    };
-    show(diag);
-    // MLIR's "see current operation: <op in generic form>" note is for
-    // compiler developers; the message already names the node.
-    for (mlir::Diagnostic &note : diag.getNotes())
-      if (!llvm::StringRef(note.str()).starts_with("see current operation"))
-        show(note);
-    return mlir::success();
-  });
+  DiagnosticPrinter diagnostics(context, log, progress);
 
   progress.begin("load " + fs::path(modelPath).filename().string());
   mlir::ascendprec::ONNXImportOptions importOptions;
   for (const policy::InputShape &shape : modelIo->shapes)
     importOptions.inputShapes.push_back({shape.name, shape.dims});
-  loading = true;
+  diagnostics.startLoading();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      loadModel(modelPath, sourceMgr, context, importOptions);
-  loading = false;
+      loadModel(modelPath, diagnostics.sourceMgr(), context, importOptions);
+  std::vector<mlir::ascendprec::ReportData::Diagnostic> importDiagnostics =
+      diagnostics.stopLoading();
   progress.end();
   if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
     return UserError;
@@ -338,11 +251,11 @@ int run(const std::vector<std::string> &args) {
   mlir::LogicalResult planned = pm.run(*module);
   if (mlir::failed(planned)) {
     progress.end();
-    if (tally.errors > 0 && tally.withRule == tally.errors)
+    if (diagnostics.errors() > 0 && diagnostics.errorsWithRule() == diagnostics.errors())
       return UserError;
     llvm::errs() << "prec-compile: internal error: planning failed without a "
                     "rule-based diagnostic; please report this with the model\n";
-    return tally.withRule ? UserError : InternalError;
+    return diagnostics.errorsWithRule() ? UserError : InternalError;
   }
   // The planned IR is verified while the summary is read off it (both only
   // read the IR), before planned.mlir's writer swaps the weights' resources
