@@ -130,6 +130,41 @@ unsigned terminalWidth() {
   return 100;
 }
 
+/// prec-compile's own flags (not CANN options).
+struct DriverFlags {
+  std::string output;
+  bool quiet = false, explain = false, fullConstants = false, keepIo = true;
+  /// --explain=NODE,OpType::T: those only; empty with --explain: every op.
+  std::vector<std::string> explainOnly;
+};
+
+std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &parsed,
+                                           policy::DiagnosticList &diags) {
+  auto flag = [&](const std::string &name) -> const std::string * {
+    auto it = parsed.toolFlags.find(name);
+    return it == parsed.toolFlags.end() ? nullptr : &it->second;
+  };
+  auto isSet = [&](const std::string &name) { return flag(name) && *flag(name) != "false"; };
+  DriverFlags flags;
+  const std::string *output = flag("output");
+  if (!output || *output == "true") {
+    diags.error({"<command line>"}, "--output=DIR is required", "OP-1");
+    return std::nullopt;
+  }
+  flags.output = *output;
+  flags.quiet = isSet("quiet");
+  flags.explain = isSet("explain");
+  if (flags.explain && *flag("explain") != "true") {
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(*flag("explain")).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef item : items)
+      flags.explainOnly.push_back(item.trim().str());
+  }
+  flags.fullConstants = isSet("full-constants");
+  flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
+  return flags;
+}
+
 int run(const std::vector<std::string> &args) {
   for (const std::string &arg : args) {
     if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -157,15 +192,10 @@ int run(const std::vector<std::string> &args) {
   if (!modelIo)
     return failWith(UserError);
   LogFilter log(parsed->options);
-  auto flag = [&](const std::string &name) -> const std::string * {
-    auto it = parsed->toolFlags.find(name);
-    return it == parsed->toolFlags.end() ? nullptr : &it->second;
-  };
-  const std::string *output = flag("output");
-  if (!output || *output == "true") {
-    diags.error({"<command line>"}, "--output=DIR is required", "OP-1");
+  std::optional<DriverFlags> flags = readDriverFlags(*parsed, diags);
+  if (!flags)
     return failWith(UserError);
-  }
+  const std::string *output = &flags->output;
   // Before any work: whether the folder may be written at all.
   std::string folderError;
   std::unique_ptr<OutputFolder> out =
@@ -174,19 +204,9 @@ int run(const std::vector<std::string> &args) {
     std::cerr << "<command line>: error: " << folderError << "\n";
     return UserError;
   }
-  bool quiet = flag("quiet") && *flag("quiet") != "false";
-  // --explain: every op; --explain=NODE,OpType::T: those only.
-  bool explain = flag("explain") && *flag("explain") != "false";
-  std::vector<std::string> explainOnly;
-  if (explain && *flag("explain") != "true")
-  {
-    llvm::SmallVector<llvm::StringRef> items;
-    llvm::StringRef(*flag("explain")).split(items, ',', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef item : items)
-      explainOnly.push_back(item.trim().str());
-  }
-  bool fullConstants = flag("full-constants") && *flag("full-constants") != "false";
-  bool keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
+  bool quiet = flags->quiet, explain = flags->explain;
+  bool fullConstants = flags->fullConstants, keepIo = flags->keepIo;
+  const std::vector<std::string> &explainOnly = flags->explainOnly;
   Progress progress(!quiet && isatty(STDERR_FILENO));
   const std::string &modelPath = *model;
 
