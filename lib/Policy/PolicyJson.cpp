@@ -73,11 +73,11 @@ private:
 
   void options() {
     json.attributeObject("options", [&] {
-      for (const auto &[name, value] : policy.options.all()) {
-        const OptionSpec *spec = findOptionSpec(name);
-        json.attributeObject(name, [&] {
-          json.attribute("value", jsonText(value.text));
-          json.attribute("source", jsonText(value.loc.str()));
+      for (const auto &option : policy.options.all()) {
+        const OptionSpec *spec = findOptionSpec(option.first);
+        json.attributeObject(option.first, [&] {
+          json.attribute("value", jsonText(option.second.text));
+          json.attribute("source", jsonText(option.second.loc.str()));
           json.attribute("effect", spec && spec->affectsCompilation);
         });
       }
@@ -177,12 +177,12 @@ private:
       const auto &byFile = policy.opPrecisionMode;
       objectOrNull("op_precision_mode", byFile.has_value(), [&] {
         json.attribute("file", jsonText(byFile->path));
-        for (const auto &[section, table] :
+        for (const auto &section :
              {std::pair<const char *, const std::map<std::string, ImplModeEntry> *>{
                   "by_op_type", &byFile->byOpType},
               {"by_node_name", &byFile->byNodeName}})
-          json.attributeObject(section, [&] {
-            for (const auto &[name, entry] : *table)
+          json.attributeObject(section.first, [&] {
+            for (const auto &[name, entry] : *section.second)
               json.attribute(name, jsonText(entry.mode));
           });
       });
