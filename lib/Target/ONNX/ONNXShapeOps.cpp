@@ -4,6 +4,8 @@
 
 #include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <limits>
 
@@ -23,14 +25,13 @@ NamedAttribute array(NodeConverter &n, const char *name, ArrayRef<int64_t> value
   return n.builder.getNamedAttr(name, n.builder.getDenseI64ArrayAttr(values));
 }
 
-/// The product of `dims`, dynamic if any is.
+/// The product of `dims`, dynamic if any is (or if it overflows: no tensor
+/// has that many elements, and the verifier then rejects the op).
 int64_t product(ArrayRef<int64_t> dims) {
   int64_t result = 1;
-  for (int64_t dim : dims) {
-    if (ShapedType::isDynamic(dim))
+  for (int64_t dim : dims)
+    if (ShapedType::isDynamic(dim) || llvm::MulOverflow(result, dim, result))
       return ShapedType::kDynamic;
-    result *= dim;
-  }
   return result;
 }
 

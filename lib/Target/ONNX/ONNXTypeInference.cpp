@@ -11,6 +11,8 @@
 
 #include "ONNXImporter.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::ascendprec::onnximport;
 
@@ -143,8 +145,8 @@ RankedTensorType mlir::ascendprec::onnximport::reshapeResultType(Value input, Va
       copied[entry.dim] = true;
     else if (ShapedType::isDynamic(dim))
       restKnown = false;
-    else
-      staticProduct *= dim;
+    else if (llvm::MulOverflow(staticProduct, dim, staticProduct))
+      return RankedTensorType(); // no tensor has that many elements
     shape.push_back(dim);
   }
   if (inferred >= 0) {
@@ -156,8 +158,8 @@ RankedTensorType mlir::ascendprec::onnximport::reshapeResultType(Value input, Va
         continue;
       if (x.isDynamicDim(d))
         restKnown = false;
-      else
-        remaining *= x.getDimSize(d);
+      else if (llvm::MulOverflow(remaining, x.getDimSize(d), remaining))
+        return RankedTensorType();
     }
     shape[inferred] = restKnown && staticProduct > 0 && remaining % staticProduct == 0
                           ? remaining / staticProduct
