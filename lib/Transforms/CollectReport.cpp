@@ -30,11 +30,8 @@ void mlir::ascendprec::recordImportDiagnostics(
   Builder b(module.getContext());
   SmallVector<Attribute> entries;
   for (const ReportData::Diagnostic &diag : diagnostics)
-    entries.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("severity", b.getStringAttr(diag.severity)),
-         b.getNamedAttr("rule", b.getStringAttr(diag.rule)),
-         b.getNamedAttr("location", b.getStringAttr(diag.location)),
-         b.getNamedAttr("message", b.getStringAttr(diag.message))}));
+    entries.push_back(ascend::DiagnosticAttr::get(module.getContext(), diag.severity, diag.rule,
+                                                  diag.location, diag.message));
   module->setAttr(kImportWarningsAttr, b.getArrayAttr(entries));
 }
 
@@ -59,26 +56,18 @@ static std::string regionPath(Operation *op) {
 
 ReportData mlir::ascendprec::collectReport(ModuleOp module) {
   ReportData report;
-  if (auto state = module->getAttrOfType<DictionaryAttr>(kPolicyAttr)) {
-    if (auto soc = state.getAs<StringAttr>("soc_version"))
-      report.socVersion = soc.str();
-    if (auto mode = state.getAs<StringAttr>("precision_mode"))
-      report.precisionMode = mode.str();
-    if (auto options = state.getAs<DictionaryAttr>("options"))
-      for (NamedAttribute option : options)
-        if (auto value = dyn_cast<StringAttr>(option.getValue()))
-          report.options[option.getName().str()] = value.str();
+  if (auto state = module->getAttrOfType<ascend::PolicyStateAttr>(kPolicyAttr)) {
+    report.socVersion = state.getSocVersion().str();
+    report.precisionMode = state.getPrecisionMode().str();
+    for (NamedAttribute option : state.getOptions())
+      if (auto value = dyn_cast<StringAttr>(option.getValue()))
+        report.options[option.getName().str()] = value.str();
   }
   for (StringRef key : {kImportWarningsAttr, kWarningsAttr})
     if (auto warnings = module->getAttrOfType<ArrayAttr>(key))
-      for (auto entry : warnings.getAsRange<DictionaryAttr>()) {
-        auto text = [&](StringRef field) {
-          auto value = entry.getAs<StringAttr>(field);
-          return value ? value.str() : std::string();
-        };
-        report.diagnostics.push_back(
-            {text("severity"), text("rule"), text("location"), text("message")});
-      }
+      for (auto diag : warnings.getAsRange<ascend::DiagnosticAttr>())
+        report.diagnostics.push_back({diag.getSeverity().str(), diag.getRule().str(),
+                                      diag.getLocation().str(), diag.getMessage().str()});
   for (auto function : module.getOps<FunctionOpInterface>())
     if (!function.isExternal())
       for (BlockArgument arg : function.getArguments())

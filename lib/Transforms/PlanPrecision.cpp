@@ -45,23 +45,15 @@ struct PlanPrecisionPass
     SmallVector<NamedAttribute> options;
     for (const auto &[name, value] : resolved.options.all())
       options.push_back(b.getNamedAttr(name, b.getStringAttr(value.text)));
-    SmallVector<NamedAttribute> state = {
-        b.getNamedAttr("soc_version", b.getStringAttr(resolved.socVersion)),
-        b.getNamedAttr("precision_mode", b.getStringAttr(resolved.modeSpelling)),
-        b.getNamedAttr("options", b.getDictionaryAttr(options))};
-    module->setAttr(kPolicyAttr, b.getDictionaryAttr(state));
+    MLIRContext *context = module.getContext();
+    module->setAttr(kPolicyAttr, ascend::PolicyStateAttr::get(context, resolved.socVersion,
+                                                              resolved.modeSpelling,
+                                                              b.getDictionaryAttr(options)));
     SmallVector<Attribute> list;
     auto addDiagnostic = [&](const policy::Diagnostic &diag) {
-      list.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("severity",
-                          b.getStringAttr(diag.severity == policy::Severity::Error
-                                              ? "error"
-                                              : "warning")),
-           b.getNamedAttr("rule", b.getStringAttr(diag.rule)),
-           b.getNamedAttr("location", b.getStringAttr(diag.loc.isKnown()
-                                                          ? diag.loc.str()
-                                                          : std::string())),
-           b.getNamedAttr("message", b.getStringAttr(diag.message))}));
+      list.push_back(ascend::DiagnosticAttr::get(
+          context, diag.severity == policy::Severity::Error ? "error" : "warning", diag.rule,
+          diag.loc.isKnown() ? diag.loc.str() : std::string(), diag.message));
     };
     for (const policy::Diagnostic &diag : resolved.buildDiagnostics.all())
       addDiagnostic(diag);

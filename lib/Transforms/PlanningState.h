@@ -13,9 +13,9 @@
 
 namespace mlir::ascendprec {
 
-/// {soc_version = "...", options = {name = "value", ...}}
+/// #ascend.policy<soc_version = "...", precision_mode = "...", options = {...}>
 inline constexpr llvm::StringLiteral kPolicyAttr = "ascend.policy";
-/// [{severity, rule, location, message}, ...]
+/// [#ascend.diagnostic<severity = ..., rule = ..., location = ..., message = ...>, ...]
 inline constexpr llvm::StringLiteral kWarningsAttr = "ascend.plan_warnings";
 /// The same for diagnostics from before planning (import).
 inline constexpr llvm::StringLiteral kImportWarningsAttr = "ascend.import_warnings";

@@ -150,4 +150,46 @@ def Ascend_PrecisionAttr : AttrDef<Ascend_Dialect, "Precision"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// What planning leaves on the module for the report
+//===----------------------------------------------------------------------===//
+
+def Ascend_DiagnosticAttr : AttrDef<Ascend_Dialect, "Diagnostic"> {
+  let mnemonic = "diagnostic";
+  let summary = "a warning kept on the module for the report";
+  let description = [{
+    A warning from ONNX import or planning, kept in the module's
+    `ascend.import_warnings` / `ascend.plan_warnings` so that a report
+    written by a later run lists it:
+
+    ```mlir
+    #ascend.diagnostic<severity = "warning", rule = "ML-7", location = "mix.json:3:19", message = "...">
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"`warning` or `error`">:$severity,
+    StringRefParameter<"the rule ID, if any", "\"\"">:$rule,
+    StringRefParameter<"file:line:col or the node, if any", "\"\"">:$location,
+    StringRefParameter<"the message">:$message);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Ascend_PolicyStateAttr : AttrDef<Ascend_Dialect, "PolicyState"> {
+  let mnemonic = "policy";
+  let summary = "the resolved policy planning used";
+  let description = [{
+    The SoC, the precision mode as the user spelled it, and every CANN
+    option that was set (as text), kept in the module's `ascend.policy`:
+
+    ```mlir
+    #ascend.policy<soc_version = "Ascend910", precision_mode = "allow_mix_precision", options = {precision_mode = "allow_mix_precision", soc_version = "Ascend910"}>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the SoC">:$soc_version,
+    StringRefParameter<"the precision mode as given">:$precision_mode,
+    "::mlir::DictionaryAttr":$options);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // ASCENDPREC_DIALECT_ASCEND_ASCENDATTRS_TD
