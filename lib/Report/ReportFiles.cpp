@@ -22,32 +22,34 @@ namespace {
 using ReportWriter = void (*)(const ReportData &, raw_ostream &);
 
 /// Streams `write`'s output to `path` through a temporary file renamed into
-/// place (llvm::sys::fs::TempFile), so a failure leaves no partial file.
-/// Returns the error, or empty. (llvm::writeToOutput would end the process
-/// on a full disk instead of returning the stream's error.)
+/// place, so a failure leaves no partial file. Returns the error, or empty.
+/// (Not llvm::sys::fs::TempFile: it registers LLVM's signal handlers and an
+/// alternate signal stack on the calling thread, a report-writer thread
+/// here, which prec-compile's own interrupt handling and ASan's thread
+/// teardown do not expect; not llvm::writeToOutput, which ignores the
+/// stream's error; see docs/decisions.md.)
 std::string writeAtomically(StringRef path, ReportWriter write, const ReportData &data) {
-  auto failed = [&](const std::string &why) {
-    return "cannot write '" + path.str() + "': " + why;
-  };
-  llvm::Expected<llvm::sys::fs::TempFile> temp =
-      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
-  if (!temp)
-    return failed(llvm::toString(temp.takeError()));
+  SmallString<128> pattern(path);
+  pattern += ".tmp-%%%%%%";
+  int fd;
+  SmallString<128> tempPath;
+  if (std::error_code error = llvm::sys::fs::createUniqueFile(pattern, fd, tempPath))
+    return "cannot write '" + path.str() + "': " + error.message();
   std::error_code streamError;
   {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.SetBufferSize(1 << 18); // fewer write calls than a 4 KB block
     write(data, os);
     os.flush();
     streamError = os.error();
     os.clear_error();
   }
+  if (!streamError)
+    streamError = llvm::sys::fs::rename(tempPath, path);
   if (streamError) {
-    llvm::consumeError(temp->discard());
-    return failed(streamError.message());
+    llvm::sys::fs::remove(tempPath);
+    return "cannot write '" + path.str() + "': " + streamError.message();
   }
-  if (llvm::Error error = temp->keep(path))
-    return failed(llvm::toString(std::move(error)));
   return {};
 }
 
