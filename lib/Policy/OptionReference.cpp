@@ -33,7 +33,11 @@ std::string optionReferenceMarkdown() {
       "names as JSON keys (integers as numbers, booleans as `true`/`false`, "
       "everything else as strings; relative paths resolve against the file's "
       "folder). The command line overrides the file (OP-1). Unknown names "
-      "are errors with a suggestion.\n";
+      "are errors with a suggestion.\n\n"
+      "Options marked *(pass option)* are also options of prec-opt's "
+      "`prec-plan-precision` pass and `prec-precision-pipeline` pipeline, with "
+      "the same names (`--prec-plan-precision=\"soc_version=Ascend910 "
+      "precision_mode=force_fp16\"`).\n";
   std::string group;
   for (const OptionSpec &spec : optionSpecs()) {
     if (spec.group != group) {
@@ -44,7 +48,8 @@ std::string optionReferenceMarkdown() {
     std::string values;
     for (size_t i = 0; i < spec.allowedValues.size(); ++i)
       values += (i ? ", " : "") + ("`" + spec.allowedValues[i] + "`");
-    out += "| `" + spec.name + "` | " + typeName(spec) + " | " +
+    out += "| `" + spec.name + "`" + (spec.passOption ? " *(pass option)*" : "") + " | " +
+           typeName(spec) + " | " +
            (values.empty() ? "" : values) + " | " + spec.rule + " | " +
            spec.help + " |\n";
   }

@@ -25,17 +25,6 @@ void mlir::ascendprec::buildPrecisionPipeline(
     OpPassManager &pm, const PrecisionPipelineOptions &options,
     std::shared_ptr<const ::ascendprec::policy::Policy> policy) {
   PlanPrecisionOptions plan;
-  plan.socVersion = options.socVersion;
-  plan.graphRunMode = options.graphRunMode;
-  plan.precisionMode = options.precisionMode;
-  plan.precisionModeV2 = options.precisionModeV2;
-  plan.modifyMixlist = options.modifyMixlist;
-  plan.keepDtype = options.keepDtype;
-  plan.customizeDtypes = options.customizeDtypes;
-  plan.opSelectImplmode = options.opSelectImplmode;
-  plan.optypelistForImplmode = options.optypelistForImplmode;
-  plan.opPrecisionMode = options.opPrecisionMode;
-  plan.opsInfoDir = options.opsInfoDir;
   plan.sessionOptions = options.sessionOptions;
   plan.explain = options.explain;
   plan.explainOnly.assign(options.explainOnly.begin(), options.explainOnly.end());
@@ -44,7 +33,7 @@ void mlir::ascendprec::buildPrecisionPipeline(
                                    std::vector<std::string>(options.explainOnly.begin(),
                                                             options.explainOnly.end())));
   else
-    pm.addPass(createPlanPrecision(plan));
+    pm.addPass(createPlanPrecision(plan, options.cann.values()));
   MaterializePrecisionOptions materialize;
   materialize.keepIoDtypes = options.keepIoDtypes;
   pm.addPass(createMaterializePrecision(materialize));

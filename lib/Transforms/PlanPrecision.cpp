@@ -22,21 +22,13 @@ namespace {
 
 struct PlanPrecisionPass
     : mlir::ascendprec::impl::PlanPrecisionBase<PlanPrecisionPass> {
-  using PlanPrecisionBase::PlanPrecisionBase;
+  PlanPrecisionPass() = default;
 
-  std::vector<std::pair<std::string, std::string>> cannOptions() const {
-    return {{"soc_version", socVersion},
-            {"graph_run_mode", graphRunMode},
-            {"precision_mode", precisionMode},
-            {"precision_mode_v2", precisionModeV2},
-            {"modify_mixlist", modifyMixlist},
-            {"keep_dtype", keepDtype},
-            {"customize_dtypes", customizeDtypes},
-            {"op_select_implmode", opSelectImplmode},
-            {"optypelist_for_implmode", optypelistForImplmode},
-            {"op_precision_mode", opPrecisionMode},
-            {"ops_info_dir", opsInfoDir}};
-  }
+  PlanPrecisionPass(const PlanPrecisionOptions &options) : PlanPrecisionBase(options) {}
+  // The CANN options are declared anew in the same order; Pass::clone then
+  // copies every option's value by position.
+  PlanPrecisionPass(const PlanPrecisionPass &other)
+      : PlanPrecisionBase(other), prebuilt(other.prebuilt) {}
 
   /// Records the resolved policy and the planning warnings on the module.
   void recordState(ModuleOp module, const policy::Policy &resolved,
@@ -67,7 +59,7 @@ struct PlanPrecisionPass
     std::optional<policy::Policy> built;
     const policy::Policy *resolved = prebuilt.get();
     if (!resolved) {
-      built = buildPolicyFromOptions(&getContext(), cannOptions(), sessionOptions,
+      built = buildPolicyFromOptions(&getContext(), cann.values(), sessionOptions,
                                      module.getLoc());
       if (!built)
         return signalPassFailure();
@@ -86,6 +78,8 @@ struct PlanPrecisionPass
 
   /// Set by the factory below; copied along when the pass is cloned.
   std::shared_ptr<const policy::Policy> prebuilt;
+  /// soc_version, precision_mode, ...: every pass option of the option table.
+  CannPassOptions cann{*this};
 };
 
 } // namespace
@@ -98,5 +92,14 @@ std::unique_ptr<Pass> mlir::ascendprec::createPlanPrecision(
   options.explainOnly.assign(explainOnly.begin(), explainOnly.end());
   auto pass = std::make_unique<PlanPrecisionPass>(options);
   pass->prebuilt = std::move(policy);
+  return pass;
+}
+
+std::unique_ptr<Pass>
+mlir::ascendprec::createPlanPrecision(const PlanPrecisionOptions &options,
+                                      const CannOptionValues &cann) {
+  auto pass = std::make_unique<PlanPrecisionPass>(options);
+  [[maybe_unused]] bool known = pass->cann.assign(cann);
+  assert(known && "createPlanPrecision: a name that is not a pass option of the table");
   return pass;
 }

@@ -16,6 +16,7 @@
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "AscendPrec/Transforms/Passes.h"
+#include "AscendPrec/Transforms/RuleDiagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -101,9 +102,12 @@ int main(int argc, char **argv) {
       MLIRContext context(registry);
       context.loadAllAvailableDialects();
       std::string diagnostics, warnings;
+      bool ruleError = false;
       ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error)
+        if (diag.getSeverity() == DiagnosticSeverity::Error) {
           diagnostics += diag.str() + "\n";
+          ruleError |= !ascendprec::taggedRule(diag).empty();
+        }
         else if (diag.getSeverity() == DiagnosticSeverity::Warning)
           warnings += "    " + diag.str() + "\n";
         return success();
@@ -140,22 +144,20 @@ int main(int argc, char **argv) {
       for (const char *mode : kModes) {
         OwningOpRef<ModuleOp> copy = module->clone();
         diagnostics.clear();
+        ruleError = false;
         auto pm = PassManager::on<ModuleOp>(&context);
         ascendprec::GraphPrepareOptions prepare;
         prepare.renameDuplicates = true;
         ascendprec::buildGraphPreparePipeline(pm, prepare);
         ascendprec::PrecisionPipelineOptions options;
-        options.socVersion = soc;
-        options.precisionMode = mode;
+        options.cann.assign({{"soc_version", soc}, {"precision_mode", mode}});
         ascendprec::buildPrecisionPipeline(pm, options);
         if (succeeded(pm.run(*copy)) && succeeded(verify(*copy))) {
           ++planned[mode];
           continue;
         }
         // A rule that cannot be met is a result, not a failure.
-        if (diagnostics.find("] ") != std::string::npos ||
-            diagnostics.find("]\n") != std::string::npos ||
-            diagnostics.find("its kernels support") != std::string::npos) {
+        if (ruleError) {
           ++ruleErrors[mode];
           if (std::string(mode) == "force_fp16" || listGeneric)
             std::cout << "  rule error under " << mode << " (a result, not a failure): "

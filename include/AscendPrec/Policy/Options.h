@@ -38,6 +38,11 @@ struct OptionSpec {
   std::string help;
   std::vector<std::string> allowedValues;
   std::string rule; ///< rule ID that governs the value, if any
+  /// Also an option of the planning pass and pipeline (prec-plan-precision,
+  /// prec-precision-pipeline): the policy is built from it. The pass and the
+  /// pipeline declare these options from this table, so that a new option
+  /// is one entry here.
+  bool passOption = false;
 };
 
 /// Every option, in --help order.

@@ -7,10 +7,17 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "AscendPrec/Transforms/CannPassOptions.h"
+
 namespace mlir::ascendprec {
 
 #define GEN_PASS_DECL
 #include "AscendPrec/Transforms/Passes.h.inc"
+
+/// prec-plan-precision with CANN's options `cann` (table names), which
+/// PlanPrecisionOptions cannot hold: they are declared from the table.
+std::unique_ptr<Pass> createPlanPrecision(const PlanPrecisionOptions &options,
+                                          const CannOptionValues &cann);
 
 /// Options of the `prec-graph-prepare` pipeline.
 struct GraphPrepareOptions
@@ -31,22 +38,11 @@ void buildGraphPreparePipeline(OpPassManager &pm,
 /// where to write the report.
 struct PrecisionPipelineOptions
     : public PassPipelineOptions<PrecisionPipelineOptions> {
-#define ASCENDPREC_CANN_OPTION(field, name, help)                               \
-  PassOptions::Option<std::string> field{*this, name, llvm::cl::desc(help)};
-  ASCENDPREC_CANN_OPTION(socVersion, "soc_version", "target SoC (required)")
-  ASCENDPREC_CANN_OPTION(graphRunMode, "graph_run_mode", "0 inference, 1 training")
-  ASCENDPREC_CANN_OPTION(precisionMode, "precision_mode", "precision mode")
-  ASCENDPREC_CANN_OPTION(precisionModeV2, "precision_mode_v2", "precision mode (v2 names)")
-  ASCENDPREC_CANN_OPTION(modifyMixlist, "modify_mixlist", "modify_mixlist JSON")
-  ASCENDPREC_CANN_OPTION(keepDtype, "keep_dtype", "keep_dtype file")
-  ASCENDPREC_CANN_OPTION(customizeDtypes, "customize_dtypes", "customize_dtypes file")
-  ASCENDPREC_CANN_OPTION(opSelectImplmode, "op_select_implmode", "impl mode (deprecated)")
-  ASCENDPREC_CANN_OPTION(optypelistForImplmode, "optypelist_for_implmode",
-                         "op types for op_select_implmode")
-  ASCENDPREC_CANN_OPTION(opPrecisionMode, "op_precision_mode", "op_precision_mode .ini")
-  ASCENDPREC_CANN_OPTION(opsInfoDir, "ops_info_dir", "operator-library directory")
-  ASCENDPREC_CANN_OPTION(sessionOptions, "session_options", "session options JSON")
-#undef ASCENDPREC_CANN_OPTION
+  /// soc_version, precision_mode, ...: every pass option of the option table.
+  CannPassOptions cann{*this};
+  PassOptions::Option<std::string> sessionOptions{
+      *this, "session_options",
+      llvm::cl::desc("JSON file of CANN options (the options above win)")};
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("One remark per op saying why"),
       llvm::cl::init(false)};

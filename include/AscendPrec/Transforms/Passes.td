@@ -30,35 +30,6 @@ def CheckNodeNames : Pass<"prec-check-node-names", "::mlir::ModuleOp"> {
   ];
 }
 
-// The CANN options every pass that needs the policy takes, spelled as CANN
-// spells them.
-defvar PolicyOptions = [
-  Option<"socVersion", "soc_version", "std::string", /*default=*/"",
-         "Target SoC (required), e.g. Ascend910, Ascend910B3, Ascend310P3">,
-  Option<"graphRunMode", "graph_run_mode", "std::string", /*default=*/"",
-         "0: inference (default), 1: training">,
-  Option<"precisionMode", "precision_mode", "std::string", /*default=*/"",
-         "force_fp16, force_fp32, cube_fp16in_fp32out, allow_mix_precision, ...">,
-  Option<"precisionModeV2", "precision_mode_v2", "std::string", /*default=*/"",
-         "fp16, origin, cube_fp16in_fp32out, mixed_float16, mixed_bfloat16, ...">,
-  Option<"modifyMixlist", "modify_mixlist", "std::string", /*default=*/"",
-         "modify_mixlist JSON file">,
-  Option<"keepDtype", "keep_dtype", "std::string", /*default=*/"",
-         "keep_dtype file">,
-  Option<"customizeDtypes", "customize_dtypes", "std::string", /*default=*/"",
-         "customize_dtypes file">,
-  Option<"opSelectImplmode", "op_select_implmode", "std::string", /*default=*/"",
-         "high_precision, high_performance, *_for_all (deprecated)">,
-  Option<"optypelistForImplmode", "optypelist_for_implmode", "std::string",
-         /*default=*/"", "op types that take op_select_implmode's mode">,
-  Option<"opPrecisionMode", "op_precision_mode", "std::string", /*default=*/"",
-         "op_precision_mode .ini file">,
-  Option<"opsInfoDir", "ops_info_dir", "std::string", /*default=*/"",
-         "directory of CANN operator-library files">,
-  Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
-         "JSON file of CANN options (the options above win)">
-];
-
 def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
   let summary = "Decides every op's dtypes, engine and implementation mode";
   let description = [{
@@ -70,6 +41,13 @@ def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
     `file:line` of the entry that decided) and `impl_mode`. Types are not
     changed; `prec-materialize-precision` does that.
 
+    It takes CANN's options under CANN's names: `soc_version` (required),
+    `graph_run_mode`, `precision_mode`, `precision_mode_v2`, and the option
+    files and modes marked "pass option" in docs/reference/options.md. They
+    are declared from the option table (lib/Policy/OptionTable.cpp) at run
+    time, so they are not listed under Options below. `session_options`
+    names a JSON file of the same options; the pass options win (OP-1).
+
     Errors (CD-5, PM-6, PM-7, PM-9, ML-3) are op errors with a note at the
     config line. With `explain`, every op gets a remark saying why (with
     `explain-only`, just the named nodes and `OpType::` types).
@@ -78,13 +56,15 @@ def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
     prec-opt --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision modify_mixlist=ops_info.json explain=true" model.mlir
     ```
   }];
-  let options = !listconcat(PolicyOptions, [
+  let options = [
+    Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
+           "JSON file of CANN options (the pass options win)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit one remark per op saying what it computes in and why">,
     ListOption<"explainOnly", "explain-only", "std::string",
                "With explain: only these node names and OpType::<type> entries "
                "(a warning names those that match nothing)">
-  ]);
+  ];
   let dependentDialects = ["::mlir::ascend::AscendDialect"];
 }
 
