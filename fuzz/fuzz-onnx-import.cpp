@@ -18,6 +18,7 @@
 #include <string>
 
 using namespace mlir;
+using namespace ascendprec;
 
 namespace {
 [[noreturn]] void violated(const char *what, const std::string &detail) {

@@ -10,6 +10,10 @@
 
 namespace mlir {
 class DialectRegistry;
+} // namespace mlir
+
+namespace ascendprec {
+using mlir::DialectRegistry;
 
 /// Adds the `ascend` dialect and the upstream dialects AscendPrec reads or
 /// produces (func, arith, tosa) to `registry`.
@@ -18,6 +22,6 @@ void registerAllAscendPrecDialects(DialectRegistry &registry);
 /// Registers AscendPrec's passes and pipelines plus the few upstream passes
 /// its pipelines use (canonicalize, cse).
 void registerAllAscendPrecPasses();
-} // namespace mlir
+} // namespace ascendprec
 
 #endif // ASCENDPREC_INITALL_H

@@ -2,21 +2,21 @@
 
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Conversion/Passes.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
-#include "AscendPrec/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void mlir::registerAllAscendPrecDialects(DialectRegistry &registry) {
+void ascendprec::registerAllAscendPrecDialects(mlir::DialectRegistry &registry) {
   registry.insert<ascend::AscendDialect, func::FuncDialect, arith::ArithDialect,
                   tosa::TosaDialect>();
 }
 
-void mlir::registerAllAscendPrecPasses() {
-  ascendprec::registerAscendPrecPassesAndPipelines();
+void ascendprec::registerAllAscendPrecPasses() {
+  ascendprec::ascend::registerAscendPrecPassesAndPipelines();
   ascendprec::registerAscendPrecConversionPasses();
   registerCanonicalizerPass();
   registerCSEPass();

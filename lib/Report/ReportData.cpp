@@ -4,7 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-using namespace mlir::ascendprec;
+using namespace ascendprec::report;
 
 size_t ReportData::plannedCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return !n.insertedCast; });

@@ -15,7 +15,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
+using namespace ascendprec::report;
 
 namespace {
 
@@ -81,7 +82,7 @@ ReportFiles ReportFiles::besides(StringRef jsonPath) {
   return {jsonPath.str(), base + ".txt", base + ".dot", base + ".html", base + ".lock.cfg"};
 }
 
-LogicalResult mlir::ascendprec::writeReportFiles(ModuleOp module, const ReportData &data,
+LogicalResult ascendprec::report::writeReportFiles(ModuleOp module, const ReportData &data,
                                                  const ReportFiles &files) {
   std::pair<const std::string *, ReportWriter> outputs[] = {
       {&files.json, writeReportJson},

@@ -16,9 +16,10 @@
 #include <map>
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
+using namespace ascendprec::report;
 
-std::string mlir::ascendprec::reportColorFor(const std::string &dtype) {
+std::string ascendprec::report::reportColorFor(const std::string &dtype) {
   if (dtype == "float16")
     return "#9ecae1";
   if (dtype == "bfloat16")
@@ -85,7 +86,7 @@ struct ScopeTree {
 
 } // namespace
 
-void mlir::ascendprec::writeReportDot(const ReportData &report, raw_ostream &os) {
+void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &os) {
   os << "// Planned graph: ops coloured by compute dtype, inserted "
         "Casts as red diamonds,\n// name scopes as clusters.\n"
         "// Render: dot -Tsvg report.dot -o report.svg\n"

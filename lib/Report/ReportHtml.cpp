@@ -17,7 +17,8 @@
 #include <map>
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
+using namespace ascendprec::report;
 
 namespace {
 
@@ -157,7 +158,7 @@ void row(raw_ostream &os, const ReportNode &node) {
 
 } // namespace
 
-void mlir::ascendprec::writeReportHtml(const ReportData &report, raw_ostream &os) {
+void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &os) {
   std::map<std::string, size_t> byDType, byEngine, byRule, byList;
   for (const ReportNode &node : report.nodes)
     if (!node.insertedCast) {

@@ -17,7 +17,8 @@
 #include <numeric>
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
+using namespace ascendprec::report;
 
 namespace {
 
@@ -161,7 +162,7 @@ std::string groupedTable(const ReportData &report, unsigned width, bool implMode
 
 } // namespace
 
-std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsigned width) {
+std::string ascendprec::report::reportTerminalTable(const ReportData &report, unsigned width) {
   // The impl mode column only when some op has one.
   bool implModes = llvm::any_of(report.nodes, [](const ReportNode &n) {
     return !n.implMode.empty();
@@ -184,7 +185,7 @@ std::string mlir::ascendprec::reportTerminalTable(const ReportData &report, unsi
   return fitTable(rows, width, {{0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
 }
 
-std::string mlir::ascendprec::reportSummaryLine(const ReportData &report) {
+std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
   return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
          std::to_string(report.plannedCount()) + " ops, " +
          std::to_string(report.castsInserted) + " casts inserted, " +

@@ -14,10 +14,11 @@
 #include <map>
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
+using namespace ascendprec::report;
 using ::ascendprec::policy::jsonText;
 
-void mlir::ascendprec::writeReportJson(const ReportData &report, raw_ostream &os) {
+void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &os) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   auto list = [&](StringRef key, const std::vector<std::string> &items) {
     json.attributeArray(key, [&] {
@@ -96,7 +97,7 @@ void mlir::ascendprec::writeReportJson(const ReportData &report, raw_ostream &os
   os << "\n";
 }
 
-void mlir::ascendprec::writeReportText(const ReportData &report, raw_ostream &os) {
+void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &os) {
   auto join = [](const std::vector<std::string> &items) {
     std::string text;
     for (size_t i = 0; i < items.size(); ++i)
@@ -156,7 +157,7 @@ void mlir::ascendprec::writeReportText(const ReportData &report, raw_ostream &os
        << diag.message << (diag.rule.empty() ? "" : " [" + diag.rule + "]") << "\n";
 }
 
-std::vector<LockfileOmission> mlir::ascendprec::lockfileLines(const ReportData &report,
+std::vector<LockfileOmission> ascendprec::report::lockfileLines(const ReportData &report,
                                                              std::vector<std::string> &lines) {
   std::vector<LockfileOmission> omitted;
   for (const ReportNode &node : report.nodes) {
@@ -173,7 +174,7 @@ std::vector<LockfileOmission> mlir::ascendprec::lockfileLines(const ReportData &
   return omitted;
 }
 
-void mlir::ascendprec::writeReportLockfile(const ReportData &report, raw_ostream &os) {
+void ascendprec::report::writeReportLockfile(const ReportData &report, raw_ostream &os) {
   std::vector<std::string> lines;
   std::vector<LockfileOmission> omitted = lockfileLines(report, lines);
   os << "# customize_dtypes lockfile written by AscendPrec for " << report.socVersion

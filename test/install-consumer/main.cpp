@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/InitAll.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -28,9 +28,9 @@ func.func @main(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> {
 )mlir";
 
 int main() {
-  mlir::registerAllAscendPrecPasses();
+  ascendprec::registerAllAscendPrecPasses();
   mlir::DialectRegistry registry;
-  mlir::registerAllAscendPrecDialects(registry);
+  ascendprec::registerAllAscendPrecDialects(registry);
   mlir::MLIRContext context(registry);
 
   auto module = mlir::parseSourceString<mlir::ModuleOp>(kGraph, &context);
@@ -44,9 +44,9 @@ int main() {
       mlir::failed(pm.run(*module)))
     return 1;
 
-  module->walk([](mlir::ascend::AscendOpInterface op) {
+  module->walk([](ascendprec::ascend::AscendOpInterface op) {
     llvm::outs() << op.getNodeName() << ": " << op.getOpType() << " on "
-                 << mlir::ascend::stringifyComputeUnit(op.getComputeUnit())
+                 << ascendprec::ascend::stringifyComputeUnit(op.getComputeUnit())
                  << "\n";
   });
   return 0;

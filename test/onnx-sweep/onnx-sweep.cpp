@@ -15,8 +15,8 @@
 
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
-#include "AscendPrec/Transforms/Passes.h"
-#include "AscendPrec/Transforms/RuleDiagnostics.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -32,6 +32,7 @@
 
 namespace fs = std::filesystem;
 using namespace mlir;
+using namespace ascendprec;
 
 static const char *kModes[] = {
     "force_fp16",         "force_fp32",         "cube_fp16in_fp32out",
@@ -66,8 +67,8 @@ int main(int argc, char **argv) {
   }
   std::string soc = argv[1];
   DialectRegistry registry;
-  registerAllAscendPrecDialects(registry);
-  registerAllAscendPrecPasses();
+  ascendprec::registerAllAscendPrecDialects(registry);
+  ascendprec::registerAllAscendPrecPasses();
 
   unsigned models = 0, full = 0, generic = 0, importFailed = 0, skipped = 0,
            unsupportedType = 0;
@@ -106,7 +107,7 @@ int main(int argc, char **argv) {
       ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
         if (diag.getSeverity() == DiagnosticSeverity::Error) {
           diagnostics += diag.str() + "\n";
-          ruleError |= !ascendprec::taggedRule(diag).empty();
+          ruleError |= !ascendprec::ascend::taggedRule(diag).empty();
         }
         else if (diag.getSeverity() == DiagnosticSeverity::Warning)
           warnings += "    " + diag.str() + "\n";
@@ -146,12 +147,12 @@ int main(int argc, char **argv) {
         diagnostics.clear();
         ruleError = false;
         auto pm = PassManager::on<ModuleOp>(&context);
-        ascendprec::GraphPrepareOptions prepare;
+        ascendprec::ascend::GraphPrepareOptions prepare;
         prepare.renameDuplicates = true;
-        ascendprec::buildGraphPreparePipeline(pm, prepare);
-        ascendprec::PrecisionPipelineOptions options;
+        ascendprec::ascend::buildGraphPreparePipeline(pm, prepare);
+        ascendprec::ascend::PrecisionPipelineOptions options;
         options.cann.assign({{"soc_version", soc}, {"precision_mode", mode}});
-        ascendprec::buildPrecisionPipeline(pm, options);
+        ascendprec::ascend::buildPrecisionPipeline(pm, options);
         if (succeeded(pm.run(*copy)) && succeeded(verify(*copy))) {
           ++planned[mode];
           continue;

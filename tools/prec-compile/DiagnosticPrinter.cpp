@@ -3,14 +3,13 @@
 #include "DiagnosticPrinter.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
-#include "AscendPrec/Transforms/RuleDiagnostics.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ascendprec::driver {
 
-namespace policy = ::ascendprec::policy;
 
 /// "file:line:col", "file" or "file (node 'name')" for the report.
 std::string describeLocation(mlir::Location loc) {
@@ -64,7 +63,7 @@ DiagnosticPrinter::DiagnosticPrinter(mlir::MLIRContext &context, const LogFilter
       &context, [this](mlir::Diagnostic &diag) { return handle(diag); });
 }
 
-std::vector<mlir::ascendprec::ReportData::Diagnostic> DiagnosticPrinter::stopLoading() {
+std::vector<ascendprec::report::ReportData::Diagnostic> DiagnosticPrinter::stopLoading() {
   loading = false;
   return std::move(importDiagnostics);
 }
@@ -73,7 +72,7 @@ mlir::LogicalResult DiagnosticPrinter::handle(mlir::Diagnostic &diag) {
   bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
   if (isError) {
     ++errorCount;
-    if (!mlir::ascendprec::taggedRule(diag).empty())
+    if (!ascendprec::ascend::taggedRule(diag).empty())
       ++ruleErrorCount;
   }
   if (loading && diag.getSeverity() == mlir::DiagnosticSeverity::Warning)

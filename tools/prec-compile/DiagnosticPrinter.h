@@ -31,7 +31,7 @@ public:
 
   /// Between the two calls, warnings are kept as import diagnostics.
   void startLoading() { loading = true; }
-  std::vector<mlir::ascendprec::ReportData::Diagnostic> stopLoading();
+  std::vector<ascendprec::report::ReportData::Diagnostic> stopLoading();
 
   int errors() const { return errorCount; }
   /// Errors tagged with the rule they report (Transforms/RuleDiagnostics.h).
@@ -47,7 +47,7 @@ private:
   mlir::SourceMgrDiagnosticHandler printer;
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
   bool loading = false;
-  std::vector<mlir::ascendprec::ReportData::Diagnostic> importDiagnostics;
+  std::vector<ascendprec::report::ReportData::Diagnostic> importDiagnostics;
   int errorCount = 0, ruleErrorCount = 0;
 };
 

@@ -2,12 +2,13 @@
 
 #include "ModelIo.h"
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
-#include "AscendPrec/Dialect/Ascend/ValueNames.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
+using namespace ascendprec;
 
 namespace ascendprec::driver {
 

@@ -14,11 +14,11 @@ namespace ascendprec::driver {
 
 mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
-          const mlir::ascendprec::ONNXImportOptions &importOptions) {
+          const ascendprec::ONNXImportOptions &importOptions) {
   mlir::Location fileLoc = mlir::FileLineColLoc::get(&context, path, 0, 0);
   llvm::StringRef extension = llvm::StringRef(path).rsplit('.').second;
   if (extension == "onnx")
-    return mlir::ascendprec::importONNXFile(path, &context, nullptr, importOptions);
+    return ascendprec::importONNXFile(path, &context, nullptr, importOptions);
   if (!importOptions.inputShapes.empty()) {
     mlir::emitError(fileLoc) << "--input_shape applies to ONNX models; an .mlir model's "
                                 "shapes are its function's types";

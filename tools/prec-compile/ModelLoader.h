@@ -18,7 +18,7 @@ namespace ascendprec::driver {
 /// with input shapes is an error.
 mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
-          const mlir::ascendprec::ONNXImportOptions &importOptions = {});
+          const ascendprec::ONNXImportOptions &importOptions = {});
 
 } // namespace ascendprec::driver
 

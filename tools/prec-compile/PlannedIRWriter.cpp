@@ -2,7 +2,7 @@
 
 #include "PlannedIRWriter.h"
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -73,7 +73,7 @@ bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullCon
   std::optional<mlir::DenseResourceElementsHandle> elided;
   llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
       streamed;
-  module.walk([&](mlir::ascend::ConstOp constant) {
+  module.walk([&](ascendprec::ascend::ConstOp constant) {
     auto value = llvm::dyn_cast<mlir::DenseResourceElementsAttr>(constant.getValue());
     mlir::AsmResourceBlob *blob = value ? value.getRawHandle().getBlob() : nullptr;
     if (!blob)

@@ -21,8 +21,8 @@
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonOutput.h"
-#include "AscendPrec/Transforms/PlanWithPolicy.h"
-#include "AscendPrec/Transforms/CollectReport.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -221,24 +221,24 @@ int run(const std::vector<std::string> &args) {
   diags = {};
 
   mlir::DialectRegistry registry;
-  mlir::registerAllAscendPrecDialects(registry);
+  ascendprec::registerAllAscendPrecDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   DiagnosticPrinter diagnostics(context, log, progress);
 
   progress.begin("load " + fs::path(modelPath).filename().string());
-  mlir::ascendprec::ONNXImportOptions importOptions;
+  ascendprec::ONNXImportOptions importOptions;
   for (const policy::InputShape &shape : modelIo->shapes)
     importOptions.inputShapes.push_back({shape.name, shape.dims});
   diagnostics.startLoading();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadModel(modelPath, diagnostics.sourceMgr(), context, importOptions);
-  std::vector<mlir::ascendprec::ReportData::Diagnostic> importDiagnostics =
+  std::vector<ascendprec::report::ReportData::Diagnostic> importDiagnostics =
       diagnostics.stopLoading();
   progress.end();
   if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
     return UserError;
-  mlir::ascendprec::recordImportDiagnostics(*module, importDiagnostics);
+  ascendprec::ascend::recordImportDiagnostics(*module, importDiagnostics);
 
   if (!out->stage(folderError)) {
     llvm::errs() << "<command line>: error: " << folderError << "\n";
@@ -251,16 +251,16 @@ int run(const std::vector<std::string> &args) {
   }
 
   auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
-  mlir::ascendprec::GraphPrepareOptions prepare;
+  ascendprec::ascend::GraphPrepareOptions prepare;
   prepare.renameDuplicates = true; // models often repeat or omit node names
-  mlir::ascendprec::buildGraphPreparePipeline(pm, prepare);
-  mlir::ascendprec::PrecisionPipelineOptions precision;
+  ascendprec::ascend::buildGraphPreparePipeline(pm, prepare);
+  ascendprec::ascend::PrecisionPipelineOptions precision;
   precision.explain = explain;
   precision.explainOnly = explainOnly;
   precision.keepIoDtypes = keepIo;
   // The report is written below, from the data the summary table uses too.
   // On the policy built above, whose option warnings are already printed.
-  mlir::ascendprec::buildPrecisionPipeline(
+  ascendprec::ascend::buildPrecisionPipeline(
       pm, precision, std::make_shared<const policy::Policy>(std::move(*resolved)));
 
   // Verify once after the pipeline rather than after every pass (about a
@@ -283,7 +283,7 @@ int run(const std::vector<std::string> &args) {
   std::future<bool> verified = std::async(std::launch::async, [&] {
     return mlir::succeeded(mlir::verify(*module));
   });
-  mlir::ascendprec::ReportData report = mlir::ascendprec::collectReport(*module);
+  ascendprec::report::ReportData report = ascendprec::ascend::collectReport(*module);
   if (!verified.get()) {
     llvm::errs() << "prec-compile: internal error: planning produced invalid IR; "
                     "please report this with the model\n";
@@ -300,8 +300,8 @@ int run(const std::vector<std::string> &args) {
   std::thread irWriter([&] {
     wrote = writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
   });
-  mlir::LogicalResult reported = mlir::ascendprec::writeReportFiles(
-      *module, report, mlir::ascendprec::ReportFiles::besides(out->stagedPath("report.json")));
+  mlir::LogicalResult reported = ascendprec::report::writeReportFiles(
+      *module, report, ascendprec::report::ReportFiles::besides(out->stagedPath("report.json")));
   irWriter.join();
   if (mlir::failed(reported))
     return UserError;
@@ -319,13 +319,13 @@ int run(const std::vector<std::string> &args) {
   std::string where = policy::escapeForDisplay(*output);
   if (quiet) {
     // Only the diagnostics (printed as they happened) and one line.
-    std::cout << mlir::ascendprec::reportSummaryLine(report) << "; outputs in " << where
+    std::cout << ascendprec::report::reportSummaryLine(report) << "; outputs in " << where
               << "\n";
     exitWithoutTeardown(Success);
     return Success;
   }
-  std::cout << mlir::ascendprec::reportSummaryLine(report) << "\n"
-            << mlir::ascendprec::reportTerminalTable(report, terminalWidth());
+  std::cout << ascendprec::report::reportSummaryLine(report) << "\n"
+            << ascendprec::report::reportTerminalTable(report, terminalWidth());
   size_t count = report.diagnostics.size();
   if (count)
     std::cout << "\n"

@@ -15,9 +15,9 @@
 int main(int argc, char **argv) {
   if (ascendprec::wantsPrintPolicy(argc, argv))
     return ascendprec::runPrintPolicy(argc, argv);
-  mlir::registerAllAscendPrecPasses();
+  ascendprec::registerAllAscendPrecPasses();
   mlir::DialectRegistry registry;
-  mlir::registerAllAscendPrecDialects(registry);
+  ascendprec::registerAllAscendPrecDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "AscendPrec optimizer driver\n", registry));
 }

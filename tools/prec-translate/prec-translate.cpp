@@ -8,7 +8,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
-  mlir::ascendprec::registerImportONNXTranslation();
+  ascendprec::registerImportONNXTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "AscendPrec translation driver\n"));
 }

@@ -5,7 +5,8 @@
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
-using namespace mlir::ascend;
+using namespace ascendprec;
+using namespace ascendprec::ascend;
 using ascendprec::testing::DialectTest;
 
 namespace {

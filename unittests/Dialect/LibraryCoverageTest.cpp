@@ -11,6 +11,7 @@
 #include "TestUtils.h"
 
 using namespace mlir;
+using namespace ascendprec;
 using ascendprec::testing::DialectTest;
 
 namespace {

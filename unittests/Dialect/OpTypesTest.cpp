@@ -3,7 +3,8 @@
 #include "TestUtils.h"
 
 using namespace mlir;
-using namespace mlir::ascend;
+using namespace ascendprec;
+using namespace ascendprec::ascend;
 using ascendprec::testing::DialectTest;
 
 namespace {

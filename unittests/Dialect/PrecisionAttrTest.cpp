@@ -6,7 +6,8 @@
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
-using namespace mlir::ascend;
+using namespace ascendprec;
+using namespace ascendprec::ascend;
 using ascendprec::testing::DialectTest;
 
 namespace {

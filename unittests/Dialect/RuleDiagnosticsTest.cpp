@@ -1,6 +1,6 @@
 //===- RuleDiagnosticsTest.cpp - rules travel with diagnostics ------------===//
 
-#include "AscendPrec/Transforms/RuleDiagnostics.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace mlir;
+using namespace ascendprec;
 
 namespace {
 
@@ -16,7 +17,7 @@ std::vector<std::string> rulesSeen(llvm::function_ref<void(MLIRContext &)> emit)
   MLIRContext context;
   std::vector<std::string> rules;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    rules.push_back(ascendprec::taggedRule(diag).str());
+    rules.push_back(ascendprec::ascend::taggedRule(diag).str());
     return success();
   });
   emit(context);
@@ -26,7 +27,7 @@ std::vector<std::string> rulesSeen(llvm::function_ref<void(MLIRContext &)> emit)
 TEST(RuleDiagnostics, TheRuleTravelsWithTheDiagnostic) {
   std::vector<std::string> rules = rulesSeen([](MLIRContext &context) {
     InFlightDiagnostic error = emitError(UnknownLoc::get(&context)) << "no kernel [PM-9]";
-    ascendprec::tagRule(error, "PM-9");
+    ascendprec::ascend::tagRule(error, "PM-9");
   });
   ASSERT_EQ(rules.size(), 1u);
   EXPECT_EQ(rules[0], "PM-9");
@@ -37,7 +38,7 @@ TEST(RuleDiagnostics, TextAloneIsNotATag) {
   std::vector<std::string> rules = rulesSeen([](MLIRContext &context) {
     emitError(UnknownLoc::get(&context)) << "internal error [PM-9]";
     InFlightDiagnostic empty = emitError(UnknownLoc::get(&context)) << "no rule";
-    ascendprec::tagRule(empty, "");
+    ascendprec::ascend::tagRule(empty, "");
   });
   ASSERT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0], "");

@@ -3,7 +3,7 @@
 #ifndef ASCENDPREC_UNITTESTS_DIALECT_TESTUTILS_H
 #define ASCENDPREC_UNITTESTS_DIALECT_TESTUTILS_H
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/InitAll.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -18,7 +18,7 @@ class DialectTest : public ::testing::Test {
 protected:
   DialectTest() {
     mlir::DialectRegistry registry;
-    mlir::registerAllAscendPrecDialects(registry);
+    ascendprec::registerAllAscendPrecDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
   }

@@ -3,10 +3,11 @@
 #ifndef ASCENDPREC_CONVERSION_PASSES_H
 #define ASCENDPREC_CONVERSION_PASSES_H
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Support/MLIR.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::ascendprec {
+namespace ascendprec {
 
 #define GEN_PASS_DECL
 #include "AscendPrec/Conversion/Passes.h.inc"
@@ -14,6 +15,6 @@ namespace mlir::ascendprec {
 #define GEN_PASS_REGISTRATION
 #include "AscendPrec/Conversion/Passes.h.inc"
 
-} // namespace mlir::ascendprec
+} // namespace ascendprec
 
 #endif // ASCENDPREC_CONVERSION_PASSES_H

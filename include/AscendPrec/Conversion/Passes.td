@@ -18,7 +18,7 @@ def ConvertTosaToAscend : Pass<"convert-tosa-to-ascend", "::mlir::ModuleOp"> {
     locations, else `<tosa op>_<n>`. The mapping table is in
     docs/tosa-import.md.
   }];
-  let dependentDialects = ["::mlir::ascend::AscendDialect"];
+  let dependentDialects = ["::ascendprec::ascend::AscendDialect"];
 }
 
 #endif // ASCENDPREC_CONVERSION_PASSES_TD

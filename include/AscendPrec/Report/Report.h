@@ -9,13 +9,14 @@
 #ifndef ASCENDPREC_REPORT_REPORT_H
 #define ASCENDPREC_REPORT_REPORT_H
 
+#include "AscendPrec/Support/MLIR.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
-namespace mlir::ascendprec {
+namespace ascendprec::report {
 
 struct ReportNode {
   std::string name, opType, engine, originDType, computeDType, implMode, list,
@@ -88,6 +89,6 @@ struct LockfileOmission {
 std::vector<LockfileOmission> lockfileLines(const ReportData &report,
                                             std::vector<std::string> &lines);
 
-} // namespace mlir::ascendprec
+} // namespace ascendprec::report
 
 #endif // ASCENDPREC_REPORT_REPORT_H

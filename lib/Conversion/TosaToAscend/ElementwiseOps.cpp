@@ -1,13 +1,13 @@
 //===- ElementwiseOps.cpp - tosa elementwise ops, clamp, cast -> ascend ---===//
 
-#include "AscendPrec/Conversion/TosaToAscend.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Conversion/TosaToAscend/TosaToAscend.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec;
-using namespace mlir::ascendprec::tosa_to_ascend;
+using namespace ascendprec;
+using namespace ascendprec::tosa_to_ascend;
 
 namespace {
 
@@ -91,7 +91,7 @@ struct ClampToAscend : TosaToAscendPattern<tosa::ClampOp> {
 
 } // namespace
 
-void mlir::ascendprec::populateTosaElementwiseToAscendPatterns(
+void ascendprec::populateTosaElementwiseToAscendPatterns(
     RewritePatternSet &patterns, TosaNodeNamer &namer) {
   MLIRContext *context = patterns.getContext();
   patterns.add<OneToOne<tosa::AddOp>>(context, namer, "ascend.Add", 2);

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AscendPrec/Conversion/TosaToAscend.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Conversion/TosaToAscend/TosaToAscend.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec;
-using namespace mlir::ascendprec::tosa_to_ascend;
+using namespace ascendprec;
+using namespace ascendprec::tosa_to_ascend;
 
 namespace {
 
@@ -113,7 +113,7 @@ struct PoolToAscend : TosaToAscendPattern<TosaOp> {
 
 } // namespace
 
-void mlir::ascendprec::populateTosaNNToAscendPatterns(RewritePatternSet &patterns,
+void ascendprec::populateTosaNNToAscendPatterns(RewritePatternSet &patterns,
                                                       TosaNodeNamer &namer) {
   MLIRContext *context = patterns.getContext();
   patterns.add<MatMulToAscend, Conv2DToAscend>(context, namer);

@@ -1,13 +1,13 @@
 //===- TensorOps.cpp - tosa const, reshape, transpose, concat, reduce -----===//
 
-#include "AscendPrec/Conversion/TosaToAscend.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Conversion/TosaToAscend/TosaToAscend.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec;
-using namespace mlir::ascendprec::tosa_to_ascend;
+using namespace ascendprec;
+using namespace ascendprec::tosa_to_ascend;
 
 namespace {
 
@@ -75,7 +75,7 @@ struct ReduceToAscend : TosaToAscendPattern<TosaOp> {
 
 } // namespace
 
-void mlir::ascendprec::populateTosaTensorToAscendPatterns(RewritePatternSet &patterns,
+void ascendprec::populateTosaTensorToAscendPatterns(RewritePatternSet &patterns,
                                                           TosaNodeNamer &namer) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ConstToAscend, ReshapeToAscend, TransposeToAscend, ConcatToAscend>(

@@ -1,20 +1,20 @@
 //===- TosaToAscend.cpp - convert-tosa-to-ascend --------------------------===//
 
-#include "AscendPrec/Conversion/TosaToAscend.h"
+#include "AscendPrec/Conversion/TosaToAscend/TosaToAscend.h"
 #include "AscendPrec/Conversion/Passes.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 
-namespace mlir::ascendprec {
+namespace ascendprec {
 #define GEN_PASS_DEF_CONVERTTOSATOASCEND
 #include "AscendPrec/Conversion/Passes.h.inc"
-} // namespace mlir::ascendprec
+} // namespace ascendprec
 
 using namespace mlir;
-using namespace mlir::ascendprec;
+using namespace ascendprec;
 
 std::string TosaNodeNamer::nameFor(Operation *op, StringRef suffix) {
   if (auto nameLoc = dyn_cast<NameLoc>(op->getLoc())) {
@@ -59,7 +59,7 @@ bool tosa_to_ascend::isZeroConstant(Value value) {
                       [](const APInt &v) { return v.isZero(); });
 }
 
-void mlir::ascendprec::configureTosaToAscendTarget(ConversionTarget &target) {
+void ascendprec::configureTosaToAscendTarget(ConversionTarget &target) {
   target.addLegalDialect<ascend::AscendDialect, func::FuncDialect>();
   target.addIllegalDialect<tosa::TosaDialect>();
   target.addLegalOp<tosa::ConstShapeOp>();
@@ -67,7 +67,7 @@ void mlir::ascendprec::configureTosaToAscendTarget(ConversionTarget &target) {
 
 namespace {
 struct ConvertTosaToAscendPass
-    : mlir::ascendprec::impl::ConvertTosaToAscendBase<ConvertTosaToAscendPass> {
+    : ascendprec::impl::ConvertTosaToAscendBase<ConvertTosaToAscendPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     TosaNodeNamer namer;

@@ -6,9 +6,10 @@
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
-Operation *mlir::ascendprec::onnximport::buildOp(NodeConverter &node,
+Operation *ascendprec::onnximport::buildOp(NodeConverter &node,
                                                  StringRef opName,
                                                  ValueRange operands,
                                                  TypeRange results,
@@ -43,7 +44,7 @@ Operation *mlir::ascendprec::onnximport::buildOp(NodeConverter &node,
   return op;
 }
 
-DenseElementsAttr mlir::ascendprec::onnximport::scalarValue(Type element, double value) {
+DenseElementsAttr ascendprec::onnximport::scalarValue(Type element, double value) {
   auto type = RankedTensorType::get({}, element);
   if (auto floatType = dyn_cast<FloatType>(element)) {
     APFloat v(value);
@@ -57,7 +58,7 @@ DenseElementsAttr mlir::ascendprec::onnximport::scalarValue(Type element, double
                                             static_cast<int64_t>(value), true));
 }
 
-Value mlir::ascendprec::onnximport::buildValue(NodeConverter &node, StringRef opName,
+Value ascendprec::onnximport::buildValue(NodeConverter &node, StringRef opName,
                                                ValueRange operands, Type result,
                                                ArrayRef<NamedAttribute> attrs,
                                                StringRef nameSuffix) {
@@ -66,7 +67,7 @@ Value mlir::ascendprec::onnximport::buildValue(NodeConverter &node, StringRef op
   return op && result ? op->getResult(0) : Value();
 }
 
-LogicalResult mlir::ascendprec::onnximport::setResult(NodeConverter &node, Value value) {
+LogicalResult ascendprec::onnximport::setResult(NodeConverter &node, Value value) {
   if (!value)
     return failure();
   node.results = {value};

@@ -13,9 +13,8 @@
 #include "AscendPrec/Policy/Diagnostics.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec;
-using namespace mlir::ascendprec::onnximport;
-namespace policy = ::ascendprec::policy;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 

@@ -12,7 +12,8 @@
 #include <limits>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -296,7 +297,7 @@ LogicalResult trainingBatchNorm(NodeConverter &n) {
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertDecomposedOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertDecomposedOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if ((type == "ArgMax" || type == "ArgMin") && n.intAttr("select_last_index", 0))
     return argLast(n, type == "ArgMax" ? "ascend.ArgMaxV2" : "ascend.ArgMin");

@@ -21,7 +21,8 @@
 #include <numeric>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -165,7 +166,7 @@ std::optional<int64_t> axisFor(int64_t axis, int64_t rank) {
 
 } // namespace
 
-std::optional<DenseElementsAttr> mlir::ascendprec::onnximport::foldShapeComputation(
+std::optional<DenseElementsAttr> ascendprec::onnximport::foldShapeComputation(
     NodeConverter &n) {
   const std::string &type = n.node.op_type();
   Builder b(n.builder.getContext());

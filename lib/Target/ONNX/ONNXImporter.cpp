@@ -10,8 +10,8 @@
 
 #include "ONNXImporter.h"
 
-#include "AscendPrec/Dialect/Ascend/OpTypes.h"
-#include "AscendPrec/Dialect/Ascend/ValueNames.h"
+#include "AscendPrec/Dialect/Ascend/IR/OpTypes.h"
+#include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -27,9 +27,8 @@
 
 
 using namespace mlir;
-using namespace mlir::ascendprec;
-using namespace mlir::ascendprec::onnximport;
-namespace policy = ::ascendprec::policy;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 static void eraseDeadOps(Block &block);
 
@@ -661,7 +660,7 @@ static void reportUnparsable(Importer &importer, StringRef path, size_t bytes) {
                      << "' is not an ONNX model: the protobuf does not parse";
 }
 
-OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef path,
+OwningOpRef<ModuleOp> ascendprec::importONNX(StringRef bytes, StringRef path,
                                                    MLIRContext *context,
                                                    ONNXImportStats *stats,
                                                    const ONNXImportOptions &options) {
@@ -676,7 +675,7 @@ OwningOpRef<ModuleOp> mlir::ascendprec::importONNX(StringRef bytes, StringRef pa
   return importer.run(std::move(model));
 }
 
-OwningOpRef<ModuleOp> mlir::ascendprec::importONNXFile(StringRef path,
+OwningOpRef<ModuleOp> ascendprec::importONNXFile(StringRef path,
                                                        MLIRContext *context,
                                                        ONNXImportStats *stats,
                                                        const ONNXImportOptions &options) {

@@ -3,7 +3,8 @@
 #ifndef ASCENDPREC_LIB_TARGET_ONNX_ONNXIMPORTER_H
 #define ASCENDPREC_LIB_TARGET_ONNX_ONNXIMPORTER_H
 
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Support/MLIR.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "mlir/IR/Builders.h"
 
@@ -16,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::ascendprec::onnximport {
+namespace ascendprec::onnximport {
 
 /// Maps an ONNX element type to MLIR's; null for unsupported ones.
 Type elementType(MLIRContext *context, int32_t onnxType);
@@ -267,6 +268,6 @@ private:
   bool reportedInitializerError = false; ///< said why a lookup failed
 };
 
-} // namespace mlir::ascendprec::onnximport
+} // namespace ascendprec::onnximport
 
 #endif // ASCENDPREC_LIB_TARGET_ONNX_ONNXIMPORTER_H

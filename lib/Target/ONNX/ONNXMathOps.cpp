@@ -10,7 +10,8 @@
 #include <limits>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -388,7 +389,7 @@ const std::map<std::string, const char *> reductions = {
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertMathOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertMathOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if ((type == "Max" || type == "Min") && n.numInputs() == 1)
     return forward(n);

@@ -5,7 +5,8 @@
 #include "mlir/Dialect/Traits.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -331,7 +332,7 @@ LogicalResult globalPool(NodeConverter &n, const char *opName) {
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertNNOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertNNOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if (type == "Conv")
     return conv(n, /*transposed=*/false);

@@ -11,7 +11,8 @@
 #include "ONNXImporter.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -72,7 +73,7 @@ Value transposed(NodeConverter &n, Value value, ArrayRef<int64_t> perm, StringRe
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertRecurrentOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertRecurrentOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if (type != "LSTM" && type != "GRU" && type != "RNN")
     return failure();

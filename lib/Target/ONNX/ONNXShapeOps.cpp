@@ -2,7 +2,7 @@
 
 #include "ONNXImporter.h"
 
-#include "AscendPrec/Dialect/Ascend/ShapeArithmetic.h"
+#include "AscendPrec/Dialect/Ascend/IR/ShapeArithmetic.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -10,7 +10,8 @@
 #include <limits>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -335,7 +336,7 @@ LogicalResult resize(NodeConverter &n) {
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertShapeOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertShapeOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if (type == "Reshape" || type == "Flatten" || type == "Squeeze" || type == "Unsqueeze")
     return reshape(n);

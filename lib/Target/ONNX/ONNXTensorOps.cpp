@@ -14,7 +14,8 @@
 #include <map>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -283,7 +284,7 @@ LogicalResult mod(NodeConverter &n) {
 
 } // namespace
 
-LogicalResult mlir::ascendprec::onnximport::convertTensorOp(NodeConverter &n) {
+LogicalResult ascendprec::onnximport::convertTensorOp(NodeConverter &n) {
   const std::string &type = n.node.op_type();
   if (type == "Tile")
     return tile(n);

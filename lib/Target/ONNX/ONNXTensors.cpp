@@ -11,9 +11,10 @@
 #include <cstring>
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
-Type mlir::ascendprec::onnximport::elementType(MLIRContext *context,
+Type ascendprec::onnximport::elementType(MLIRContext *context,
                                                int32_t onnxType) {
   Builder b(context);
   switch (onnxType) {
@@ -48,7 +49,7 @@ Type mlir::ascendprec::onnximport::elementType(MLIRContext *context,
   }
 }
 
-Type mlir::ascendprec::onnximport::tensorType(MLIRContext *context,
+Type ascendprec::onnximport::tensorType(MLIRContext *context,
                                               const onnx::TypeProto &type) {
   if (!type.has_tensor_type())
     return {};
@@ -81,7 +82,7 @@ SmallVector<APInt> asAPInts(const Field &field, unsigned width) {
 static RankedTensorType checkedTensorType(MLIRContext *context,
                                           const onnx::TensorProto &tensor, int64_t &count,
                                           std::string &error) {
-  Type element = mlir::ascendprec::onnximport::elementType(context, tensor.data_type());
+  Type element = ascendprec::onnximport::elementType(context, tensor.data_type());
   if (!element) {
     error = "tensor '" + tensor.name() + "' has an unsupported data type (" +
             std::to_string(tensor.data_type()) + ")";
@@ -117,7 +118,7 @@ static std::string rawSizeError(const onnx::TensorProto &tensor, size_t needed) 
          " bytes of raw data; its shape needs " + std::to_string(needed);
 }
 
-DenseResourceElementsAttr mlir::ascendprec::onnximport::takeLargeTensor(
+DenseResourceElementsAttr ascendprec::onnximport::takeLargeTensor(
     MLIRContext *context, onnx::TensorProto &tensor, std::string &error) {
   if (!tensor.has_raw_data() || tensor.raw_data().size() <= kResourceThresholdBytes)
     return {};
@@ -138,7 +139,7 @@ DenseResourceElementsAttr mlir::ascendprec::onnximport::takeLargeTensor(
   return DenseResourceElementsAttr::get(type, tensor.name(), std::move(blob));
 }
 
-DenseElementsAttr mlir::ascendprec::onnximport::tensorValue(
+DenseElementsAttr ascendprec::onnximport::tensorValue(
     MLIRContext *context, const onnx::TensorProto &tensor, std::string &error) {
   int64_t count;
   RankedTensorType type = checkedTensorType(context, tensor, count, error);

@@ -5,11 +5,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/SourceMgr.h"
-#include "AscendPrec/Dialect/Ascend/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 using namespace mlir;
+using namespace ascendprec;
 
-void mlir::ascendprec::registerImportONNXTranslation() {
+void ascendprec::registerImportONNXTranslation() {
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model into the ascend dialect",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) -> OwningOpRef<Operation *> {

@@ -14,7 +14,8 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
 
 namespace {
 /// One element of a run-time shape vector: a number (dynamic when unknown),
@@ -100,7 +101,7 @@ std::optional<ShapeEntries> shapeEntries(Value value) {
 }
 } // namespace
 
-std::optional<SmallVector<int64_t>> mlir::ascendprec::onnximport::knownShapeValues(Value value) {
+std::optional<SmallVector<int64_t>> ascendprec::onnximport::knownShapeValues(Value value) {
   std::optional<ShapeEntries> entries = shapeEntries(value);
   if (!entries)
     return std::nullopt;
@@ -110,7 +111,7 @@ std::optional<SmallVector<int64_t>> mlir::ascendprec::onnximport::knownShapeValu
   return values;
 }
 
-RankedTensorType mlir::ascendprec::onnximport::reshapeResultType(Value input, Value target,
+RankedTensorType ascendprec::onnximport::reshapeResultType(Value input, Value target,
                                                                  bool allowZero) {
   auto x = cast<RankedTensorType>(input.getType());
   std::optional<ShapeEntries> entries = shapeEntries(target);
@@ -168,7 +169,7 @@ RankedTensorType mlir::ascendprec::onnximport::reshapeResultType(Value input, Va
   return RankedTensorType::get(shape, x.getElementType());
 }
 
-RankedTensorType mlir::ascendprec::onnximport::refineType(RankedTensorType inferred,
+RankedTensorType ascendprec::onnximport::refineType(RankedTensorType inferred,
                                                           RankedTensorType computed) {
   if (!inferred || !computed)
     return inferred ? inferred : computed;

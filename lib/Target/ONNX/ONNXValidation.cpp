@@ -27,7 +27,7 @@
 #define ASCENDPREC_ONNX_ISOLATE 1
 #endif
 
-using namespace mlir::ascendprec::onnximport;
+using namespace ascendprec::onnximport;
 
 namespace {
 
@@ -222,7 +222,7 @@ std::string crashMessage(const std::string &how, const char *step) {
 } // namespace
 
 ValidationResult
-mlir::ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict,
+ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict,
                                                   llvm::function_ref<void()> meanwhile) {
 #ifdef ASCENDPREC_ONNX_ISOLATE
   // The checker and shape inference run at once, in two children (on large

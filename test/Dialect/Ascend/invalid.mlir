@@ -159,7 +159,7 @@ func.func @clip_result_rank(%x: tensor<4xf32>, %s: tensor<f32>) {
 // -----
 
 func.func @bias_format(%x: tensor<1x8x4x4xf32>, %b: tensor<8xf32>) {
-  // expected-error @+2 {{expected ::mlir::ascend::DataFormat to be one of: NCHW, NHWC}}
+  // expected-error @+2 {{expected ::ascendprec::ascend::DataFormat to be one of: NCHW, NHWC}}
   // expected-error @+1 {{failed to parse Ascend_DataFormatAttr parameter 'value'}}
   %0 = ascend.BiasAdd %x, %b {name = "b", data_format = #ascend.data_format<NC1HWC0>} : (tensor<1x8x4x4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
   return
@@ -808,7 +808,7 @@ func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
 //===--- Recurrent layers ---===//
 
 func.func @rnn_direction(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>) {
-  // expected-error @+2 {{expected ::mlir::ascend::RnnDirection to be one of: forward, reverse, bidirectional}}
+  // expected-error @+2 {{expected ::ascendprec::ascend::RnnDirection to be one of: forward, reverse, bidirectional}}
   // expected-error @+1 {{failed to parse Ascend_RnnDirectionAttr parameter 'value'}}
   %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = #ascend.rnn_direction<sideways>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)

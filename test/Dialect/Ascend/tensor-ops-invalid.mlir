@@ -96,7 +96,7 @@ func.func @range(%a: tensor<2xf32>, %b: tensor<f32>) {
 // -----
 
 func.func @grid_mode(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x5x2xf32>) {
-  // expected-error @+2 {{expected ::mlir::ascend::Interpolation to be one of: bilinear, nearest, bicubic}}
+  // expected-error @+2 {{expected ::ascendprec::ascend::Interpolation to be one of: bilinear, nearest, bicubic}}
   // expected-error @+1 {{failed to parse Ascend_InterpolationAttr parameter 'value'}}
   %s = ascend.GridSampler2D %x, %g {name = "grid", interpolation_mode = #ascend.interpolation<area>} : (tensor<1x3x8x8xf32>, tensor<1x4x5x2xf32>) -> tensor<1x3x4x5xf32>
   return

@@ -3,6 +3,7 @@
 #ifndef ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
 #define ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
 
+#include "AscendPrec/Support/MLIR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -11,7 +12,7 @@
 #include <vector>
 #include <string>
 
-namespace mlir::ascendprec {
+namespace ascendprec {
 
 /// What an import produced, for tools and the test-data sweep.
 struct ONNXImportStats {
@@ -47,6 +48,6 @@ OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
 /// Registers `--import-onnx` with mlir-translate-style tools.
 void registerImportONNXTranslation();
 
-} // namespace mlir::ascendprec
+} // namespace ascendprec
 
 #endif // ASCENDPREC_TARGET_ONNX_IMPORTONNX_H

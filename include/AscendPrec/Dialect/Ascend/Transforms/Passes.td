@@ -1,0 +1,129 @@
+//===- Passes.td - AscendPrec transformation passes --------*- tablegen -*-===//
+
+#ifndef ASCENDPREC_DIALECT_ASCEND_TRANSFORMS_PASSES_TD
+#define ASCENDPREC_DIALECT_ASCEND_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CheckNodeNames : Pass<"prec-check-node-names", "::mlir::ModuleOp"> {
+  let summary = "Requires every ascend op to have a unique node name";
+  let description = [{
+    Node names are the keys of `Opname::` lines in customize_dtypes, of name
+    lines in keep_dtype and of `[ByNodeName]` sections in op_precision_mode,
+    and the names the report uses. Two ops with one name would make those
+    entries ambiguous, so this pass rejects duplicates: the second use gets
+    an error with a note at the first.
+
+    With `rename-duplicates=true` the first use keeps its name and every later
+    one is renamed to `<name>_<n>` (the smallest free `n`), with a remark
+    saying so. Ops fused into another (`absorbed`) count as uses too.
+
+    Example:
+    ```
+    prec-opt --prec-check-node-names=rename-duplicates=true model.mlir
+    ```
+  }];
+  let options = [
+    Option<"renameDuplicates", "rename-duplicates", "bool",
+           /*default=*/"false",
+           "Rename later duplicates to <name>_<n> instead of failing">
+  ];
+}
+
+def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
+  let summary = "Decides every op's dtypes, engine and implementation mode";
+  let description = [{
+    Applies the precision mode (PM-4..PM-12), the mixed-precision lists
+    (ML-1..ML-4), keep_dtype (KD-2..KD-5), customize_dtypes (CD-4..CD-6) and
+    the implementation-mode rules (IM-5..IM-7) to every `ascend` op except
+    `ascend.Const`, and attaches the decision as `precision =
+    #ascend.precision<...>` (with the deciding rule ID and `built-in` or the
+    `file:line` of the entry that decided) and `impl_mode`. Types are not
+    changed; `prec-materialize-precision` does that.
+
+    It takes CANN's options under CANN's names: `soc_version` (required),
+    `graph_run_mode`, `precision_mode`, `precision_mode_v2`, and the option
+    files and modes marked "pass option" in docs/reference/options.md. They
+    are declared from the option table (lib/Policy/OptionTable.cpp) at run
+    time, so they are not listed under Options below. `session_options`
+    names a JSON file of the same options; the pass options win (OP-1).
+
+    Errors (CD-5, PM-6, PM-7, PM-9, ML-3) are op errors with a note at the
+    config line. With `explain`, every op gets a remark saying why (with
+    `explain-only`, just the named nodes and `OpType::` types).
+
+    ```
+    prec-opt --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision modify_mixlist=ops_info.json explain=true" model.mlir
+    ```
+  }];
+  let options = [
+    Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
+           "JSON file of CANN options (the pass options win)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit one remark per op saying what it computes in and why">,
+    ListOption<"explainOnly", "explain-only", "std::string",
+               "With explain: only these node names and OpType::<type> entries "
+               "(a warning names those that match nothing)">
+  ];
+  let dependentDialects = ["::ascendprec::ascend::AscendDialect"];
+}
+
+def MaterializePrecision : Pass<"prec-materialize-precision", "::mlir::ModuleOp"> {
+  let summary = "Rewrites element types and inserts Casts to follow the plan";
+  let description = [{
+    Gives every planned op's operands and results the dtypes of its
+    `#ascend.precision` decision. Where a producer's dtype differs from what
+    a consumer needs, an `ascend.Cast` is inserted (one per value and dtype,
+    named `<value>/Cast_<dtype>`); a constant is converted at compile time
+    instead, never by a runtime Cast. Function inputs and outputs keep their
+    dtypes (Casts at the boundary) unless `keep-io-dtypes=false`.
+  }];
+  let options = [
+    Option<"keepIoDtypes", "keep-io-dtypes", "bool", /*default=*/"true",
+           "Keep the function signature's dtypes (insert boundary Casts)">
+  ];
+  let statistics = [
+    Statistic<"numCastsInserted", "casts-inserted", "Casts inserted">,
+    Statistic<"numConstantsConverted", "constants-converted",
+              "Constants converted at compile time">
+  ];
+}
+
+def CleanupCasts : Pass<"prec-cleanup-casts", "::mlir::ModuleOp"> {
+  let summary = "Removes Casts that do not change values";
+  let description = [{
+    Removes Casts to the same type, exact round trips (`f16 -> f32 -> f16`),
+    merges chains whose first step is exact, folds Casts of constants, and
+    merges duplicate Casts of one value to one dtype (the kept Cast lists the
+    others' names in `absorbed`). A lossy round trip such as
+    `f32 -> f16 -> f32` that the plan requires is never removed.
+  }];
+  let statistics = [
+    Statistic<"numCastsRemoved", "casts-removed", "Casts removed">
+  ];
+}
+
+def PrecisionReport : Pass<"prec-precision-report", "::mlir::ModuleOp"> {
+  let summary = "Writes the precision report, picture and lockfile";
+  let description = [{
+    Reads the decisions on the ops and writes, for every path given:
+    `report` (JSON, schema in docs/reference/report.md), `report-text` (a
+    table for the terminal), `report-dot` (Graphviz, ops coloured by compute
+    dtype, inserted Casts marked), `report-html` (the same as a page), and
+    `lockfile` (customize_dtypes lines that reproduce every decision when
+    fed back as `customize_dtypes`). Use `-` for standard output.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"", "JSON report path">,
+    Option<"reportText", "report-text", "std::string", /*default=*/"",
+           "text table path">,
+    Option<"reportDot", "report-dot", "std::string", /*default=*/"",
+           "Graphviz picture path">,
+    Option<"reportHtml", "report-html", "std::string", /*default=*/"",
+           "HTML page path">,
+    Option<"lockfile", "lockfile", "std::string", /*default=*/"",
+           "customize_dtypes lockfile path">
+  ];
+}
+
+#endif // ASCENDPREC_DIALECT_ASCEND_TRANSFORMS_PASSES_TD

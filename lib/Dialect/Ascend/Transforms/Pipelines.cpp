@@ -1,0 +1,67 @@
+//===- Pipelines.cpp - named pass pipelines and registration --------------===//
+
+#include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::ascend;
+using namespace ascendprec::report;
+
+void ascendprec::ascend::buildGraphPreparePipeline(
+    OpPassManager &pm, const GraphPrepareOptions &options) {
+  CheckNodeNamesOptions checkOptions;
+  checkOptions.renameDuplicates = options.renameDuplicates;
+  pm.addPass(createCheckNodeNames(checkOptions));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void ascendprec::ascend::buildPrecisionPipeline(
+    OpPassManager &pm, const PrecisionPipelineOptions &options) {
+  buildPrecisionPipeline(pm, options, nullptr);
+}
+
+void ascendprec::ascend::buildPrecisionPipeline(
+    OpPassManager &pm, const PrecisionPipelineOptions &options,
+    std::shared_ptr<const ::ascendprec::policy::Policy> policy) {
+  PlanPrecisionOptions plan;
+  plan.sessionOptions = options.sessionOptions;
+  plan.explain = options.explain;
+  plan.explainOnly.assign(options.explainOnly.begin(), options.explainOnly.end());
+  if (policy)
+    pm.addPass(createPlanPrecision(std::move(policy), options.explain,
+                                   std::vector<std::string>(options.explainOnly.begin(),
+                                                            options.explainOnly.end())));
+  else
+    pm.addPass(createPlanPrecision(plan, options.cann.values()));
+  MaterializePrecisionOptions materialize;
+  materialize.keepIoDtypes = options.keepIoDtypes;
+  pm.addPass(createMaterializePrecision(materialize));
+  pm.addPass(createCleanupCasts());
+  if (!options.report.empty()) {
+    ReportFiles files = ReportFiles::besides(options.report);
+    PrecisionReportOptions report;
+    report.report = files.json;
+    report.reportText = files.text;
+    report.reportDot = files.dot;
+    report.reportHtml = files.html;
+    report.lockfile = files.lockfile;
+    pm.addPass(createPrecisionReport(report));
+  }
+}
+
+void ascendprec::ascend::registerAscendPrecPassesAndPipelines() {
+  registerAscendPrecPasses();
+  PassPipelineRegistration<GraphPrepareOptions>(
+      "prec-graph-prepare",
+      "Check node names and canonicalize an imported ascend graph",
+      buildGraphPreparePipeline);
+  PassPipelineRegistration<PrecisionPipelineOptions>(
+      "prec-precision-pipeline",
+      "Plan, materialize and clean up precision (and write the report)",
+      [](OpPassManager &pm, const PrecisionPipelineOptions &options) {
+        buildPrecisionPipeline(pm, options);
+      });
+}
