@@ -31,6 +31,25 @@ TEST_F(AscendOpInterfaceTest, OpTypeIsTheMnemonicOrTheGenericOpType) {
   EXPECT_EQ(names, (SmallVector<std::string>{"sm", "xl"}));
 }
 
+TEST_F(AscendOpInterfaceTest, OpKindsAreAnsweredByTheInterface) {
+  auto module = parse(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %c = ascend.Const dense<1.0> : tensor<4xf32> {name = "one"}
+      %0 = ascend.Add %x, %c {name = "add"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %1 = ascend.generic "Xlog1py"(%0, %0) {name = "xl"}
+          : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %1 : tensor<4xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  SmallVector<bool> constantData, dedicated;
+  module->walk([&](AscendOpInterface op) {
+    constantData.push_back(op.holdsConstantData());
+    dedicated.push_back(op.hasDedicatedOp());
+  });
+  EXPECT_EQ(constantData, (SmallVector<bool>{true, false, false}));
+  EXPECT_EQ(dedicated, (SmallVector<bool>{true, true, false}));
+}
+
 TEST_F(AscendOpInterfaceTest, ComputeUnitComesFromTheOpType) {
   auto module = parse(R"mlir(
     func.func @f(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {

@@ -100,7 +100,7 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
     PrecisionAttr decision = op.getPrecisionDecision();
     if (!decision)
       return;
-    node.generic = isa<GenericOp>(op.getOperation());
+    node.generic = !op.hasDedicatedOp();
     node.source = decision.getSource().str();
     // An op the library does not know runs on an engine nobody chose.
     node.engine = node.source == ::ascendprec::policy::kNoLibraryEntrySource

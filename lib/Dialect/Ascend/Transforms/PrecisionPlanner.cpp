@@ -95,7 +95,7 @@ PrecisionPlanner::rowsOf(const policy::OpQuery &query) {
 LogicalResult PrecisionPlanner::planFunction(func::FuncOp func) {
   bool ok = true;
   func.walk([&](AscendOpInterface op) {
-    if (isa<ConstOp>(op.getOperation())) {
+    if (op.holdsConstantData()) {
       planned[op->getResult(0)] = getElementTypeOrSelf(op->getResult(0));
       return;
     }
@@ -143,7 +143,8 @@ Type PrecisionPlanner::followedDType(AscendOpInterface op,
     // so that x + f(x) and f(x) + x follow f alike. So are the results and
     // body arguments of If, Loop and Scan: they keep the model's dtypes
     // (docs/control-flow.md).
-    if (!producer || isa<ConstOp>(producer) || !isa<AscendOpInterface>(producer))
+    auto producerOp = dyn_cast_or_null<AscendOpInterface>(producer);
+    if (!producerOp || producerOp.holdsConstantData())
       continue;
     Type dtype = planned.lookup(value);
     if (!dtype)
@@ -242,7 +243,7 @@ bool PrecisionPlanner::inOperatorLibrary(AscendOpInterface op, const std::string
   misfit = false;
   if (!info)
     return false;
-  if (!isa<GenericOp>(op.getOperation()))
+  if (op.hasDedicatedOp())
     return true;
   // A generic op may share a dedicated op type in a form the library's
   // kernels do not take (a 3-input Max as Maximum): then it is unknown too.

@@ -37,6 +37,17 @@ def Ascend_AscendOpInterface : OpInterface<"AscendOpInterface"> {
       [{ return ::ascendprec::ascend::classifyOpType(
              ::llvm::cast<ConcreteOp>($_op.getOperation()).getOpType()); }]>,
     InterfaceMethod<
+      "Returns whether the op only holds constant data (`ascend.Const`): it "
+      "computes nothing, so planning gives it no decision and its dtype "
+      "changes only when a consumer's plan converts it.",
+      "bool", "holdsConstantData", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<
+      "Returns false for an operator kept by its op type alone "
+      "(`ascend.generic`): nothing checked its operands against that op "
+      "type's signature, so planning must check that the operator library's "
+      "kernel rows fit what it has.",
+      "bool", "hasDedicatedOp", (ins), [{}], [{ return true; }]>,
+    InterfaceMethod<
       "Returns operand indices in ML-4 visiting order: operands produced by "
       "non-constant ops (or block arguments) in index order, then operands "
       "produced by `ascend.Const`, in index order.",

@@ -548,6 +548,10 @@ def Ascend_ConstOp : Ascend_OpBase<"Const",
   let arguments = !con((ins ElementsAttr:$value), Ascend_CommonAttrs);
   let results = (outs Ascend_Tensor:$output);
   let assemblyFormat = "$value attr-dict";
+  let extraClassDeclaration = [{
+    /// AscendOpInterface: data, no computation.
+    bool holdsConstantData() { return true; }
+  }];
 }
 
 def Ascend_CastOp : Ascend_Op<"Cast", [SameOperandsAndResultShape]> {
@@ -805,6 +809,10 @@ def Ascend_GenericOp : Ascend_OpBase<"generic", [Ascend_AscendOpInterface]> {
   let results = (outs Variadic<AnyTensor>:$outputs);
   let assemblyFormat = [{
     $op_type `(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs)
+  }];
+  let extraClassDeclaration = [{
+    /// AscendOpInterface: kept by its op type alone.
+    bool hasDedicatedOp() { return false; }
   }];
   let hasVerifier = 1;
 }
