@@ -61,7 +61,11 @@ std::vector<OptionSpec> buildSpecs() {
        "comma-separated op types that take op_select_implmode's mode", {},
        "IM-3", kPass},
       {"enable_scope_fusion_passes", T::String, true, tuning,
-       "comma-separated non-general fusion passes to enable", {}, "FU-1"},
+       "comma-separated non-general fusion passes to enable", {}, "FU-1", kPass},
+      {"fusion_switch_file", T::Path, true, tuning,
+       "JSON {\"Switch\":{\"GraphFusion\":{...},\"UBFusion\":{...}}} turning fusion "
+       "passes on and off",
+       {}, "FU-1", kPass},
       {"deterministic", T::Int, true, tuning,
        "1: fixed accumulation order in reductions", kBinary, "OP-3"},
       {"aicore_num", T::String, true, tuning,

@@ -147,6 +147,28 @@ std::vector<std::string> libraryOpTypes(const OpLibrary &library) {
   return names;
 }
 
+/// FU-1: enable_scope_fusion_passes and the fusion_switch_file.
+void loadFusionSettings(Policy &policy, DiagnosticList &diags) {
+  const SessionOptions &options = policy.options;
+  std::vector<std::string> scopePasses;
+  SourceLoc scopeLoc;
+  if (const OptionValue *passes = options.get("enable_scope_fusion_passes")) {
+    scopePasses = splitList(passes->text);
+    scopeLoc = passes->loc;
+  }
+  std::optional<FusionSwitchFile> switchFile;
+  if (options.has("fusion_switch_file")) {
+    std::string text;
+    if (!readOptionFile(options, "fusion_switch_file", "FU-1", text, diags))
+      return;
+    switchFile = parseFusionSwitchFile(text, options.get("fusion_switch_file")->text, diags);
+    if (!switchFile)
+      return;
+  }
+  policy.fusion = resolveFusionSettings(scopePasses, scopeLoc,
+                                        switchFile ? &*switchFile : nullptr, diags);
+}
+
 void loadMixList(Policy &policy, DiagnosticList &diags) {
   if (!policy.options.has("modify_mixlist"))
     return;
@@ -301,12 +323,7 @@ void loadTuningOptions(Policy &policy, DiagnosticList &diags) {
                   "accepted, no effect on compilation here: " +
                       joinChoices(noEffect, ", "),
                   "OP-2");
-  if (const OptionValue *passes = options.get("enable_scope_fusion_passes")) {
-    policy.fusionPasses = splitList(passes->text);
-    diags.warning(passes->loc, "enable_scope_fusion_passes has no effect yet: "
-                               "AscendPrec has no fusion passes",
-                  "FU-1");
-  }
+  loadFusionSettings(policy, diags);
   if (const OptionValue *value = options.get("deterministic"))
     policy.deterministic = value->text == "1";
   if (const OptionValue *value = options.get("oo_constant_folding"))

@@ -209,7 +209,17 @@ private:
         json.attribute("aicore_num", nullptr);
       json.attribute("enable_small_channel", policy.enableSmallChannel);
       json.attribute("oo_constant_folding", policy.constantFolding);
-      strings("enable_scope_fusion_passes", policy.fusionPasses);
+    });
+    json.attributeObject("fusion_passes", [&] {
+      for (const FusionPassInfo &pass : fusionPasses()) {
+        auto state = policy.fusion.passes.find(pass.name);
+        if (state == policy.fusion.passes.end())
+          continue;
+        json.attributeObject(pass.name, [&] {
+          json.attribute("on", state->second.on);
+          json.attribute("why", jsonText(state->second.why));
+        });
+      }
     });
   }
 

@@ -31,7 +31,7 @@ Value castTo(OpBuilder &builder, Location loc, Value value, Type element,
              const std::string &name, const char *option) {
   auto type = cast<ShapedType>(value.getType()).clone(element);
   auto castOp = ascend::CastOp::create(builder, loc, type, value, builder.getStringAttr(name),
-                                       nullptr, nullptr, nullptr);
+                                       nullptr, nullptr, nullptr, nullptr);
   castOp->setAttr(ascend::kRequestedByAttr, builder.getStringAttr(option));
   return castOp;
 }

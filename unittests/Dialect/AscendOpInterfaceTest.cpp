@@ -121,7 +121,7 @@ TEST_F(AscendOpInterfaceTest, CloneWithElementTypesKeepsShapesAndAttributes) {
   auto input = CastOp::create(builder, lrelu.getLoc(),
                               RankedTensorType::get({2, ShapedType::kDynamic}, f16),
                               lrelu.getX(), builder.getStringAttr("to_f16"),
-                              nullptr, nullptr, nullptr);
+                              nullptr, nullptr, nullptr, nullptr);
   Operation *clone = cast<AscendOpInterface>(lrelu.getOperation())
                          .cloneWithElementTypes(builder, ValueRange{input}, {f16});
   auto cloned = dyn_cast<LeakyReluOp>(clone);

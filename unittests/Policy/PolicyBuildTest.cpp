@@ -357,13 +357,92 @@ TEST(Validation, IM_5_OpPrecisionModeWinsOverOpSelectImplmode) {
             nullptr);
 }
 
-TEST(Validation, FU_1_FusionPassesHaveNoEffectYetAndSaySo) {
+TEST(Validation, FU_1_GeneralFusionPassesAreOnByDefault) {
+  DiagnosticList diags;
+  auto policy = build({"--soc_version=Ascend910"}, diags);
+  ASSERT_TRUE(policy) << diags.format();
+  for (const FusionPassInfo &pass : fusionPasses())
+    EXPECT_EQ(policy->fusion.isOn(pass.name), pass.general) << pass.name;
+  EXPECT_EQ(policy->fusion.passes.at("AABiasaddConvFusion").why, "general: on by default");
+}
+
+TEST(Validation, FU_1_UnknownScopeFusionPassIsAnErrorListingTheKnownOnes) {
+  DiagnosticList diags;
+  EXPECT_FALSE(build({"--soc_version=Ascend910",
+                      "--enable_scope_fusion_passes=ConvBatchnormFusionPas"},
+                     diags));
+  const Diagnostic *d = findDiag(diags, "FU-1", "'ConvBatchnormFusionPas', which is not");
+  ASSERT_NE(d, nullptr) << diags.format();
+  EXPECT_NE(d->message.find("did you mean 'ConvBatchnormFusionPass'?"), std::string::npos);
+  EXPECT_NE(d->message.find("MatMulBiasAddFusionPass"), std::string::npos) << d->message;
+}
+
+TEST(Validation, FU_1_NamingAGeneralPassIsAWarning) {
   DiagnosticList diags;
   auto policy = build({"--soc_version=Ascend910",
-                       "--enable_scope_fusion_passes=ScopeLayerNormPass"},
+                       "--enable_scope_fusion_passes=AABiasaddConvFusion"},
                       diags);
-  ASSERT_TRUE(policy);
-  EXPECT_NE(findDiag(diags, "FU-1", "has no effect yet"), nullptr);
+  ASSERT_TRUE(policy) << diags.format();
+  EXPECT_NE(findDiag(diags, "FU-1", "a general pass that is on by default"), nullptr);
+}
+
+FusionSettings switched(const std::string &json, DiagnosticList &diags) {
+  std::optional<FusionSwitchFile> file = parseFusionSwitchFile(json, "switch.json", diags);
+  EXPECT_TRUE(file) << diags.format();
+  return resolveFusionSettings({}, {}, file ? &*file : nullptr, diags);
+}
+
+TEST(FusionSwitchFile, FU_1_AllOffWithANamedPassOn) {
+  DiagnosticList diags;
+  FusionSettings settings = switched(R"({"Switch": {"GraphFusion": {
+      "MatMulBiasAddFusionPass": "on",
+      "ALL": "off"}}})",
+                                     diags);
+  EXPECT_TRUE(settings.isOn("MatMulBiasAddFusionPass")) << "a named switch beats ALL";
+  EXPECT_FALSE(settings.isOn("AABiasaddConvFusion"));
+  EXPECT_FALSE(settings.isOn("ConvBatchnormFusionPass"));
+  EXPECT_EQ(settings.passes.at("AABiasaddConvFusion").why, "off in switch.json:3 (\"ALL\")");
+  EXPECT_EQ(settings.passes.at("MatMulBiasAddFusionPass").why, "on in switch.json:2");
+}
+
+TEST(FusionSwitchFile, FU_1_ACannPassWeDoNotHaveIsAWarning) {
+  DiagnosticList diags;
+  FusionSettings settings =
+      switched(R"({"Switch": {"UBFusion": {"TbeEltwiseFusionPass": "off"}}})", diags);
+  EXPECT_FALSE(diags.hasErrors());
+  EXPECT_NE(findDiag(diags, "FU-1", "'TbeEltwiseFusionPass' is a CANN fusion pass that "
+                                    "AscendPrec does not have"),
+            nullptr);
+  EXPECT_TRUE(settings.isOn("AABiasaddConvFusion"));
+}
+
+TEST(FusionSwitchFile, FU_1_MistakesAreErrorsWithTheirPosition) {
+  struct Case {
+    const char *json, *message;
+    unsigned line, column;
+  };
+  const Case cases[] = {
+      {"{\"Switch\": {\"GraphFusion\": {\"AABiasaddConvFusion\": \"of\"}}}",
+       "must be \"on\" or \"off\", not \"of\"", 1, 52},
+      {"{\"Switch\": {\"GraphFusion\": {\"AABiasaddConvFusion\": true}}}",
+       "must be \"on\" or \"off\", not a boolean", 1, 52},
+      {"{\"Switch\": {\"GrahpFusion\": {}}}", "did you mean 'GraphFusion'?", 1, 13},
+      {"{\"Switch\": {\"GraphFusion\": {\"ConvBatchnormFusion\": \"off\"}}}",
+       "did you mean 'ConvBatchnormFusionPass'?", 1, 29},
+      {"{\"Switch\": {\"UBFusion\": {\"MatMulBiasAddFusionPass\": \"off\"}}}",
+       "is a GraphFusion pass; move it", 1, 26},
+      {"{\"switch\": {}}", "expected {\"Switch\"", 1, 1},
+      {"{\"Switch\": {\"GraphFusion\": []}}", "must be an object", 1, 28},
+  };
+  for (const Case &c : cases) {
+    DiagnosticList diags;
+    EXPECT_FALSE(parseFusionSwitchFile(c.json, "switch.json", diags)) << c.json;
+    const Diagnostic *d = findDiag(diags, "FU-1", c.message);
+    ASSERT_NE(d, nullptr) << c.json << "\n" << diags.format();
+    EXPECT_EQ(d->loc.file, "switch.json");
+    EXPECT_EQ(d->loc.line, c.line) << c.json;
+    EXPECT_EQ(d->loc.column, c.column) << c.json;
+  }
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #define ASCENDPREC_POLICY_POLICY_H
 
 #include "AscendPrec/Policy/ConfigFiles.h"
+#include "AscendPrec/Policy/Fusion.h"
 #include "AscendPrec/Policy/OpLibrary.h"
 #include "AscendPrec/Policy/Options.h"
 #include "AscendPrec/Policy/PrecisionMode.h"
@@ -133,7 +134,7 @@ public:
   bool implSelectIgnored = false; ///< IM-5: op_precision_mode wins
 
   std::vector<std::string> noEffectOptions; ///< OP-2, as set by the user
-  std::vector<std::string> fusionPasses;    ///< enable_scope_fusion_passes
+  FusionSettings fusion; ///< FU-1: which fusion passes run, and why
   bool deterministic = false;               ///< OP-3
   std::optional<std::pair<unsigned, unsigned>> aicoreNum; ///< OP-3 cube|vector
   bool enableSmallChannel = true;           ///< OP-3

@@ -101,7 +101,7 @@ NodeConverter::intsAttr(const std::string &attrName) const {
 Value NodeConverter::makeConst(DenseElementsAttr value, const std::string &suffix) {
   return ascend::ConstOp::create(builder, loc, value,
                                  builder.getStringAttr(name + "/" + suffix),
-                                 nullptr, nullptr, nullptr);
+                                 nullptr, nullptr, nullptr, nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -141,7 +141,7 @@ Value Importer::lookup(const std::string &valueName) {
     builder.setInsertionPointToStart(functionEntry);
   auto constant = ascend::ConstOp::create(builder, fileLoc(), value,
                                           builder.getStringAttr(valueName),
-                                          nullptr, nullptr, nullptr);
+                                          nullptr, nullptr, nullptr, nullptr);
   values[valueName] = constant;
   return constant;
 }
@@ -224,7 +224,7 @@ void Importer::convertGeneric(NodeConverter &converter) {
   std::string opType = genericOpType(node.op_type());
   auto generic = ascend::GenericOp::create(
       builder, converter.loc, resultTypes, builder.getStringAttr(opType), operands,
-      converter.nameAttr(), nullptr, nullptr, nullptr);
+      converter.nameAttr(), nullptr, nullptr, nullptr, nullptr);
   if (!node.domain().empty() && node.domain() != "ai.onnx")
     generic->setAttr("onnx.domain", builder.getStringAttr(node.domain()));
   if (opType != node.op_type())

@@ -73,7 +73,7 @@ struct FoldCastOfConst : OpRewritePattern<CastOp> {
     auto folded = ConstOp::create(rewriter, cast.getLoc(), converted,
                                   cast.getNameAttr(), /*impl_mode=*/nullptr,
                                   /*precision=*/nullptr,
-                                  rewriter.getArrayAttr(absorbed));
+                                  rewriter.getArrayAttr(absorbed), /*fused_by=*/nullptr);
     rewriter.replaceOp(cast, folded.getOutput());
     return success();
   }

@@ -64,7 +64,7 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
       if (auto value = dyn_cast<StringAttr>(option.getValue()))
         report.options[option.getName().str()] = value.str();
   }
-  for (StringRef key : {kImportWarningsAttr, kWarningsAttr})
+  for (StringRef key : {kImportWarningsAttr, kFusionWarningsAttr, kWarningsAttr})
     if (auto warnings = module->getAttrOfType<ArrayAttr>(key))
       for (auto diag : warnings.getAsRange<ascend::DiagnosticAttr>())
         report.diagnostics.push_back({diag.getSeverity().str(), diag.getRule().str(),

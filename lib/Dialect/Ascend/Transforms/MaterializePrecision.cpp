@@ -50,7 +50,7 @@ public:
         converted = ConstOp::create(builder, constant.getLoc(), folded,
                                     builder.getStringAttr(constant.getName().str() +
                                                           "/" + dtypeNameOf(dtype)),
-                                    nullptr, nullptr, nullptr);
+                                    nullptr, nullptr, nullptr, nullptr);
         ++constantsConverted;
       }
     }
@@ -61,7 +61,7 @@ public:
         builder.setInsertionPointToStart(value.getParentBlock());
       auto castOp = CastOp::create(builder, value.getLoc(), type, value,
                                    builder.getStringAttr(name), nullptr,
-                                   nullptr, nullptr);
+                                   nullptr, nullptr, nullptr);
       castOp->setAttr(kInsertedAttr, builder.getUnitAttr());
       converted = castOp;
       ++castsInserted;

@@ -57,14 +57,10 @@ struct PlanPrecisionPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<policy::Policy> built;
-    const policy::Policy *resolved = prebuilt.get();
-    if (!resolved) {
-      built = buildPolicyFromOptions(&getContext(), cann.values(), sessionOptions,
-                                     module.getLoc());
-      if (!built)
-        return signalPassFailure();
-      resolved = &*built;
-    }
+    const policy::Policy *resolved = resolvePassPolicy(
+        prebuilt.get(), built, &getContext(), cann.values(), sessionOptions, module.getLoc());
+    if (!resolved)
+      return signalPassFailure();
     PrecisionPlanner planner(*resolved, explain,
                              std::vector<std::string>(explainOnly.begin(), explainOnly.end()));
     bool ok = true;

@@ -20,6 +20,8 @@ inline constexpr llvm::StringLiteral kPolicyAttr = "ascend.policy";
 inline constexpr llvm::StringLiteral kWarningsAttr = "ascend.plan_warnings";
 /// The same for diagnostics from before planning (import).
 inline constexpr llvm::StringLiteral kImportWarningsAttr = "ascend.import_warnings";
+/// The same for graph fusion (FU-2: pins dropped; matches skipped for pins).
+inline constexpr llvm::StringLiteral kFusionWarningsAttr = "ascend.fusion_warnings";
 inline constexpr llvm::StringLiteral kCastsInsertedAttr = "ascend.casts_inserted";
 inline constexpr llvm::StringLiteral kCastsRemovedAttr = "ascend.casts_removed";
 inline constexpr llvm::StringLiteral kConstantsConvertedAttr =

@@ -136,3 +136,13 @@ std::optional<policy::Policy> ascendprec::ascend::buildPolicyFromOptions(
   emitPolicyDiagnostics(context, diags, loc);
   return result;
 }
+
+const policy::Policy *ascendprec::ascend::resolvePassPolicy(
+    const policy::Policy *prebuilt, std::optional<policy::Policy> &storage,
+    MLIRContext *context, const std::vector<std::pair<std::string, std::string>> &options,
+    const std::string &sessionFile, Location loc) {
+  if (prebuilt)
+    return prebuilt;
+  storage = buildPolicyFromOptions(context, options, sessionFile, loc);
+  return storage ? &*storage : nullptr;
+}

@@ -23,7 +23,6 @@
 
 namespace ascendprec::ascend {
 
-
 /// A config-file position as an MLIR location; `fallback` when unknown.
 Location toLocation(MLIRContext *context, const policy::SourceLoc &loc,
                     Location fallback);
@@ -47,6 +46,15 @@ std::optional<policy::Policy>
 buildPolicyFromOptions(MLIRContext *context,
                        const std::vector<std::pair<std::string, std::string>> &options,
                        const std::string &sessionFile, Location loc);
+
+/// The policy a pass runs on: `prebuilt` when the driver gave one, else one
+/// built from the pass's CANN options into `storage`. Null once the errors
+/// are reported.
+const policy::Policy *
+resolvePassPolicy(const policy::Policy *prebuilt, std::optional<policy::Policy> &storage,
+                  MLIRContext *context,
+                  const std::vector<std::pair<std::string, std::string>> &options,
+                  const std::string &sessionFile, Location loc);
 
 } // namespace ascendprec::ascend
 

@@ -29,7 +29,9 @@ def Ascend_Dialect : Dialect {
     * `impl_mode` (optional): an `#ascend.impl_mode<...>` value (rule IM-4);
     * `precision` (optional): the `#ascend.precision<...>` decision that
       planning attaches, with the rule ID and source that made it;
-    * `absorbed` (optional): node names of ops fused into this one (FU-3).
+    * `absorbed` (optional): node names of ops fused into this one (FU-3);
+    * `fused_by` (optional): the fusion passes that fused them, by CANN's
+      names (FU-1), in the order they ran.
 
     Tensors are NCHW where a layout matters. Dynamic dimensions (`?`) are
     accepted everywhere; shape checks apply only to the static parts.

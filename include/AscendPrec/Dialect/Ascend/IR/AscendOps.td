@@ -32,7 +32,8 @@ defvar Ascend_CommonAttrs = (ins
   StrAttr:$name,
   OptionalAttr<Ascend_ImplModeAttr>:$impl_mode,
   OptionalAttr<Ascend_PrecisionAttr>:$precision,
-  OptionalAttr<StrArrayAttr>:$absorbed
+  OptionalAttr<StrArrayAttr>:$absorbed,
+  OptionalAttr<StrArrayAttr>:$fused_by
 );
 
 class Ascend_OpBase<string mnemonic, list<Trait> traits = []>

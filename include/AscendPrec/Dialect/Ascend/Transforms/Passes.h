@@ -20,6 +20,10 @@ namespace ascendprec::ascend {
 std::unique_ptr<Pass> createPlanPrecision(const PlanPrecisionOptions &options,
                                           const CannOptionValues &cann);
 
+/// prec-graph-fusion with CANN's options `cann` (table names).
+std::unique_ptr<Pass> createGraphFusion(const GraphFusionOptions &options,
+                                        const CannOptionValues &cann);
+
 /// Options of the `prec-graph-prepare` pipeline.
 struct GraphPrepareOptions
     : public PassPipelineOptions<GraphPrepareOptions> {

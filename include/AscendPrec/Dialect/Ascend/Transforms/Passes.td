@@ -30,6 +30,41 @@ def CheckNodeNames : Pass<"prec-check-node-names", "::mlir::ModuleOp"> {
   ];
 }
 
+def GraphFusion : Pass<"prec-graph-fusion", "::mlir::ModuleOp"> {
+  let summary = "Runs the graph fusion passes CANN runs before operator selection";
+  let description = [{
+    Runs the enabled graph fusion passes (FU-1), by CANN's names, in the
+    order `prec-compile --list-fusion-passes` prints them: general passes
+    unless a `fusion_switch_file` turns them off, non-general ones when
+    `enable_scope_fusion_passes` names them. The op a match keeps (the Conv
+    or MatMul) keeps its node name and records the names it absorbed in
+    `absorbed` and the pass in `fused_by`; keep_dtype and op_precision_mode
+    [ByNodeName] entries for an absorbed name still apply to it (FU-3).
+
+    A customize_dtypes pin by name on an absorbed node is dropped, as CANN
+    drops it, with a warning naming the entry, the node, the fused op and the
+    pass (FU-2, CD-7). With `respect-pins` (our extension), a match that
+    would absorb a pinned or keep_dtype node is skipped instead, with a
+    remark saying so.
+
+    Takes the same CANN options as `prec-plan-precision` (`soc_version` is
+    required; `customize_dtypes`, `keep_dtype`, `enable_scope_fusion_passes`
+    and `fusion_switch_file` are the ones it reads).
+
+    ```
+    prec-opt --prec-graph-fusion="soc_version=Ascend910 customize_dtypes=pins.cfg" model.mlir
+    ```
+  }];
+  let options = [
+    Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
+           "JSON file of CANN options (the pass options win)">,
+    Option<"respectPins", "respect-pins", "bool", /*default=*/"false",
+           "Skip a match that would absorb a customize_dtypes or keep_dtype "
+           "node (AscendPrec's extension; CANN drops the pin)">
+  ];
+  let dependentDialects = ["::ascendprec::ascend::AscendDialect"];
+}
+
 def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
   let summary = "Decides every op's dtypes, engine and implementation mode";
   let description = [{

@@ -26,6 +26,10 @@ std::unique_ptr<Pass>
 createPlanPrecision(std::shared_ptr<const policy::Policy> policy,
                     bool explain, ArrayRef<std::string> explainOnly = {});
 
+/// prec-graph-fusion on `policy` (its CANN options are ignored).
+std::unique_ptr<Pass> createGraphFusion(std::shared_ptr<const policy::Policy> policy,
+                                        bool respectPins);
+
 /// buildPrecisionPipeline with prec-plan-precision on `policy`; the CANN
 /// options in `options` are not read.
 void buildPrecisionPipeline(OpPassManager &pm, const PrecisionPipelineOptions &options,

@@ -1,0 +1,71 @@
+//===- FusionPatterns.h - graph fusion passes by CANN's names -------------===//
+//
+// One class per CANN fusion pass. A pattern only matches and builds; the
+// driver (GraphFusion.cpp) decides whether a match may apply (pins, FU-2),
+// records the absorbed names and the pass on the fused op, and erases what
+// was absorbed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_TRANSFORMS_FUSIONPATTERNS_H
+#define ASCENDPREC_LIB_TRANSFORMS_FUSIONPATTERNS_H
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Support/MLIR.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace ascendprec::ascend {
+
+/// Every node name in the module, so that a constant fusion creates gets a
+/// name of its own without a walk per match.
+class NodeNames {
+public:
+  explicit NodeNames(Operation *module);
+  /// `base` if unused, else `base_1`, `base_2`, ...; the result is taken.
+  std::string claim(StringRef base);
+  void release(StringRef name) { used.erase(name); }
+
+private:
+  llvm::StringSet<> used;
+};
+
+struct FusionMatch {
+  /// The op that survives under its own node name (the Conv, the MatMul).
+  AscendOpInterface anchor;
+  /// Ops the fused op replaces besides the anchor, in graph order; the last
+  /// one's result is what the fused op's result replaces.
+  SmallVector<AscendOpInterface> absorbed;
+  /// Builds the fused op at the builder's insertion point (just before the
+  /// last absorbed op); its attributes are completed by the driver. Returns
+  /// null when the match cannot be built after all (nothing was changed).
+  std::function<Operation *(OpBuilder &, NodeNames &)> build;
+};
+
+class FusionPattern {
+public:
+  virtual ~FusionPattern() = default;
+  /// CANN's name of the pass (the policy table's key).
+  virtual StringRef name() const = 0;
+  /// A match anchored at `op`, if there is one.
+  virtual std::optional<FusionMatch> match(AscendOpInterface op) const = 0;
+};
+
+std::unique_ptr<FusionPattern> createConvBatchnormFusionPass();
+std::unique_ptr<FusionPattern> createAABiasaddConvFusion();
+std::unique_ptr<FusionPattern> createMatMulBiasAddFusionPass();
+
+/// Every pattern, keyed by CANN's name.
+std::unique_ptr<FusionPattern> createFusionPattern(StringRef name);
+
+/// The single user of `value`'s defining op's only result, if there is
+/// exactly one use; fusion never absorbs a value someone else also reads.
+Operation *soleUser(Value value);
+
+} // namespace ascendprec::ascend
+
+#endif // ASCENDPREC_LIB_TRANSFORMS_FUSIONPATTERNS_H

@@ -1,0 +1,125 @@
+//===- Fusion.cpp - the fusion pass table and which passes run (FU-1) -----===//
+
+#include "AscendPrec/Policy/Fusion.h"
+
+#include <algorithm>
+
+namespace ascendprec::policy {
+
+const char *fusionKindSection(FusionKind kind) {
+  return kind == FusionKind::Graph ? "GraphFusion" : "UBFusion";
+}
+
+const std::vector<FusionPassInfo> &fusionPasses() {
+  static const std::vector<FusionPassInfo> passes = {
+      {"ConvBatchnormFusionPass", FusionKind::Graph, true, "Conv2D",
+       "Conv2D with a constant filter (and bias) followed by an inference BatchNorm with "
+       "constant statistics, the Conv's only user: the BatchNorm is folded into the filter "
+       "and bias in fp32 at compile time"},
+      {"AABiasaddConvFusion", FusionKind::Graph, true, "Conv2D",
+       "Conv2D followed by a BiasAdd, or an Add of a constant per-channel bias "
+       "([C] or [1,C,1,1]), the Conv's only user: the bias joins the Conv"},
+      {"MatMulBiasAddFusionPass", FusionKind::Graph, true, "MatMulV2",
+       "MatMulV2 without bias followed by a BiasAdd or an Add of a constant [N] bias, "
+       "the MatMul's only user: the bias joins the MatMul"},
+  };
+  return passes;
+}
+
+const FusionPassInfo *findFusionPass(std::string_view name) {
+  for (const FusionPassInfo &pass : fusionPasses())
+    if (pass.name == name)
+      return &pass;
+  return nullptr;
+}
+
+bool isCannOnlyFusionPass(std::string_view name) {
+  // Passes CANN's documentation and graph engine name that AscendPrec does
+  // not implement: a switch file written for CANN may mention them.
+  static const char *const kNames[] = {
+      "ConvToFullyConnectionFusionPass", "ConvConcatFusionPass",
+      "ConvWeightCompressFusionPass",    "ConvScaleFusionPass",
+      "FCTransdataMergePass",            "MatMulBiasAddFusionPassV2",
+      "TbeConvElemwiseFusionPass",       "TbeMatmulElemwiseFusionPass",
+      "TbeConv2DBackpropElemwiseFusionPass", "TbeEltwiseFusionPass",
+      "TbeReduceElemwiseFusionPass",     "TbeMultiOutputFusionPass",
+      "TbeConvBnreduceFusionPass",       "TbeBnupdateEltwiseFusionPass",
+      "BatchMatmulFusionPass",           "SoftmaxFusionPass",
+      "LayerNormFusionPass",             "LayerNormONNXFusionPass",
+      "GeluFusionPass",                  "HardSwishFusionPass",
+      "ScopeLayerNormPass",              "ScopeBatchMultiMatMulPass",
+      "ZConcatExt2FusionPass",           "TransposeReshapeFusionPass",
+      "ReshapeTransposeFusionPass",      "SplitConvConcatFusionPass",
+  };
+  return std::any_of(std::begin(kNames), std::end(kNames),
+                     [&](const char *known) { return name == known; });
+}
+
+bool FusionSettings::isOn(std::string_view name) const {
+  auto it = passes.find(std::string(name));
+  return it != passes.end() && it->second.on;
+}
+
+namespace {
+std::vector<std::string> passNames(bool generalToo) {
+  std::vector<std::string> names;
+  for (const FusionPassInfo &pass : fusionPasses())
+    if (generalToo || !pass.general)
+      names.push_back(pass.name);
+  return names;
+}
+
+void applySwitch(FusionSettings &settings, const FusionPassInfo &pass, const FusionSwitch &line) {
+  FusionSettings::State &state = settings.passes[pass.name];
+  if (!pass.general && line.on && !state.on)
+    return; // a switch file cannot turn on a non-general pass (FU-1)
+  state.on = line.on;
+  state.why = std::string(line.on ? "on" : "off") + " in " + line.loc.fileAndLine() +
+              (line.name == "ALL" ? " (\"ALL\")" : "");
+}
+} // namespace
+
+FusionSettings resolveFusionSettings(const std::vector<std::string> &scopePasses,
+                                     const SourceLoc &scopeLoc,
+                                     const FusionSwitchFile *switchFile,
+                                     DiagnosticList &diags) {
+  FusionSettings settings;
+  for (const FusionPassInfo &pass : fusionPasses())
+    settings.passes[pass.name] = {pass.general, pass.general
+                                                    ? "general: on by default"
+                                                    : "not general: off unless named in "
+                                                      "enable_scope_fusion_passes"};
+  for (const std::string &name : scopePasses) {
+    const FusionPassInfo *pass = findFusionPass(name);
+    if (!pass) {
+      diags.error(scopeLoc,
+                  "enable_scope_fusion_passes names '" + name + "', which is not a fusion pass" +
+                      unknownNameHint(name, passNames(true), "fusion passes"),
+                  "FU-1");
+      continue;
+    }
+    if (pass->general) {
+      diags.warning(scopeLoc,
+                    "enable_scope_fusion_passes names '" + name +
+                        "', a general pass that is on by default; naming it changes nothing",
+                    "FU-1");
+      continue;
+    }
+    settings.passes[pass->name] = {true, "named in enable_scope_fusion_passes"};
+  }
+  if (!switchFile)
+    return settings;
+  // "ALL" first, then the named switches, each in file order: a named switch
+  // beats its section's ALL wherever it stands in the file.
+  for (bool named : {false, true})
+    for (const FusionSwitch &line : switchFile->switches) {
+      if ((line.name != "ALL") != named)
+        continue;
+      for (const FusionPassInfo &pass : fusionPasses())
+        if (pass.kind == line.kind && (line.name == "ALL" || line.name == pass.name))
+          applySwitch(settings, pass, line);
+    }
+  return settings;
+}
+
+} // namespace ascendprec::policy
