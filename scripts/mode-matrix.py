@@ -33,7 +33,8 @@ def plan(prec_opt, graph, soc, option, mode):
         report = Path(work) / "r.json"
         run = subprocess.run(
             [prec_opt, str(graph),
-             f"--prec-precision-pipeline=soc_version={soc} {option}={mode} report={report}",
+             f"--prec-precision-pipeline=soc_version={soc} {option}={mode} report={report}"
+             f" fusion_switch_file={graph.parent / 'no-fusion.json'}",
              "-o", "/dev/null"], capture_output=True, text=True)
         if run.returncode:
             rule = re.search(r"\[([A-Z]+-[0-9]+)\]", run.stderr)

@@ -10,6 +10,23 @@ size_t ReportData::plannedCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return !n.insertedCast; });
 }
 
+std::string ascendprec::report::displayName(const ReportNode &node) {
+  if (node.absorbed.empty())
+    return node.name;
+  std::string text = node.name + " (+";
+  for (size_t i = 0; i < node.absorbed.size(); ++i)
+    text += (i ? ", " : "") + node.absorbed[i];
+  return text + ")";
+}
+
+std::map<std::string, int64_t> ReportData::fusionsByPass() const {
+  std::map<std::string, int64_t> counts;
+  for (const ReportNode &node : nodes)
+    for (const std::string &pass : node.fusedBy)
+      ++counts[pass];
+  return counts;
+}
+
 size_t ReportData::genericCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
 }

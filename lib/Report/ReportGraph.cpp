@@ -10,6 +10,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -86,6 +87,19 @@ struct ScopeTree {
 
 } // namespace
 
+/// A fused op as a dashed cluster: the op, and the node names it absorbed
+/// as notes beside it (FU-3), labelled with the fusion passes.
+static std::string fusedCluster(const ReportNode &node, const std::string &opLine,
+                                unsigned id) {
+  std::string out = "subgraph cluster_fused_" + std::to_string(id) + " {\n  label=\"" +
+                    escape("fused by " + llvm::join(node.fusedBy, ", ")) +
+                    "\";\n  style=dashed;\n  " + opLine;
+  for (const std::string &name : node.absorbed)
+    out += "  \"" + escape(node.name + " <- " + name) + "\" [label=\"" + escape(name) +
+           "\", shape=note, style=dashed, fillcolor=white];\n";
+  return out + "}\n";
+}
+
 void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &os) {
   os << "// Planned graph: ops coloured by compute dtype, inserted "
         "Casts as red diamonds,\n// name scopes as clusters.\n"
@@ -103,6 +117,7 @@ void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &o
   // Consecutive ops usually share a scope: its tree is looked up once.
   std::string lastScope;
   ScopeTree *lastTree = &scopes;
+  unsigned fusedClusters = 0;
   for (const std::string &input : report.graphInputs)
     scopes.lines.push_back("\"" + escape(input) + "\" [shape=ellipse, fillcolor=white];\n");
   for (const ReportNode &node : report.nodes) {
@@ -120,10 +135,13 @@ void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &o
       lastTree = &scopes.at(scope);
       lastScope = scope;
     }
-    lastTree->lines.push_back(
-        "\"" + escape(node.name) + "\" [label=\"" + label + "\", fillcolor=\"" +
-        reportColorFor(node.computeDType) + "\"" +
-        (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") + "];\n");
+    std::string line = "\"" + escape(node.name) + "\" [label=\"" + label + "\", fillcolor=\"" +
+                       reportColorFor(node.computeDType) + "\"" +
+                       (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") +
+                       "];\n";
+    if (!node.absorbed.empty())
+      line = fusedCluster(node, line, fusedClusters++);
+    lastTree->lines.push_back(std::move(line));
   }
   int clusterId = 0;
   scopes.print(os, "  ", clusterId);

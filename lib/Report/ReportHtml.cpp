@@ -69,7 +69,7 @@ constexpr const char *kStyle =
     "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;"
     "text-align:left;font-size:13px}th{cursor:pointer;background:#eee}"
     "th.sorted{background:#ccc}tr.cast td:first-child{padding-left:2em}"
-    "tr.cast td{border:2px solid #d00}.region{font-size:smaller;color:#555}tr.generic td:nth-child(2){font-style:italic}"
+    "tr.cast td{border:2px solid #d00}.region{font-size:smaller;color:#555}.fused{font-size:smaller;color:#333}.fused ul{margin:0;padding-left:1.2em}tr.generic td:nth-child(2){font-style:italic}"
     ".counts{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}"
     ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
     "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}";
@@ -139,7 +139,8 @@ void row(raw_ostream &os, const ReportNode &node) {
                                     node.list,
                                     node.rule,
                                     node.insertedCast ? "inserted Cast" : node.source};
-  std::string search = lower(node.region) + " ";
+  // An original node name finds the op it was fused into (FU-3).
+  std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " ";
   for (const std::string &cell : cells)
     search += lower(cell) + " ";
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
@@ -151,6 +152,12 @@ void row(raw_ostream &os, const ReportNode &node) {
     // An op inside If/Loop/Scan says where, under its name.
     if (&cell == &cells.front() && !node.region.empty())
       os << "<div class=\"region\">in " << escapeHtml(node.region) << "</div>";
+    if (&cell == &cells.front() && !node.absorbed.empty()) {
+      os << "<div class=\"fused\">fused by " << escapeHtml(join(node.fusedBy)) << ":<ul>";
+      for (const std::string &name : node.absorbed)
+        os << "<li>" << escapeHtml(name) << "</li>";
+      os << "</ul></div>";
+    }
     os << "</td>";
   }
   os << "</tr>\n";

@@ -174,7 +174,7 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
   if (implModes)
     rows.front().insert(rows.front().begin() + 6, "impl mode");
   for (const ReportNode &node : report.nodes) {
-    std::vector<std::string> row = {node.name};
+    std::vector<std::string> row = {displayName(node)};
     std::vector<std::string> cells = decisionCells(node, implModes);
     row.insert(row.end(), cells.begin(), cells.end());
     rows.push_back(std::move(row));
@@ -185,9 +185,23 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
   return fitTable(rows, width, {{0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
 }
 
+/// "2 fused (ConvBatchnormFusionPass 1, MatMulBiasAddFusionPass 1), " or "".
+static std::string fusionsText(const ReportData &report) {
+  std::map<std::string, int64_t> byPass = report.fusionsByPass();
+  if (byPass.empty())
+    return "";
+  int64_t total = 0;
+  std::string passes;
+  for (const auto &[pass, count] : byPass) {
+    total += count;
+    passes += (passes.empty() ? "" : ", ") + pass + " " + std::to_string(count);
+  }
+  return std::to_string(total) + " fused (" + passes + "), ";
+}
+
 std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
   return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
-         std::to_string(report.plannedCount()) + " ops, " +
+         std::to_string(report.plannedCount()) + " ops, " + fusionsText(report) +
          std::to_string(report.castsInserted) + " casts inserted, " +
          std::to_string(report.castsRemoved) + " removed";
 }

@@ -7,6 +7,7 @@
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/JsonOutput.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,6 +58,7 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
       json.attribute("casts_inserted", report.castsInserted);
       json.attribute("casts_removed", report.castsRemoved);
       json.attribute("constants_converted", report.constantsConverted);
+      counts("fusions", report.fusionsByPass());
     });
     json.attributeArray("nodes", [&] {
       for (const ReportNode &node : report.nodes) {
@@ -79,6 +81,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
           json.attribute("rule", jsonText(node.rule));
           json.attribute("source", jsonText(node.source));
           list("absorbed", node.absorbed);
+          if (!node.fusedBy.empty())
+            list("fused_by", node.fusedBy);
           if (!node.region.empty())
             json.attribute("region", jsonText(node.region));
         });
@@ -114,7 +118,7 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
     header.push_back("region");
   auto cellsOf = [&](const ReportNode &node) {
     std::vector<std::string> cells = {
-        node.name + (node.insertedCast ? " (inserted)" : ""),
+        displayName(node) + (node.insertedCast ? " (inserted)" : ""),
         node.opType + (node.generic ? " (generic)" : ""), node.engine, node.originDType,
         node.computeDType, join(node.inputDTypes), join(node.outputDTypes),
         node.implMode.empty() ? "-" : node.implMode, node.list, node.rule, node.source};
@@ -164,6 +168,11 @@ std::vector<LockfileOmission> ascendprec::report::lockfileLines(const ReportData
     // Casts follow their producers.
     if (node.insertedCast || node.opType == "Cast")
       continue;
+    // The fused op's line pins it by its own name; the names it absorbed no
+    // longer exist after fusion (CD-7), so they are only named here.
+    if (!node.absorbed.empty())
+      lines.push_back("# " + ::ascendprec::policy::escapeForDisplay(displayName(node)) +
+                      ", fused by " + llvm::join(node.fusedBy, ", "));
     std::string problem;
     if (std::optional<std::string> line = ::ascendprec::policy::formatCustomizeDTypesLine(
             node.name, node.inputDTypes, node.outputDTypes, problem))

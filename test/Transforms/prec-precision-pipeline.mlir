@@ -17,17 +17,19 @@
 
 // JSON:      "soc_version": "Ascend910",
 // JSON:      "summary": {
-// JSON-NEXT:   "ops": 15,
+// JSON-NEXT:   "ops": 14,
 // JSON-NEXT:   "generic_ops": 0,
 // JSON-NEXT:   "by_compute_dtype": {
-// JSON-NEXT:     "float16": 14,
+// JSON-NEXT:     "float16": 13,
 // JSON-NEXT:     "float32": 1
 // JSON:        "by_engine": {
 // JSON-NEXT:     "AICPU": 0,
 // JSON-NEXT:     "AICore-cube": 5,
-// JSON-NEXT:     "AICore-vector": 10
+// JSON-NEXT:     "AICore-vector": 9
 // JSON:        "casts_inserted": 4,
 // JSON-NEXT:   "casts_removed": 0,
+// JSON:        "fusions": {
+// JSON-NEXT:     "ConvBatchnormFusionPass": 1
 // JSON:        "name": "stem.conv",
 // JSON-NEXT:   "op_type": "Conv2D",
 // JSON-NEXT:   "generic": false,
@@ -37,12 +39,18 @@
 // JSON:        "list": "white",
 // JSON-NEXT:   "rule": "ML-2",
 // JSON-NEXT:   "source": "built-in",
+// JSON-NEXT:   "absorbed": [
+// JSON-NEXT:     "stem.bn"
+// JSON-NEXT:   ],
+// JSON-NEXT:   "fused_by": [
+// JSON-NEXT:     "ConvBatchnormFusionPass"
+// JSON-NEXT:   ]
 // JSON:        "name": "attn.softmax",
 // JSON:        "compute_dtype": "float32",
 // JSON:        "rule": "ML-3",
 
-// TEXT: SoC Ascend910, precision mode allow_mix_precision: 15 ops, 4 casts inserted, 0 removed
-// TEXT: stem.conv Conv2D AICore-cube float32 float16
+// TEXT: SoC Ascend910, precision mode allow_mix_precision: 14 ops, 1 fused (ConvBatchnormFusionPass 1), 4 casts inserted, 0 removed
+// TEXT: stem.conv (+stem.bn) Conv2D AICore-cube float32 float16
 // TEXT: attn.scores/Cast_float32 (inserted)
 
 // DOT: digraph precision {

@@ -22,6 +22,8 @@ struct ReportNode {
   std::string name, opType, engine, originDType, computeDType, implMode, list,
       rule, source;
   std::vector<std::string> inputDTypes, outputDTypes, absorbed;
+  /// The fusion passes (CANN's names) that absorbed `absorbed`, in order.
+  std::vector<std::string> fusedBy;
   /// Node names of the ascend ops (or "arg<N>") feeding each operand.
   std::vector<std::string> producers;
   bool insertedCast = false; ///< a Cast materialization added
@@ -31,6 +33,9 @@ struct ReportNode {
   /// ("If '/If_0' then / Loop '/Loop' body"); empty in the main graph.
   std::string region;
 };
+
+/// The node name, followed by the names fused into it: "conv (+bn, relu)".
+std::string displayName(const ReportNode &node);
 
 struct ReportData {
   std::string socVersion, precisionMode;
@@ -48,6 +53,8 @@ struct ReportData {
   size_t plannedCount() const;
   /// Planned ops that are ascend.generic.
   size_t genericCount() const;
+  /// FU-1: how many fusions each pass made.
+  std::map<std::string, int64_t> fusionsByPass() const;
 };
 
 /// Where the report goes; an empty path is not written, "-" is stdout.

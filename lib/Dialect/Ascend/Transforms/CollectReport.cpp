@@ -118,6 +118,9 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
     node.rule = decision.getRule().str();
     for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
       node.absorbed.push_back(name.str());
+    if (auto passes = op->getAttrOfType<ArrayAttr>("fused_by"))
+      for (auto pass : passes.getAsRange<StringAttr>())
+        node.fusedBy.push_back(pass.str());
     report.nodes.push_back(std::move(node));
   });
   report.nodes.insert(report.nodes.end(), inserted.begin(), inserted.end());

@@ -106,7 +106,8 @@ void GraphFusionDriver::note(StringRef severity, Location loc, const std::string
   diag.attachNote(toLocation(context, entry, loc)) << "the entry is here";
   tagRule(diag, rule);
   diagnostics.push_back(
-      DiagnosticAttr::get(context, severity, rule, entry.str(), message));
+      DiagnosticAttr::get(context, severity == "warning" ? "warning" : "note", rule,
+                          entry.str(), message));
 }
 
 bool GraphFusionDriver::admit(const FusionPattern &pattern, const FusionMatch &match) {

@@ -30,6 +30,16 @@ void ascendprec::ascend::buildPrecisionPipeline(
   plan.sessionOptions = options.sessionOptions;
   plan.explain = options.explain;
   plan.explainOnly.assign(options.explainOnly.begin(), options.explainOnly.end());
+  // FU-1: CANN fuses before it selects operators, so planning decides for
+  // the fused ops.
+  if (policy) {
+    pm.addPass(createGraphFusion(policy, options.fusionRespectsPins));
+  } else {
+    GraphFusionOptions fusion;
+    fusion.sessionOptions = options.sessionOptions;
+    fusion.respectPins = options.fusionRespectsPins;
+    pm.addPass(createGraphFusion(fusion, options.cann.values()));
+  }
   if (policy)
     pm.addPass(createPlanPrecision(std::move(policy), options.explain,
                                    std::vector<std::string>(options.explainOnly.begin(),

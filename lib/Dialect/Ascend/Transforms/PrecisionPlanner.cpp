@@ -15,6 +15,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -440,12 +441,16 @@ void PrecisionPlanner::recordDecision(AscendOpInterface op, const OpShape &shape
     if (std::optional<ImplMode> value = symbolizeImplMode(*impl.mode))
       op->setAttr("impl_mode", ImplModeAttr::get(context, *value));
 
-  if (shouldExplain(shape.query.nodeName, shape.query.opType)) {
+  if (shouldExplain(shape.query)) {
     std::string computeName;
     llvm::raw_string_ostream os(computeName);
     attr.getCompute().print(os);
     InFlightDiagnostic remark = op->emitRemark();
-    remark << shape.query.nodeName << " computes in " << computeName << " on "
+    remark << shape.query.nodeName;
+    if (!shape.query.absorbedNames.empty())
+      remark << " (with " << llvm::join(shape.query.absorbedNames, ", ")
+             << ", fused into it)";
+    remark << " computes in " << computeName << " on "
            << stringifyEngine(decision.engine) << ": " << why.why << " [" << attr.getRule()
            << ", " << attr.getSource() << "]";
     if (impl.mode)
@@ -454,17 +459,21 @@ void PrecisionPlanner::recordDecision(AscendOpInterface op, const OpShape &shape
   }
 }
 
-bool PrecisionPlanner::shouldExplain(const std::string &nodeName, const std::string &opType) {
+bool PrecisionPlanner::shouldExplain(const policy::OpQuery &op) {
   if (!explain)
     return false;
   if (explainOnly.empty())
     return true;
-  for (const std::string &key : {nodeName, "OpType::" + opType})
+  // An original name explains the op it was fused into (FU-3).
+  std::vector<std::string> keys = {op.nodeName, "OpType::" + op.opType};
+  keys.insert(keys.end(), op.absorbedNames.begin(), op.absorbedNames.end());
+  bool matched = false;
+  for (const std::string &key : keys)
     if (explainOnly.count(key)) {
       explainMatched.insert(key);
-      return true;
+      matched = true;
     }
-  return false;
+  return matched;
 }
 
 void PrecisionPlanner::reportModelWarnings(Location loc) {

@@ -85,7 +85,7 @@ private:
   /// ML-4: the dtype a gray op follows, or null (graph input / constants).
   Type followedDType(ascend::AscendOpInterface op, std::string &producerName);
 
-  bool shouldExplain(const std::string &nodeName, const std::string &opType);
+  bool shouldExplain(const policy::OpQuery &op);
 
   const ::ascendprec::policy::Policy &policy;
   bool explain;

@@ -48,6 +48,11 @@ struct PrecisionPipelineOptions
   PassOptions::Option<std::string> sessionOptions{
       *this, "session_options",
       llvm::cl::desc("JSON file of CANN options (the options above win)")};
+  PassOptions::Option<bool> fusionRespectsPins{
+      *this, "fusion-respects-pins",
+      llvm::cl::desc("Skip a fusion that would absorb a customize_dtypes or keep_dtype "
+                     "node (AscendPrec's extension, FU-2)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("One remark per op saying why"),
       llvm::cl::init(false)};
@@ -63,8 +68,8 @@ struct PrecisionPipelineOptions
                      "FILE.lock.cfg (the lockfile)")};
 };
 
-/// prec-plan-precision, prec-materialize-precision, prec-cleanup-casts and,
-/// with `report`, prec-precision-report.
+/// prec-graph-fusion, prec-plan-precision, prec-materialize-precision,
+/// prec-cleanup-casts and, with `report`, prec-precision-report.
 void buildPrecisionPipeline(OpPassManager &pm,
                             const PrecisionPipelineOptions &options);
 
