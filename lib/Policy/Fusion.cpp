@@ -17,11 +17,12 @@ const std::vector<FusionPassInfo> &fusionPasses() {
        "constant statistics, the Conv's only user: the BatchNorm is folded into the filter "
        "and bias in fp32 at compile time"},
       {"AABiasaddConvFusion", FusionKind::Graph, true, "Conv2D",
-       "Conv2D followed by a BiasAdd, or an Add of a constant per-channel bias "
-       "([C] or [1,C,1,1]), the Conv's only user: the bias joins the Conv"},
-      {"MatMulBiasAddFusionPass", FusionKind::Graph, true, "MatMulV2",
-       "MatMulV2 without bias followed by a BiasAdd or an Add of a constant [N] bias, "
-       "the MatMul's only user: the bias joins the MatMul"},
+       "Conv2D followed by a BiasAdd of a constant [C] or an Add of a constant "
+       "[C,1,1] / [1,C,1,1], the Conv's only user: the bias joins the Conv (summed with "
+       "its own constant bias)"},
+      {"MatMulBiasAddFusionPass", FusionKind::Graph, true, "MatMulV2 / BatchMatMulV2",
+       "MatMulV2 or BatchMatMulV2 without bias followed by a BiasAdd or an Add of a "
+       "constant [N] (or [1,N], [1,1,N]), the product's only user: the bias joins it"},
   };
   return passes;
 }

@@ -2,6 +2,7 @@
 
 #include "Help.h"
 
+#include "AscendPrec/Policy/Fusion.h"
 #include "AscendPrec/Policy/Options.h"
 #include "llvm/Config/llvm-config.h"
 
@@ -29,6 +30,10 @@ std::string helpText() {
       optionLine("--keep-io-dtypes=false", "let the model's inputs/outputs take planned dtypes") +
       optionLine("--quiet", "no progress lines (also when stderr is not a terminal)") +
       optionLine("--full-constants", "write constants over 16 elements into planned.mlir (default: elided)") +
+      optionLine("--fusion-respects-pins",
+                 "do not fuse a node pinned by customize_dtypes or keep_dtype (AscendPrec's "
+                 "extension; CANN drops such pins, FU-2)") +
+      optionLine("--list-fusion-passes", "print every fusion pass and exit") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {
@@ -59,6 +64,21 @@ std::string helpText() {
     text += optionLine(flag, help);
   }
   text += "\nReference: docs/user-guide.md, docs/generated/options.md.\n";
+  return text;
+}
+
+std::string fusionPassList() {
+  std::string text = "Fusion passes, in the order they run (FU-1). General passes are on by\n"
+                     "default; others only when named in --enable_scope_fusion_passes. A\n"
+                     "--fusion_switch_file turns either kind off (or a general one back on).\n";
+  for (const policy::FusionPassInfo &pass : policy::fusionPasses()) {
+    text += "\n" + pass.name + "\n";
+    text += "  kind:      " + std::string(policy::fusionKindSection(pass.kind)) + "\n";
+    text += std::string("  general:   ") + (pass.general ? "yes (on by default)" : "no (off by default)") + "\n";
+    text += "  produces:  " + pass.fusedOpType + "\n";
+    text += "  matches:   " + pass.matches + "\n";
+  }
+  text += "\nReference: docs/reference/fusion-passes.md.\n";
   return text;
 }
 

@@ -10,6 +10,8 @@ namespace ascendprec::driver {
 /// CANN's documentation groups them.
 std::string helpText();
 std::string versionText();
+/// --list-fusion-passes: every fusion pass with its kind, default and match.
+std::string fusionPassList();
 } // namespace ascendprec::driver
 
 #endif // ASCENDPREC_TOOLS_PREC_COMPILE_HELP_H

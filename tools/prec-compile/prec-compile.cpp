@@ -134,6 +134,8 @@ unsigned terminalWidth() {
 struct DriverFlags {
   std::string output;
   bool quiet = false, explain = false, fullConstants = false, keepIo = true;
+  bool fusionRespectsPins = false; ///< FU-2's opt-in
+
   /// --explain=NODE,OpType::T: those only; empty with --explain: every op.
   std::vector<std::string> explainOnly;
 };
@@ -161,6 +163,7 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
       flags.explainOnly.push_back(item.trim().str());
   }
   flags.fullConstants = isSet("full-constants");
+  flags.fusionRespectsPins = isSet("fusion-respects-pins");
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   return flags;
 }
@@ -171,6 +174,10 @@ int run(const std::vector<std::string> &args) {
       std::cout << helpText();
       return Success;
     }
+    if (arg == "--list-fusion-passes") {
+      std::cout << fusionPassList();
+      return Success;
+    }
     if (arg == "--version") {
       std::cout << versionText();
       return Success;
@@ -179,7 +186,9 @@ int run(const std::vector<std::string> &args) {
 
   policy::DiagnosticList diags;
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
-      args, {"output", "quiet", "explain", "keep-io-dtypes", "full-constants"}, diags);
+      args,
+      {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins"},
+      diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
     return code;
@@ -258,6 +267,7 @@ int run(const std::vector<std::string> &args) {
   precision.explain = explain;
   precision.explainOnly = explainOnly;
   precision.keepIoDtypes = keepIo;
+  precision.fusionRespectsPins = flags->fusionRespectsPins;
   // The report is written below, from the data the summary table uses too.
   // On the policy built above, whose option warnings are already printed.
   ascendprec::ascend::buildPrecisionPipeline(

@@ -75,3 +75,16 @@ func.func @matmul_not(%x: tensor<2x4xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
   %z = ascend.Add %n, %full {name = "add8"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %y, %z : tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// A transformer's Linear on [B, S, D] (BatchMatMulV2) + Add of a [D]
+// constant: the bias joins the BatchMatMulV2.
+// CHECK-LABEL: func.func @batch_matmul_add
+// CHECK: ascend.BatchMatMulV2 %arg0, %{{.*}}, %{{.*}} {absorbed = ["proj.add"], fused_by = ["MatMulBiasAddFusionPass"], name = "proj"}
+// CHECK-NOT: ascend.Add
+func.func @batch_matmul_add(%x: tensor<2x5x4xf32>) -> tensor<2x5x3xf32> {
+  %w = ascend.Const dense<1.0> : tensor<4x3xf32> {name = "proj.weight"}
+  %b = ascend.Const dense<[1.0, 2.0, 3.0]> : tensor<3xf32> {name = "proj.bias"}
+  %m = ascend.BatchMatMulV2 %x, %w {name = "proj"} : (tensor<2x5x4xf32>, tensor<4x3xf32>) -> tensor<2x5x3xf32>
+  %y = ascend.Add %m, %b {name = "proj.add"} : (tensor<2x5x3xf32>, tensor<3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}

@@ -9,8 +9,9 @@ using namespace ascendprec::ascend;
 
 namespace {
 
-/// The constant [N] bias `user` adds to a MatMul's [M, N] output: a BiasAdd,
-/// or an Add of a [N] or [1, N] constant (both broadcast along the rows).
+/// The constant bias `user` adds to a matrix product's [..., M, N] output:
+/// a BiasAdd, or an Add of a constant whose last dimension is N and every
+/// other dimension 1 ([N], [1, N], [1, 1, N]): it broadcasts along the rows.
 ConstOp rowBias(Operation *user, Value product, int64_t columns) {
   Value bias;
   if (auto biasAdd = dyn_cast<BiasAddOp>(user)) {
@@ -23,10 +24,11 @@ ConstOp rowBias(Operation *user, Value product, int64_t columns) {
     return {};
   }
   auto type = dyn_cast<RankedTensorType>(bias.getType());
-  if (!type || !type.hasStaticShape() || type.getRank() < 1 || type.getRank() > 2 ||
+  auto productType = cast<RankedTensorType>(product.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
+      type.getRank() > productType.getRank() ||
       type.getDimSize(type.getRank() - 1) != columns ||
-      (type.getRank() == 2 && type.getDimSize(0) != 1) ||
-      user->getResult(0).getType() != product.getType())
+      type.getNumElements() != columns || user->getResult(0).getType() != product.getType())
     return {};
   ConstOp constant = constantProducer(bias);
   if (!constant || type.getElementType() != getElementTypeOrSelf(product))
@@ -34,41 +36,47 @@ ConstOp rowBias(Operation *user, Value product, int64_t columns) {
   return constant;
 }
 
-/// MatMulV2 without a bias whose only user adds a constant [N] bias: the
-/// bias joins the MatMul (CANN's MatMulV2 takes it as its third input).
+/// MatMulV2 or BatchMatMulV2 without a bias whose only user adds a constant
+/// [N] bias: the bias joins the product (both take it as their third input).
 class MatMulBiasAddFusionPass : public FusionPattern {
 public:
   StringRef name() const override { return "MatMulBiasAddFusionPass"; }
 
   std::optional<FusionMatch> match(AscendOpInterface op) const override {
-    auto matmul = dyn_cast<MatMulV2Op>(op.getOperation());
-    auto type = matmul ? dyn_cast<RankedTensorType>(matmul.getY().getType()) : nullptr;
-    if (!type || matmul.getBias() || type.getRank() != 2 || type.isDynamicDim(1))
+    if (!isa<MatMulV2Op, BatchMatMulV2Op>(op.getOperation()) || op->getNumOperands() != 2)
+      return std::nullopt; // a third operand is the bias it already has
+    Value product = op->getResult(0);
+    auto type = dyn_cast<RankedTensorType>(product.getType());
+    if (!type || type.getRank() < 2 || type.isDynamicDim(type.getRank() - 1))
       return std::nullopt;
-    Operation *user = soleUser(matmul.getY());
-    int64_t columns = type.getDimSize(1);
-    ConstOp bias = user ? rowBias(user, matmul.getY(), columns) : ConstOp();
+    Operation *user = soleUser(product);
+    int64_t columns = type.getDimSize(type.getRank() - 1);
+    ConstOp bias = user ? rowBias(user, product, columns) : ConstOp();
     if (!bias)
       return std::nullopt;
     FusionMatch match{op, {cast<AscendOpInterface>(user)}, {}};
-    match.build = [matmul, bias, columns](OpBuilder &builder, NodeNames &names) mutable -> Operation * {
+    Operation *matmul = op.getOperation();
+    match.build = [matmul, bias, columns](OpBuilder &builder,
+                                          NodeNames &names) mutable -> Operation * {
       Value biasValue = bias;
       auto biasType = cast<RankedTensorType>(bias.getType());
       if (biasType.getRank() != 1) {
-        // [1, N] -> [N]: the same values under the shape MatMulV2 takes.
+        // [1, N] -> [N]: the same values under the shape the product takes.
         std::optional<std::vector<float>> values = readFloatConstant(bias);
         if (!values)
           return nullptr;
-        std::string name = bias->hasOneUse() ? bias.getName().str()
-                                             : names.claim(matmul.getName().str() + "/bias");
+        std::string name = bias->hasOneUse()
+                               ? bias.getName().str()
+                               : names.claim(cast<AscendOpInterface>(matmul).getNodeName().str() +
+                                             "/bias");
         biasValue = createFloatConstant(
             builder, bias.getLoc(), name,
             RankedTensorType::get({columns}, biasType.getElementType()), *values,
             isa<DenseResourceElementsAttr>(bias.getValue()));
       }
-      OperationState state(matmul.getLoc(), matmul->getName());
-      state.addOperands({matmul.getX1(), matmul.getX2(), biasValue});
-      state.addTypes(matmul.getY().getType());
+      OperationState state(matmul->getLoc(), matmul->getName());
+      state.addOperands({matmul->getOperand(0), matmul->getOperand(1), biasValue});
+      state.addTypes(matmul->getResult(0).getType());
       state.addAttributes(matmul->getAttrs());
       return builder.create(state);
     };
