@@ -22,6 +22,9 @@ using namespace ascendprec::report;
 
 namespace {
 
+/// Longest "name (+absorbed, ...)" the terminal table shows in full.
+constexpr size_t kFusedNameLimit = 24;
+
 std::string shortDType(const std::string &name) {
   static const std::map<std::string, std::string> names = {
       {"float16", "f16"}, {"float32", "f32"}, {"bfloat16", "bf16"}, {"double", "f64"},
@@ -174,7 +177,12 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
   if (implModes)
     rows.front().insert(rows.front().begin() + 6, "impl mode");
   for (const ReportNode &node : report.nodes) {
-    std::vector<std::string> row = {displayName(node)};
+    // A fused op names what it absorbed while that stays short; else how
+    // many (report.txt and report.html list them all).
+    std::string name = displayName(node);
+    if (name.size() > kFusedNameLimit)
+      name = node.name + " (+" + std::to_string(node.absorbed.size()) + " fused)";
+    std::vector<std::string> row = {name};
     std::vector<std::string> cells = decisionCells(node, implModes);
     row.insert(row.end(), cells.begin(), cells.end());
     rows.push_back(std::move(row));
