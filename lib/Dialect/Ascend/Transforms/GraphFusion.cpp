@@ -152,6 +152,14 @@ void GraphFusionDriver::apply(const FusionPattern &pattern, const FusionMatch &m
   if (ArrayAttr earlier = match.anchor->getAttrOfType<ArrayAttr>("fused_by"))
     llvm::append_range(passes, earlier.getValue());
   passes.push_back(b.getStringAttr(pattern.name()));
+  // An impl_mode set before planning: the surviving op's, else the first
+  // absorbed op's (docs/decisions.md).
+  if (!fused->hasAttr("impl_mode"))
+    for (AscendOpInterface absorbed : match.absorbed)
+      if (Attribute mode = absorbed->getAttr("impl_mode")) {
+        fused->setAttr("impl_mode", mode);
+        break;
+      }
   fused->setAttr("absorbed", b.getArrayAttr(absorbedNames));
   fused->setAttr("fused_by", b.getArrayAttr(passes));
 

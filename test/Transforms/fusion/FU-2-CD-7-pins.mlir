@@ -13,7 +13,7 @@ func.func @pinned_bn(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %c = ascend.Conv2D %x, %w {name = "conv", strides = array<i64: 1, 1>,
       pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
       : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
-  // DIAG: FU-2-pins.mlir:[[@LINE+1]]:8: warning: customize_dtypes entry for 'bn' ({{.*}}pins.cfg:2) has no effect: ConvBatchnormFusionPass fused BatchNorm 'bn' into Conv2D 'conv', and CANN drops a pin on a fused node (CD-7); --fusion-respects-pins keeps the node unfused [FU-2]
+  // DIAG: FU-2-CD-7-pins.mlir:[[@LINE+1]]:8: warning: customize_dtypes entry for 'bn' ({{.*}}pins.cfg:2) has no effect: ConvBatchnormFusionPass fused BatchNorm 'bn' into Conv2D 'conv', and CANN drops a pin on a fused node (CD-7); --fusion-respects-pins keeps the node unfused [FU-2]
   %y = ascend.BatchNorm %c, %s, %s, %s, %s {name = "bn"}
       : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
