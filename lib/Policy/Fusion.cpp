@@ -23,6 +23,17 @@ const std::vector<FusionPassInfo> &fusionPasses() {
       {"MatMulBiasAddFusionPass", FusionKind::Graph, true, "MatMulV2 / BatchMatMulV2",
        "MatMulV2 or BatchMatMulV2 without bias followed by a BiasAdd or an Add of a "
        "constant [N] (or [1,N], [1,1,N]), the product's only user: the bias joins it"},
+      {"LayerNormONNXFusionPass", FusionKind::Graph, true, "LayerNorm",
+       "the decomposed LayerNorm PyTorch and Paddle export over the last axis: "
+       "ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div, Mul gamma, Add beta"},
+      {"GeluONNXFusionPass", FusionKind::Graph, true, "Gelu",
+       "GELU's erf form as torch exports nn.GELU(): x / sqrt(2) (or x * 0.7071), Erf, "
+       "Add 1, Mul x, Mul 0.5"},
+      {"HardSwishFusionPass", FusionKind::Graph, true, "HardSwish",
+       "x * HardSigmoid(x) with alpha 1/6 and beta 0.5"},
+      {"SoftmaxFusionPass", FusionKind::Graph, true, "SoftmaxV2",
+       "Exp, ReduceSum over one axis (keep_dims) and Div, optionally after x - ReduceMax(x) "
+       "over the same axis"},
   };
   return passes;
 }
@@ -45,9 +56,8 @@ bool isCannOnlyFusionPass(std::string_view name) {
       "TbeConv2DBackpropElemwiseFusionPass", "TbeEltwiseFusionPass",
       "TbeReduceElemwiseFusionPass",     "TbeMultiOutputFusionPass",
       "TbeConvBnreduceFusionPass",       "TbeBnupdateEltwiseFusionPass",
-      "BatchMatmulFusionPass",           "SoftmaxFusionPass",
-      "LayerNormFusionPass",             "LayerNormONNXFusionPass",
-      "GeluFusionPass",                  "HardSwishFusionPass",
+      "BatchMatmulFusionPass",           "LayerNormFusionPass",
+      "GeluFusionPass",
       "ScopeLayerNormPass",              "ScopeBatchMultiMatMulPass",
       "ZConcatExt2FusionPass",           "TransposeReshapeFusionPass",
       "ReshapeTransposeFusionPass",      "SplitConvConcatFusionPass",

@@ -35,16 +35,28 @@ private:
 };
 
 struct FusionMatch {
-  /// The op that survives under its own node name (the Conv, the MatMul).
+  /// The op whose node name the fused op takes: the Conv or MatMul a bias
+  /// joins; for a pattern replaced by a new op (LayerNorm, Gelu, ...), the
+  /// op whose output the new op produces.
   AscendOpInterface anchor;
-  /// Ops the fused op replaces besides the anchor, in graph order; the last
-  /// one's result is what the fused op's result replaces.
+  /// Ops the fused op replaces besides the anchor, in graph order.
   SmallVector<AscendOpInterface> absorbed;
+  /// The op whose first result the fused op's result replaces: the last op
+  /// of the match (for the bias fusions, the last absorbed op).
+  Operation *root = nullptr;
+  /// The op type of the fused op when it is not the anchor's (LayerNorm...).
+  StringRef fusedOpType;
   /// Builds the fused op at the builder's insertion point (just before the
   /// last absorbed op); its attributes are completed by the driver. Returns
   /// null when the match cannot be built after all (nothing was changed).
   std::function<Operation *(OpBuilder &, NodeNames &)> build;
 };
+
+/// CANN's names of the pattern fusions (the policy table's keys).
+inline constexpr llvm::StringLiteral kLayerNormFusion = "LayerNormONNXFusionPass";
+inline constexpr llvm::StringLiteral kGeluFusion = "GeluONNXFusionPass";
+inline constexpr llvm::StringLiteral kHardSwishFusion = "HardSwishFusionPass";
+inline constexpr llvm::StringLiteral kSoftmaxFusion = "SoftmaxFusionPass";
 
 class FusionPattern {
 public:
@@ -58,6 +70,10 @@ public:
 std::unique_ptr<FusionPattern> createConvBatchnormFusionPass();
 std::unique_ptr<FusionPattern> createAABiasaddConvFusion();
 std::unique_ptr<FusionPattern> createMatMulBiasAddFusionPass();
+std::unique_ptr<FusionPattern> createLayerNormFusion();
+std::unique_ptr<FusionPattern> createGeluFusion();
+std::unique_ptr<FusionPattern> createHardSwishFusion();
+std::unique_ptr<FusionPattern> createSoftmaxFusion();
 
 /// Every pattern, keyed by CANN's name.
 std::unique_ptr<FusionPattern> createFusionPattern(StringRef name);

@@ -47,10 +47,30 @@ std::unique_ptr<FusionPattern> ascendprec::ascend::createFusionPattern(StringRef
     return createAABiasaddConvFusion();
   if (name == "MatMulBiasAddFusionPass")
     return createMatMulBiasAddFusionPass();
+  if (name == kLayerNormFusion)
+    return createLayerNormFusion();
+  if (name == kGeluFusion)
+    return createGeluFusion();
+  if (name == kHardSwishFusion)
+    return createHardSwishFusion();
+  if (name == kSoftmaxFusion)
+    return createSoftmaxFusion();
   return nullptr;
 }
 
 namespace {
+
+Operation *rootOf(const FusionMatch &match) {
+  return match.root ? match.root : static_cast<Operation *>(AscendOpInterface(match.absorbed.back()));
+}
+
+/// Whether every op of the match sits in the anchor's block (a match never
+/// reaches into or out of an If/Loop/Scan body).
+bool inOneBlock(const FusionMatch &match) {
+  Block *block = match.anchor->getBlock();
+  return llvm::all_of(match.absorbed,
+                      [&](AscendOpInterface op) { return op->getBlock() == block; });
+}
 
 /// A user setting that names a node by its name.
 struct NamePin {
@@ -113,7 +133,8 @@ void GraphFusionDriver::note(StringRef severity, Location loc, const std::string
 bool GraphFusionDriver::admit(const FusionPattern &pattern, const FusionMatch &match) {
   AscendOpInterface anchorOp = match.anchor;
   std::string anchor =
-      anchorOp.getOpType().str() + " '" + anchorOp.getNodeName().str() + "'";
+      (match.fusedOpType.empty() ? anchorOp.getOpType() : match.fusedOpType).str() + " '" +
+      anchorOp.getNodeName().str() + "'";
   bool skip = false;
   for (AscendOpInterface absorbed : match.absorbed)
     for (StringRef name : absorbed.getOriginalNames())
@@ -163,12 +184,11 @@ void GraphFusionDriver::apply(const FusionPattern &pattern, const FusionMatch &m
   fused->setAttr("absorbed", b.getArrayAttr(absorbedNames));
   fused->setAttr("fused_by", b.getArrayAttr(passes));
 
-  Operation *last = match.absorbed.back();
-  last->getResult(0).replaceAllUsesWith(fused->getResult(0));
-  SmallVector<Operation *> erased;
-  for (AscendOpInterface absorbed : llvm::reverse(match.absorbed))
-    erased.push_back(absorbed);
-  erased.push_back(match.anchor);
+  rootOf(match)->getResult(0).replaceAllUsesWith(fused->getResult(0));
+  // Users before producers, so that no op is erased while still read.
+  SmallVector<Operation *> erased = {match.anchor};
+  llvm::append_range(erased, match.absorbed);
+  llvm::sort(erased, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
   SmallVector<Operation *> constants;
   for (Operation *op : erased) {
     for (Value operand : op->getOperands())
@@ -193,9 +213,9 @@ void GraphFusionDriver::run(const FusionPattern &pattern) {
     if (erased.contains(op))
       continue;
     std::optional<FusionMatch> match = pattern.match(op);
-    if (!match || !admit(pattern, *match))
+    if (!match || !inOneBlock(*match) || !admit(pattern, *match))
       continue;
-    OpBuilder builder(match->absorbed.back());
+    OpBuilder builder(rootOf(*match));
     Operation *fused = match->build(builder, names);
     if (!fused)
       continue;
