@@ -69,6 +69,26 @@ OperationState stateLike(Operation *anchor, StringRef opName) {
   return state;
 }
 
+/// A match whose result is `last`'s: the fused op takes its name.
+FusionMatch endingAt(Operation *last, StringRef fusedOpType) {
+  FusionMatch match;
+  match.anchor = asAscend(last);
+  match.root = last;
+  match.fusedOpType = fusedOpType;
+  return match;
+}
+
+/// The build step of a fusion into one unary op `opName` on `x`.
+std::function<Operation *(OpBuilder &, NodeNames &)> buildUnary(Operation *last,
+                                                                StringRef opName, Value x) {
+  return [=](OpBuilder &builder, NodeNames &) -> Operation * {
+    OperationState state = stateLike(last, opName);
+    state.addOperands(x);
+    state.addTypes(x.getType());
+    return builder.create(state);
+  };
+}
+
 /// The decomposed LayerNorm (opset < 17 torch.onnx.export, Paddle):
 ///   mean = ReduceMean(x, -1); d = x - mean; var = ReduceMean(d ^ 2, -1)
 ///   y = d / Sqrt(var + eps) * gamma + beta
@@ -125,10 +145,7 @@ public:
         shift->getResult(0).getType() != x.getType())
       return std::nullopt;
 
-    FusionMatch match;
-    match.anchor = asAscend(shift);
-    match.root = shift;
-    match.fusedOpType = "LayerNorm";
+    FusionMatch match = endingAt(shift, "LayerNorm");
     match.absorbed = {asAscend(mean), asAscend(sub), asAscend(pow), asAscend(variance),
                       asAscend(addEps), asAscend(sqrt), asAscend(div), asAscend(scale)};
     Operation *anchor = shift;
@@ -211,20 +228,12 @@ public:
     }
     if (last->getResult(0).getType() != x.getType())
       return std::nullopt;
-    FusionMatch match;
-    match.anchor = asAscend(last);
-    match.root = last;
-    match.fusedOpType = "Gelu";
+    FusionMatch match = endingAt(last, "Gelu");
     for (Operation *part : {scaleIn, erf.getOperation(), plusOne.getOperation(),
                             first.getOperation(), halfMul.getOperation()})
       if (part != last)
         match.absorbed.push_back(asAscend(part));
-    match.build = [=](OpBuilder &builder, NodeNames &) -> Operation * {
-      OperationState state = stateLike(last, GeluOp::getOperationName());
-      state.addOperands(x);
-      state.addTypes(x.getType());
-      return builder.create(state);
-    };
+    match.build = buildUnary(last, GeluOp::getOperationName(), x);
     return match;
   }
 };
@@ -244,18 +253,9 @@ public:
     auto mul = soleUserOf<MulOp>(gate.getY());
     if (!mul || otherOperand(mul, gate.getY()) != x || mul->getResult(0).getType() != x.getType())
       return std::nullopt;
-    FusionMatch match;
-    match.anchor = asAscend(mul);
-    match.root = mul;
-    match.fusedOpType = "HardSwish";
+    FusionMatch match = endingAt(mul, "HardSwish");
     match.absorbed = {asAscend(gate)};
-    Operation *last = mul;
-    match.build = [=](OpBuilder &builder, NodeNames &) -> Operation * {
-      OperationState state = stateLike(last, HardSwishOp::getOperationName());
-      state.addOperands(x);
-      state.addTypes(x.getType());
-      return builder.create(state);
-    };
+    match.build = buildUnary(mul, HardSwishOp::getOperationName(), x);
     return match;
   }
 };
@@ -286,10 +286,7 @@ public:
     auto type = cast<RankedTensorType>(exp.getX().getType());
     int64_t axis = sum.getAxes()[0] < 0 ? sum.getAxes()[0] + type.getRank() : sum.getAxes()[0];
     Value x = exp.getX();
-    FusionMatch match;
-    match.anchor = asAscend(div);
-    match.root = div;
-    match.fusedOpType = "SoftmaxV2";
+    FusionMatch match = endingAt(div, "SoftmaxV2");
     // The stable form: x - ReduceMax(x) over the same axis.
     if (auto sub = x.getDefiningOp<SubOp>(); sub && sub->hasOneUse())
       if (auto max = sub->getOperand(1).getDefiningOp<ReduceMaxOp>();
