@@ -34,6 +34,13 @@ const std::vector<FusionPassInfo> &fusionPasses() {
       {"SoftmaxFusionPass", FusionKind::Graph, true, "SoftmaxV2",
        "Exp, ReduceSum over one axis (keep_dims) and Div, optionally after x - ReduceMax(x) "
        "over the same axis"},
+      {"TbeConvElemwiseFusionPass", FusionKind::Buffer, true, "Conv2D + elementwise",
+       "after planning: a Conv2D on the AI Core and the chain of up to 4 elementwise vector "
+       "ops after it (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's "
+       "only user: one kernel; the intermediate stays in the accumulator's fp32 and is cast "
+       "once on the way out"},
+      {"TbeMatmulElemwiseFusionPass", FusionKind::Buffer, true, "MatMul + elementwise",
+       "the same for MatMulV2 and BatchMatMulV2"},
   };
   return passes;
 }
@@ -52,7 +59,6 @@ bool isCannOnlyFusionPass(std::string_view name) {
       "ConvToFullyConnectionFusionPass", "ConvConcatFusionPass",
       "ConvWeightCompressFusionPass",    "ConvScaleFusionPass",
       "FCTransdataMergePass",            "MatMulBiasAddFusionPassV2",
-      "TbeConvElemwiseFusionPass",       "TbeMatmulElemwiseFusionPass",
       "TbeConv2DBackpropElemwiseFusionPass", "TbeEltwiseFusionPass",
       "TbeReduceElemwiseFusionPass",     "TbeMultiOutputFusionPass",
       "TbeConvBnreduceFusionPass",       "TbeBnupdateEltwiseFusionPass",

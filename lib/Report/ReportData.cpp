@@ -19,11 +19,32 @@ std::string ascendprec::report::displayName(const ReportNode &node) {
   return text + ")";
 }
 
-std::map<std::string, int64_t> ReportData::fusionsByPass() const {
+std::map<std::string, int64_t> ReportData::graphFusionsByPass() const {
   std::map<std::string, int64_t> counts;
   for (const ReportNode &node : nodes)
     for (const std::string &pass : node.fusedBy)
       ++counts[pass];
+  return counts;
+}
+
+std::map<std::string, int64_t> ReportData::bufferGroupsByPass() const {
+  std::map<std::string, int64_t> counts;
+  // A group counts once, at its cube op (the group is named after it).
+  for (const ReportNode &node : nodes)
+    if (!node.bufferPass.empty() && node.bufferGroup == node.name)
+      ++counts[node.bufferPass];
+  return counts;
+}
+
+int64_t ReportData::castsInBufferGroups() const {
+  return llvm::count_if(
+      nodes, [](const ReportNode &n) { return n.insertedCast && !n.bufferGroup.empty(); });
+}
+
+std::map<std::string, int64_t> ReportData::fusionsByPass() const {
+  std::map<std::string, int64_t> counts = graphFusionsByPass();
+  for (const auto &[pass, count] : bufferGroupsByPass())
+    counts[pass] += count;
   return counts;
 }
 

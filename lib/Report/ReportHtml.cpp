@@ -140,7 +140,8 @@ void row(raw_ostream &os, const ReportNode &node) {
                                     node.rule,
                                     node.insertedCast ? "inserted Cast" : node.source};
   // An original node name finds the op it was fused into (FU-3).
-  std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " ";
+  std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " " +
+                       lower(node.bufferGroup) + " ";
   for (const std::string &cell : cells)
     search += lower(cell) + " ";
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
@@ -158,6 +159,10 @@ void row(raw_ostream &os, const ReportNode &node) {
         os << "<li>" << escapeHtml(name) << "</li>";
       os << "</ul></div>";
     }
+    // UB fusion (FU-1): the kernel this op runs in.
+    if (&cell == &cells.front() && !node.bufferGroup.empty())
+      os << "<div class=\"fused\">in UB group " << escapeHtml(node.bufferGroup) << " ("
+         << escapeHtml(node.bufferPass) << ")</div>";
     os << "</td>";
   }
   os << "</tr>\n";
@@ -180,7 +185,10 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
   os << "<h1>Precision plan: " << escapeHtml(report.socVersion) << ", "
      << escapeHtml(report.precisionMode) << "</h1>\n<p id=\"summary\">"
      << report.plannedCount() << " ops (" << report.genericCount() << " generic), "
-     << report.castsInserted << " casts inserted (red rows), " << report.castsRemoved
+     << report.castsInserted << " casts inserted (red rows";
+  if (int64_t inGroups = report.castsInBufferGroups())
+    os << "; " << inGroups << " of them inside UB groups";
+  os << "), " << report.castsRemoved
      << " removed, " << report.constantsConverted << " constants converted, "
      << report.diagnostics.size() << " diagnostics.</p>\n";
   countsTable(os, "compute dtype", byDType);

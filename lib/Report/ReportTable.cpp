@@ -76,11 +76,11 @@ std::string shortenMiddle(const std::string &text, size_t width) {
 
 namespace {
 
-/// `rows` (a header first) as aligned columns at most `width` wide: the
-/// `shrinkable` columns, in order, are cut in the middle down to their
-/// minimum widths until the table fits.
-std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned width,
-                     ArrayRef<std::pair<size_t, size_t>> shrinkable) {
+/// Column widths for `rows` (a header first) at most `width` wide in all:
+/// the `shrinkable` columns, in order, give way down to their minimum
+/// widths until the table fits.
+std::vector<size_t> fitWidths(const std::vector<std::vector<std::string>> &rows, unsigned width,
+                              ArrayRef<std::pair<size_t, size_t>> shrinkable) {
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto &row : rows)
     for (size_t i = 0; i < row.size(); ++i)
@@ -93,6 +93,13 @@ std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned
       break;
     widths[column] = std::max(minimum, widths[column] - std::min(widths[column], total - width));
   }
+  return widths;
+}
+
+/// `rows` as aligned columns of `widths`, a cell too long cut in the middle.
+std::string renderTable(const std::vector<std::vector<std::string>> &rows,
+                        const std::vector<size_t> &widths) {
+  const size_t gaps = 2 * (widths.size() - 1);
   std::string out;
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line;
@@ -107,6 +114,11 @@ std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned
       out += std::string(std::accumulate(widths.begin(), widths.end(), gaps), '-') + "\n";
   }
   return out;
+}
+
+std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned width,
+                     ArrayRef<std::pair<size_t, size_t>> shrinkable) {
+  return renderTable(rows, fitWidths(rows, width, shrinkable));
 }
 
 /// A node's decision as terminal cells: op type, engine, compute, inputs,
@@ -177,39 +189,63 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
   if (implModes)
     rows.front().insert(rows.front().begin() + 6, "impl mode");
   for (const ReportNode &node : report.nodes) {
-    // A fused op names what it absorbed while that stays short; else how
-    // many (report.txt and report.html list them all).
-    std::string name = displayName(node);
-    if (name.size() > kFusedNameLimit)
-      name = node.name + " (+" + std::to_string(node.absorbed.size()) + " fused)";
-    std::vector<std::string> row = {name};
+    std::vector<std::string> row = {displayName(node)};
     std::vector<std::string> cells = decisionCells(node, implModes);
     row.insert(row.end(), cells.begin(), cells.end());
     rows.push_back(std::move(row));
   }
-  // Shrink, in this order, the node, source, op type, inputs and outputs
-  // columns, never below a readable minimum.
+  // Shrink, in this order, the source (a pass or file name, also in
+  // report.txt), node, op type, inputs and outputs columns, never below a
+  // readable minimum.
   const size_t source = rows.front().size() - 1;
-  return fitTable(rows, width, {{0, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
+  std::vector<size_t> widths =
+      fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 10}, {4, 11}, {5, 11}});
+  // A fused op names what it absorbed while that fits (and stays short);
+  // else how many, in the longest form that fits, rather than a name cut
+  // in the middle (report.txt and report.html list them all).
+  size_t nameWidth = std::min(widths[0], kFusedNameLimit);
+  for (size_t i = 0; i < report.nodes.size(); ++i) {
+    const ReportNode &node = report.nodes[i];
+    std::string &name = rows[i + 1][0];
+    if (node.absorbed.empty() || name.size() <= nameWidth)
+      continue;
+    std::string count = std::to_string(node.absorbed.size());
+    name = node.name + " (+" + count + " fused)";
+    if (name.size() > widths[0])
+      name = node.name + " (+" + count + ")";
+  }
+  return renderTable(rows, widths);
 }
 
-/// "2 fused (ConvBatchnormFusionPass 1, MatMulBiasAddFusionPass 1), " or "".
+/// "2 fused (ConvBatchnormFusionPass 1, MatMulBiasAddFusionPass 1), " and
+/// "1 UB group (TbeConvElemwiseFusionPass 1), ", each or both or "".
 static std::string fusionsText(const ReportData &report) {
-  std::map<std::string, int64_t> byPass = report.fusionsByPass();
-  if (byPass.empty())
-    return "";
-  int64_t total = 0;
-  std::string passes;
-  for (const auto &[pass, count] : byPass) {
-    total += count;
-    passes += (passes.empty() ? "" : ", ") + pass + " " + std::to_string(count);
-  }
-  return std::to_string(total) + " fused (" + passes + "), ";
+  auto describe = [](const std::map<std::string, int64_t> &byPass, const std::string &one,
+                     const std::string &many) -> std::string {
+    if (byPass.empty())
+      return "";
+    int64_t total = 0;
+    std::string passes;
+    for (const auto &entry : byPass) {
+      total += entry.second;
+      passes += (passes.empty() ? "" : ", ") + entry.first + " " + std::to_string(entry.second);
+    }
+    return std::to_string(total) + " " + (total == 1 ? one : many) + " (" + passes + "), ";
+  };
+  return describe(report.graphFusionsByPass(), "fused", "fused") +
+         describe(report.bufferGroupsByPass(), "UB group", "UB groups");
+}
+
+/// " (5 inside UB groups)" or "".
+static std::string castsInGroupsText(const ReportData &report) {
+  int64_t inGroups = report.castsInBufferGroups();
+  return inGroups ? " (" + std::to_string(inGroups) + " inside UB groups)" : "";
 }
 
 std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
   return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
          std::to_string(report.plannedCount()) + " ops, " + fusionsText(report) +
-         std::to_string(report.castsInserted) + " casts inserted, " +
+         std::to_string(report.castsInserted) + " casts inserted" + castsInGroupsText(report) +
+         ", " +
          std::to_string(report.castsRemoved) + " removed";
 }

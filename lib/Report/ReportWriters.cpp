@@ -56,6 +56,7 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
       counts("by_compute_dtype", byDType);
       counts("by_engine", byEngine);
       json.attribute("casts_inserted", report.castsInserted);
+      json.attribute("casts_in_ub_groups", report.castsInBufferGroups());
       json.attribute("casts_removed", report.castsRemoved);
       json.attribute("constants_converted", report.constantsConverted);
       counts("fusions", report.fusionsByPass());
@@ -83,6 +84,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
           list("absorbed", node.absorbed);
           if (!node.fusedBy.empty())
             list("fused_by", node.fusedBy);
+          if (!node.bufferGroup.empty())
+            json.attribute("ub_group", jsonText(node.bufferGroup));
           if (!node.region.empty())
             json.attribute("region", jsonText(node.region));
         });

@@ -24,7 +24,10 @@
 // CHECK: ascend.Loop max_trip_count(%{{.*}} : tensor<i64>) initial(%[[INIT32]] : tensor<4x4xf32>)
 // CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %[[V:.*]]: tensor<4x4xf32>):
 // CHECK:   ascend.Cast %[[V]] {{.*}} : tensor<4x4xf32> to tensor<4x4xf16>
-// CHECK:   ascend.MatMulV2 {{.*}}name = "/body/MatMul"{{.*}} -> tensor<4x4xf16>
+// UB fusion inside the body: the MatMul and the Add after it are one kernel
+// that keeps fp32 (FU-1), so the yielded value needs no Cast.
+// CHECK:   ascend.MatMulV2 {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}name = "/body/MatMul"{{.*}} -> tensor<4x4xf32>
+// CHECK:   ascend.Add {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}compute = f32
 // CHECK:   ascend.Yield %{{.*}}, %{{.*}} : tensor<i1>, tensor<4x4xf32>
 
 // JSON: "name": "/then/MatMul",

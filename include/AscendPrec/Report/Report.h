@@ -24,6 +24,8 @@ struct ReportNode {
   std::vector<std::string> inputDTypes, outputDTypes, absorbed;
   /// The fusion passes (CANN's names) that absorbed `absorbed`, in order.
   std::vector<std::string> fusedBy;
+  /// UB fusion: the cube op's name for every op of its kernel, and the pass.
+  std::string bufferGroup, bufferPass;
   /// Node names of the ascend ops (or "arg<N>") feeding each operand.
   std::vector<std::string> producers;
   bool insertedCast = false; ///< a Cast materialization added
@@ -53,8 +55,14 @@ struct ReportData {
   size_t plannedCount() const;
   /// Planned ops that are ascend.generic.
   size_t genericCount() const;
-  /// FU-1: how many fusions each pass made.
+  /// FU-1: how many fusions each pass made (graph fusions and UB groups).
   std::map<std::string, int64_t> fusionsByPass() const;
+  /// Graph fusions only: ops absorbed, by pass.
+  std::map<std::string, int64_t> graphFusionsByPass() const;
+  /// UB fusion only: groups (one kernel each), by pass.
+  std::map<std::string, int64_t> bufferGroupsByPass() const;
+  /// Inserted Casts that run inside a UB group's kernel (FU-1).
+  int64_t castsInBufferGroups() const;
 };
 
 /// Where the report goes; an empty path is not written, "-" is stdout.

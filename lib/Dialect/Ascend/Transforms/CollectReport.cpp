@@ -85,6 +85,10 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
     node.region = regionPath(op);
     for (Value operand : op->getOperands())
       node.producers.push_back(ascend::valueName(operand));
+    if (auto group = op->getAttrOfType<StringAttr>(kBufferGroupAttr))
+      node.bufferGroup = group.str();
+    if (auto pass = op->getAttrOfType<StringAttr>(kBufferPassAttr))
+      node.bufferPass = pass.str();
     if (op->hasAttr(kInsertedAttr)) {
       node.insertedCast = true;
       node.engine = "AICore-vector";
@@ -116,7 +120,9 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
       node.implMode = stringifyImplMode(*mode).str();
     node.list = stringifyListColor(decision.getList()).str();
     node.rule = decision.getRule().str();
-    for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
+    // A named vector: drop_begin of a temporary would dangle.
+    SmallVector<StringRef> originalNames = op.getOriginalNames();
+    for (StringRef name : llvm::drop_begin(originalNames))
       node.absorbed.push_back(name.str());
     if (auto passes = op->getAttrOfType<ArrayAttr>("fused_by"))
       for (auto pass : passes.getAsRange<StringAttr>())

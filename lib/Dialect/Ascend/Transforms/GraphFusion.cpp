@@ -15,6 +15,8 @@
 #include "PlanningState.h"
 #include "PolicyBridge.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace ascendprec::ascend {
 #define GEN_PASS_DEF_GRAPHFUSION
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h.inc"
@@ -100,6 +102,9 @@ private:
   bool respectPins;
   NodeNames names;
   SmallVector<Attribute> diagnostics;
+  /// The ops one run() erased (absorbed ops and their dead constants), so
+  /// that its candidate list is never read through a freed op.
+  llvm::DenseSet<Operation *> erasedOps;
 };
 
 std::vector<NamePin> GraphFusionDriver::pinsOn(StringRef name) const {
@@ -189,11 +194,13 @@ void GraphFusionDriver::apply(const FusionPattern &pattern, const FusionMatch &m
   SmallVector<Operation *> erased = {match.anchor};
   llvm::append_range(erased, match.absorbed);
   llvm::sort(erased, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
-  SmallVector<Operation *> constants;
+  // A constant two absorbed ops read is listed once: it is erased once.
+  llvm::SetVector<Operation *> constants;
   for (Operation *op : erased) {
     for (Value operand : op->getOperands())
       if (Operation *producer = operand.getDefiningOp(); producer && isa<ConstOp>(producer))
-        constants.push_back(producer);
+        constants.insert(producer);
+    erasedOps.insert(op);
     op->erase();
   }
   // Constants only the absorbed ops read (a BatchNorm's statistics, the
@@ -201,6 +208,7 @@ void GraphFusionDriver::apply(const FusionPattern &pattern, const FusionMatch &m
   for (Operation *constant : constants)
     if (constant->use_empty()) {
       names.release(cast<ConstOp>(constant).getName());
+      erasedOps.insert(constant);
       constant->erase();
     }
 }
@@ -208,9 +216,11 @@ void GraphFusionDriver::apply(const FusionPattern &pattern, const FusionMatch &m
 void GraphFusionDriver::run(const FusionPattern &pattern) {
   SmallVector<AscendOpInterface> candidates;
   module.walk([&](AscendOpInterface op) { candidates.push_back(op); });
-  llvm::DenseSet<Operation *> erased;
+  erasedOps.clear();
   for (AscendOpInterface op : candidates) {
-    if (erased.contains(op))
+    // The address of an op erased earlier may be reused by an op a match
+    // built since: such an op is not a candidate, so skipping it is right.
+    if (erasedOps.contains(op.getOperation()))
       continue;
     std::optional<FusionMatch> match = pattern.match(op);
     if (!match || !inOneBlock(*match) || !admit(pattern, *match))
@@ -219,9 +229,6 @@ void GraphFusionDriver::run(const FusionPattern &pattern) {
     Operation *fused = match->build(builder, names);
     if (!fused)
       continue;
-    erased.insert(match->anchor);
-    for (AscendOpInterface absorbed : match->absorbed)
-      erased.insert(absorbed);
     apply(pattern, *match, fused);
   }
 }
@@ -279,8 +286,5 @@ ascendprec::ascend::createGraphFusion(std::shared_ptr<const policy::Policy> poli
 
 std::unique_ptr<Pass> ascendprec::ascend::createGraphFusion(const GraphFusionOptions &options,
                                                             const CannOptionValues &cann) {
-  auto pass = std::make_unique<GraphFusionPass>(options);
-  [[maybe_unused]] bool known = pass->cann.assign(cann);
-  assert(known && "createGraphFusion: a name that is not a pass option of the table");
-  return pass;
+  return createWithCannOptions<GraphFusionPass>(options, cann);
 }

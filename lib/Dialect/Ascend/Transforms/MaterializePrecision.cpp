@@ -113,6 +113,7 @@ struct MaterializePrecisionPass
       }
       materializeControlFlow(func, converter);
       materializeBoundary(func, converter);
+      assignCastsToBufferGroups(func);
     }
     // Pass statistics for -mlir-pass-statistics; the module's counters carry
     // the same numbers to a report written by a later run (prec-opt runs).
@@ -120,6 +121,36 @@ struct MaterializePrecisionPass
     numConstantsConverted += converter.constantsConverted;
     addToCounter(module, kCastsInsertedAttr, converter.castsInserted);
     addToCounter(module, kConstantsConvertedAttr, converter.constantsConverted);
+  }
+
+  /// FU-1: a Cast that a UB-fusion group needs runs in the group's kernel:
+  /// the one after a group op (the exit conversion, or between a widened op
+  /// and one that is not), and one that only the group's ops read (a side
+  /// input such as a residual, widened to fp32 inside the kernel).
+  static void assignCastsToBufferGroups(func::FuncOp func) {
+    func.walk([](CastOp cast) {
+      if (!cast->hasAttr(kInsertedAttr))
+        return;
+      Operation *owner = cast.getX().getDefiningOp();
+      if (!owner || !owner->hasAttr(kBufferGroupAttr)) {
+        owner = nullptr;
+        for (Operation *user : cast->getUsers()) {
+          // A cube op's inputs reach it through L1, not the vector unit: a
+          // Cast there stays a kernel of its own.
+          auto op = dyn_cast<AscendOpInterface>(user);
+          PrecisionAttr decision = op ? op.getPrecisionDecision() : PrecisionAttr();
+          Attribute group = user->getAttr(kBufferGroupAttr);
+          if (!group || !decision || decision.getEngine() != Engine::AICoreVector ||
+              (owner && owner->getAttr(kBufferGroupAttr) != group))
+            return;
+          owner = user;
+        }
+      }
+      if (!owner)
+        return;
+      for (StringLiteral attr : {kBufferGroupAttr, kBufferPassAttr})
+        cast->setAttr(attr, owner->getAttr(attr));
+    });
   }
 
   /// If, Loop and Scan keep the model's dtypes at their boundary, as

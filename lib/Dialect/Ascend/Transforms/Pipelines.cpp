@@ -40,12 +40,17 @@ void ascendprec::ascend::buildPrecisionPipeline(
     fusion.respectPins = options.fusionRespectsPins;
     pm.addPass(createGraphFusion(fusion, options.cann.values()));
   }
-  if (policy)
-    pm.addPass(createPlanPrecision(std::move(policy), options.explain,
-                                   std::vector<std::string>(options.explainOnly.begin(),
-                                                            options.explainOnly.end())));
-  else
+  if (policy) {
+    std::vector<std::string> explainOnly(options.explainOnly.begin(),
+                                         options.explainOnly.end());
+    pm.addPass(createPlanPrecision(policy, options.explain, explainOnly));
+    pm.addPass(createBufferFusion(std::move(policy), options.explain, explainOnly));
+  } else {
     pm.addPass(createPlanPrecision(plan, options.cann.values()));
+    BufferFusionOptions buffer;
+    buffer.sessionOptions = options.sessionOptions;
+    pm.addPass(createBufferFusion(buffer, options.cann.values()));
+  }
   MaterializePrecisionOptions materialize;
   materialize.keepIoDtypes = options.keepIoDtypes;
   pm.addPass(createMaterializePrecision(materialize));

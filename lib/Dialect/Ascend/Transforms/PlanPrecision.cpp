@@ -94,8 +94,5 @@ std::unique_ptr<Pass> ascendprec::ascend::createPlanPrecision(
 std::unique_ptr<Pass>
 ascendprec::ascend::createPlanPrecision(const PlanPrecisionOptions &options,
                                       const CannOptionValues &cann) {
-  auto pass = std::make_unique<PlanPrecisionPass>(options);
-  [[maybe_unused]] bool known = pass->cann.assign(cann);
-  assert(known && "createPlanPrecision: a name that is not a pass option of the table");
-  return pass;
+  return createWithCannOptions<PlanPrecisionPass>(options, cann);
 }

@@ -26,6 +26,10 @@ inline constexpr llvm::StringLiteral kCastsInsertedAttr = "ascend.casts_inserted
 inline constexpr llvm::StringLiteral kCastsRemovedAttr = "ascend.casts_removed";
 inline constexpr llvm::StringLiteral kConstantsConvertedAttr =
     "ascend.constants_converted";
+/// On the ops of one UB-fusion group (one kernel): the cube op's node name,
+/// and the fusion pass (prec-buffer-fusion).
+inline constexpr llvm::StringLiteral kBufferGroupAttr = "ascend.ub_group";
+inline constexpr llvm::StringLiteral kBufferPassAttr = "ascend.ub_pass";
 /// Unit attribute on the Casts materialization inserted.
 inline constexpr llvm::StringLiteral kInsertedAttr = "ascend.inserted";
 

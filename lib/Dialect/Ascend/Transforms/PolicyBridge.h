@@ -15,7 +15,10 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Types.h"
+#include "mlir/Pass/Pass.h"
 
+#include <cassert>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -55,6 +58,18 @@ resolvePassPolicy(const policy::Policy *prebuilt, std::optional<policy::Policy> 
                   MLIRContext *context,
                   const std::vector<std::pair<std::string, std::string>> &options,
                   const std::string &sessionFile, Location loc);
+
+/// A pass of `PassT` (with a CannPassOptions member `cann`) built from
+/// `options` and CANN's options `cann`, which must be pass options of the
+/// option table.
+template <typename PassT, typename OptionsT>
+std::unique_ptr<Pass> createWithCannOptions(const OptionsT &options,
+                                            const std::vector<std::pair<std::string, std::string>> &cann) {
+  auto pass = std::make_unique<PassT>(options);
+  [[maybe_unused]] bool known = pass->cann.assign(cann);
+  assert(known && "a CANN option that is not a pass option of the table");
+  return pass;
+}
 
 } // namespace ascendprec::ascend
 

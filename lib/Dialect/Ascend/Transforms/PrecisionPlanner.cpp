@@ -171,7 +171,9 @@ Type PrecisionPlanner::followedDType(AscendOpInterface op,
 LogicalResult PrecisionPlanner::describeOp(AscendOpInterface op, OpShape &shape) {
   shape.query.opType = op.getOpType().str();
   shape.query.nodeName = op.getNodeName().str();
-  for (StringRef name : llvm::drop_begin(op.getOriginalNames()))
+  // A named vector: drop_begin of a temporary would dangle.
+  SmallVector<StringRef> originalNames = op.getOriginalNames();
+  for (StringRef name : llvm::drop_begin(originalNames))
     shape.query.absorbedNames.push_back(name.str());
   // Names and types are only needed for the unused-settings warnings.
   bool byName = policy.keepDTypeList || policy.customizeList || policy.opPrecisionMode;

@@ -24,6 +24,10 @@ std::unique_ptr<Pass> createPlanPrecision(const PlanPrecisionOptions &options,
 std::unique_ptr<Pass> createGraphFusion(const GraphFusionOptions &options,
                                         const CannOptionValues &cann);
 
+/// prec-buffer-fusion with CANN's options `cann` (table names).
+std::unique_ptr<Pass> createBufferFusion(const BufferFusionOptions &options,
+                                         const CannOptionValues &cann);
+
 /// Options of the `prec-graph-prepare` pipeline.
 struct GraphPrepareOptions
     : public PassPipelineOptions<GraphPrepareOptions> {

@@ -65,6 +65,35 @@ def GraphFusion : Pass<"prec-graph-fusion", "::mlir::ModuleOp"> {
   let dependentDialects = ["::ascendprec::ascend::AscendDialect"];
 }
 
+def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
+  let summary = "Groups a cube op with the elementwise ops after it (UB fusion)";
+  let description = [{
+    Runs after `prec-plan-precision`, as CANN's UB fusion runs after
+    operator selection (FU-1): `TbeConvElemwiseFusionPass` for Conv2D and
+    `TbeMatmulElemwiseFusionPass` for MatMulV2 / BatchMatMulV2. A cube op on
+    the AI Core and the chain of up to four elementwise vector ops after it
+    (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's
+    only user, become one kernel (`ascend.ub_group`, the cube op's name);
+    the lowering builds one kernel per group.
+
+    When the cube op computes in fp16 or bf16, the group keeps the
+    intermediate in the accumulator's fp32: the cube op takes its kernel
+    row with an fp32 output, the chain computes in fp32, and the one Cast
+    back to the planned dtype comes after the group (inserted by
+    `prec-materialize-precision`). The changed decisions carry rule FU-1 and
+    the pass as their source. An op pinned by customize_dtypes or keep_dtype
+    ends the chain (its dtypes are the user's).
+
+    Takes the same CANN options as `prec-plan-precision`
+    (`fusion_switch_file` can turn either pass off).
+  }];
+  let options = [
+    Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
+           "JSON file of CANN options (the pass options win)">
+  ];
+  let dependentDialects = ["::ascendprec::ascend::AscendDialect"];
+}
+
 def PlanPrecision : Pass<"prec-plan-precision", "::mlir::ModuleOp"> {
   let summary = "Decides every op's dtypes, engine and implementation mode";
   let description = [{

@@ -30,6 +30,12 @@ createPlanPrecision(std::shared_ptr<const policy::Policy> policy,
 std::unique_ptr<Pass> createGraphFusion(std::shared_ptr<const policy::Policy> policy,
                                         bool respectPins);
 
+/// prec-buffer-fusion on `policy`; `explain` / `explainOnly` as for
+/// createPlanPrecision (a remark on every decision a group changes).
+std::unique_ptr<Pass> createBufferFusion(std::shared_ptr<const policy::Policy> policy,
+                                         bool explain = false,
+                                         ArrayRef<std::string> explainOnly = {});
+
 /// buildPrecisionPipeline with prec-plan-precision on `policy`; the CANN
 /// options in `options` are not read.
 void buildPrecisionPipeline(OpPassManager &pm, const PrecisionPipelineOptions &options,

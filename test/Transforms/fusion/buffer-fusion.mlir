@@ -1,0 +1,123 @@
+// TbeConvElemwiseFusionPass and TbeMatmulElemwiseFusionPass (FU-1, UB
+// fusion): after planning, a cube op and the elementwise vector ops after it
+// form one kernel; when the cube op computes in fp16 the intermediate stays
+// in the accumulator's fp32 and one Cast leaves the group.
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910 precision_mode=allow_mix_precision" \
+// RUN:   | FileCheck %s
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910 precision_mode=allow_mix_precision" \
+// RUN:   --prec-materialize-precision | FileCheck %s --check-prefix=CAST
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision customize_dtypes=%S/inputs/ub-pins.cfg" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910 precision_mode=allow_mix_precision customize_dtypes=%S/inputs/ub-pins.cfg" \
+// RUN:   | FileCheck %s --check-prefix=PIN
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910 precision_mode=allow_mix_precision fusion_switch_file=%S/inputs/ub-off.json" \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910B1 precision_mode=force_fp32" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910B1 precision_mode=force_fp32" \
+// RUN:   | FileCheck %s --check-prefix=FP32
+
+// CHECK-LABEL: func.func @conv_relu
+// The Conv2D keeps the rule that chose fp16 (ML-2: white list); only its
+// kernel row's output changes.
+// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv", ascend.ub_pass = "TbeConvElemwiseFusionPass"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16], outputs = [f32], {{.*}}rule = "ML-2", source = "built-in">
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv", {{.*}}precision = #ascend.precision<origin = f32, compute = f32, inputs = [f32], outputs = [f32], {{.*}}rule = "FU-1", source = "TbeConvElemwiseFusionPass">
+// CAST-LABEL: func.func @conv_relu
+// CAST: ascend.Conv2D {{.*}}-> tensor<1x2x4x4xf32>
+// CAST-NEXT: ascend.Relu {{.*}}: tensor<1x2x4x4xf32>
+// CAST-NEXT: return
+// OFF-LABEL: func.func @conv_relu
+// OFF-NOT: ub_group
+// OFF: return
+// FP32 (Ascend910B1 has fp32 Conv2D kernels): grouped, decisions unchanged.
+// FP32-LABEL: func.func @conv_relu
+// FP32: ascend.Conv2D {{.*}}ascend.ub_group = "conv"{{.*}}outputs = [f32], {{.*}}rule = "PM-6"
+// FP32: ascend.Relu {{.*}}ascend.ub_group = "conv"{{.*}}rule = "PM-6"
+func.func @conv_relu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w"}
+  %c = ascend.Conv2D %x, %w {name = "conv", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.Relu %c {name = "relu"} : tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// At most four elementwise ops join; the fifth (and Sigmoid, not an
+// elementwise op UB fusion takes) stay outside.
+// CHECK-LABEL: func.func @matmul_chain
+// CHECK: ascend.MatMulV2 {{.*}}ascend.ub_group = "mm", ascend.ub_pass = "TbeMatmulElemwiseFusionPass"
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "mm"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "mm"
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "mm"
+// CHECK: ascend.ClipByValue {{.*}}ascend.ub_group = "mm"
+// CHECK: ascend.Relu
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "relu_after"
+func.func @matmul_chain(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %bias = ascend.Const dense<1.0> : tensor<4xf32> {name = "bias"}
+  %two = ascend.Const dense<2.0> : tensor<4xf32> {name = "two"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi"}
+  %m = ascend.MatMulV2 %a, %b {name = "mm"} : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %0 = ascend.Add %m, %bias {name = "add"} : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %1 = ascend.Mul %0, %two {name = "mul"} : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %2 = ascend.Relu %1 {name = "relu_in"} : tensor<4x4xf32>
+  %3 = ascend.ClipByValue %2, %lo, %hi {name = "clip"} : (tensor<4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<4x4xf32>
+  %4 = ascend.Relu %3 {name = "relu_after"} : tensor<4x4xf32>
+  return %4 : tensor<4x4xf32>
+}
+
+// Not grouped: the cube output has a second user (it must be written out
+// anyway), and a Sigmoid is not one of the elementwise ops.
+// CHECK-LABEL: func.func @no_match
+// CHECK-NOT: ub_group
+// CHECK: return
+func.func @no_match(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %m = ascend.MatMulV2 %a, %b {name = "mm2"} : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %r = ascend.Relu %m {name = "relu_shared"} : tensor<4x4xf32>
+  %n = ascend.MatMulV2 %a, %b {name = "mm3"} : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %s = ascend.Sigmoid %n {name = "sig"} : tensor<4x4xf32>
+  return %m, %r, %s : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// A customize_dtypes pin ends the chain before the pinned op: its dtypes
+// are the user's (PIN). Without the pin the Relu joins.
+// PIN-LABEL: func.func @pinned
+// PIN: ascend.Conv2D {{.*}}ascend.ub_group = "conv2"
+// PIN: ascend.Relu
+// PIN-NOT: ub_group
+// PIN-SAME: name = "relu2"{{.*}}rule = "CD-
+// CHECK-LABEL: func.func @pinned
+// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv2"
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "conv2"
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv2"
+func.func @pinned(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w2"}
+  %c = ascend.Conv2D %x, %w {name = "conv2", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %a = ascend.Add %c, %r {name = "add2"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.Relu %a {name = "relu2"} : tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// The group's exit conversion: a consumer that reads fp16 gets one Cast,
+// marked as the group's (it runs in the same kernel).
+// CAST-LABEL: func.func @exit_cast
+// CAST: ascend.Relu {{.*}}name = "relu3"{{.*}}: tensor<1x2x4x4xf32>
+// CAST-NEXT: ascend.Cast {{.*}}ascend.inserted, ascend.ub_group = "conv3"{{.*}}to tensor<1x2x4x4xf16>
+// CAST-NEXT: ascend.Conv2D {{.*}}name = "conv4"
+// CAST-NOT: ascend.Cast {{.*}}ub_group = "conv3"
+func.func @exit_cast(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w3"}
+  %v = ascend.Const dense<1.0> : tensor<2x2x1x1xf32> {name = "w4"}
+  %c = ascend.Conv2D %x, %w {name = "conv3", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r = ascend.Relu %c {name = "relu3"} : tensor<1x2x4x4xf32>
+  %d = ascend.Conv2D %r, %v {name = "conv4", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %d : tensor<1x2x4x4xf32>
+}
