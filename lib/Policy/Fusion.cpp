@@ -34,7 +34,7 @@ const std::vector<FusionPassInfo> &fusionPasses() {
       {"SoftmaxFusionPass", FusionKind::Graph, true, "SoftmaxV2",
        "Exp, ReduceSum over one axis (keep_dims) and Div, optionally after x - ReduceMax(x) "
        "over the same axis"},
-      {"TbeConvElemwiseFusionPass", FusionKind::Buffer, true, "Conv2D + elementwise",
+      {"TbeCommonRules0FusionPass", FusionKind::Buffer, true, "Conv2D + elementwise",
        "after planning: a Conv2D on the AI Core and the chain of up to 4 elementwise vector "
        "ops after it (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's "
        "only user: one kernel; the intermediate stays in the accumulator's fp32 and is cast "
@@ -67,6 +67,11 @@ bool isCannOnlyFusionPass(std::string_view name) {
       "ScopeLayerNormPass",              "ScopeBatchMultiMatMulPass",
       "ZConcatExt2FusionPass",           "TransposeReshapeFusionPass",
       "ReshapeTransposeFusionPass",      "SplitConvConcatFusionPass",
+      "TbeCommonRules2FusionPass",       "TbeConvDoubleInFusionPass",
+      "TbeFullyconnectionElemwiseFusionPass", "TbeDepthwiseConvElemwiseFusionPass",
+      "TbeConv3dElemwisePass",           "AutomaticUbFusion",
+      "PoolingFusionPass",               "ZConcatv2dFusionPass",
+      "TfMergeSubFusionPass",            "FusionVirtualOpSetSwitch",
   };
   return std::any_of(std::begin(kNames), std::end(kNames),
                      [&](const char *known) { return name == known; });

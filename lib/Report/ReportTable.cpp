@@ -218,7 +218,7 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
 }
 
 /// "2 fused (ConvBatchnormFusionPass 1, MatMulBiasAddFusionPass 1), " and
-/// "1 UB group (TbeConvElemwiseFusionPass 1), ", each or both or "".
+/// "1 UB group (TbeCommonRules0FusionPass 1), ", each or both or "".
 static std::string fusionsText(const ReportData &report) {
   auto describe = [](const std::map<std::string, int64_t> &byPass, const std::string &one,
                      const std::string &many) -> std::string {

@@ -33,7 +33,7 @@
 // JSON-NEXT:   "casts_removed": 0,
 // JSON:        "fusions": {
 // JSON-NEXT:     "ConvBatchnormFusionPass": 1,
-// JSON-NEXT:     "TbeConvElemwiseFusionPass": 1,
+// JSON-NEXT:     "TbeCommonRules0FusionPass": 1,
 // JSON-NEXT:     "TbeMatmulElemwiseFusionPass": 1
 // JSON:        "name": "stem.conv",
 // JSON-NEXT:   "op_type": "Conv2D",
@@ -54,7 +54,7 @@
 // JSON:        "compute_dtype": "float32",
 // JSON:        "rule": "ML-3",
 
-// TEXT: SoC Ascend910, precision mode allow_mix_precision: 14 ops, 1 fused (ConvBatchnormFusionPass 1), 2 UB groups (TbeConvElemwiseFusionPass 1, TbeMatmulElemwiseFusionPass 1), 7 casts inserted (3 inside UB groups), 0 removed
+// TEXT: SoC Ascend910, precision mode allow_mix_precision: 14 ops, 1 fused (ConvBatchnormFusionPass 1), 2 UB groups (TbeCommonRules0FusionPass 1, TbeMatmulElemwiseFusionPass 1), 7 casts inserted (3 inside UB groups), 0 removed
 // TEXT: stem.conv (+stem.bn) Conv2D AICore-cube float32 float16
 // TEXT: attn.scores/Cast_float32 (inserted)
 

@@ -41,7 +41,7 @@ ReportData convReluReport() {
   exitCast.insertedCast = true;
   for (ReportNode *node : {&conv, &relu, &exitCast}) {
     node->bufferGroup = "conv";
-    node->bufferPass = "TbeConvElemwiseFusionPass";
+    node->bufferPass = "TbeCommonRules0FusionPass";
   }
   ReportNode inputCast = op("x/Cast_float16", "Cast");
   inputCast.insertedCast = true;
@@ -54,12 +54,12 @@ TEST(ReportSummary, FU_1_GraphFusionsAndUBGroupsCountedApart) {
   ReportData report = convReluReport();
   EXPECT_EQ(report.graphFusionsByPass().at("ConvBatchnormFusionPass"), 1);
   // One group, counted at the op it is named after, not once per member.
-  EXPECT_EQ(report.bufferGroupsByPass().at("TbeConvElemwiseFusionPass"), 1);
+  EXPECT_EQ(report.bufferGroupsByPass().at("TbeCommonRules0FusionPass"), 1);
   EXPECT_EQ(report.fusionsByPass().size(), 2u);
   EXPECT_EQ(report.castsInBufferGroups(), 1);
   EXPECT_EQ(reportSummaryLine(report),
             "SoC Ascend910, precision mode allow_mix_precision: 2 ops, 1 fused "
-            "(ConvBatchnormFusionPass 1), 1 UB group (TbeConvElemwiseFusionPass 1), 2 casts "
+            "(ConvBatchnormFusionPass 1), 1 UB group (TbeCommonRules0FusionPass 1), 2 casts "
             "inserted (1 inside UB groups), 0 removed");
 }
 

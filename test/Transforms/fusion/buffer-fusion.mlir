@@ -1,4 +1,4 @@
-// TbeConvElemwiseFusionPass and TbeMatmulElemwiseFusionPass (FU-1, UB
+// TbeCommonRules0FusionPass and TbeMatmulElemwiseFusionPass (FU-1, UB
 // fusion): after planning, a cube op and the elementwise vector ops after it
 // form one kernel; when the cube op computes in fp16 the intermediate stays
 // in the accumulator's fp32 and one Cast leaves the group.
@@ -21,8 +21,8 @@
 // CHECK-LABEL: func.func @conv_relu
 // The Conv2D keeps the rule that chose fp16 (ML-2: white list); only its
 // kernel row's output changes.
-// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv", ascend.ub_pass = "TbeConvElemwiseFusionPass"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16], outputs = [f32], {{.*}}rule = "ML-2", source = "built-in">
-// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv", {{.*}}precision = #ascend.precision<origin = f32, compute = f32, inputs = [f32], outputs = [f32], {{.*}}rule = "FU-1", source = "TbeConvElemwiseFusionPass">
+// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv", ascend.ub_pass = "TbeCommonRules0FusionPass"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16], outputs = [f32], {{.*}}rule = "ML-2", source = "built-in">
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv", {{.*}}precision = #ascend.precision<origin = f32, compute = f32, inputs = [f32], outputs = [f32], {{.*}}rule = "FU-1", source = "TbeCommonRules0FusionPass">
 // CAST-LABEL: func.func @conv_relu
 // CAST: ascend.Conv2D {{.*}}-> tensor<1x2x4x4xf32>
 // CAST-NEXT: ascend.Relu {{.*}}: tensor<1x2x4x4xf32>

@@ -2,7 +2,7 @@
 //
 // After planning: a cube op and the elementwise ops after it become one
 // kernel, and the intermediate stays in the accumulator's dtype until the
-// group's output (docs/reference/fusion/TbeConvElemwiseFusionPass.md).
+// group's output (docs/reference/fusion/TbeCommonRules0FusionPass.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,7 +100,7 @@ private:
     PrecisionAttr decision = cube.getPrecisionDecision();
     if (!decision || decision.getEngine() != Engine::AICoreCube || isPinned(decision))
       return;
-    StringRef pass = isa<Conv2DOp>(cube.getOperation()) ? "TbeConvElemwiseFusionPass"
+    StringRef pass = isa<Conv2DOp>(cube.getOperation()) ? "TbeCommonRules0FusionPass"
                                                          : "TbeMatmulElemwiseFusionPass";
     if (!policy.fusion.isOn(pass))
       return;

@@ -69,7 +69,7 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
   let summary = "Groups a cube op with the elementwise ops after it (UB fusion)";
   let description = [{
     Runs after `prec-plan-precision`, as CANN's UB fusion runs after
-    operator selection (FU-1): `TbeConvElemwiseFusionPass` for Conv2D and
+    operator selection (FU-1): `TbeCommonRules0FusionPass` for Conv2D and
     `TbeMatmulElemwiseFusionPass` for MatMulV2 / BatchMatMulV2. A cube op on
     the AI Core and the chain of up to four elementwise vector ops after it
     (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's
