@@ -9,6 +9,7 @@ if [ "${1:-}" = --check ]; then check=1; shift; fi
 build_dir=${1:-$root/build}
 
 pairs=("docs/Dialects/AscendDialect.md:AscendDialect.md"
+       "docs/Dialects/KernelDialect.md:KernelDialect.md"
        "docs/AscendPrecPasses.md:AscendPrecPasses.md"
        "docs/AscendPrecConversionPasses.md:AscendPrecConversionPasses.md")
 status=0

@@ -4,6 +4,7 @@
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -11,8 +12,8 @@
 #include "mlir/Transforms/Passes.h"
 
 void ascendprec::registerAllAscendPrecDialects(mlir::DialectRegistry &registry) {
-  registry.insert<ascend::AscendDialect, func::FuncDialect, arith::ArithDialect,
-                  tosa::TosaDialect>();
+  registry.insert<ascend::AscendDialect, kernel::KernelDialect, func::FuncDialect,
+                  arith::ArithDialect, tosa::TosaDialect>();
 }
 
 void ascendprec::registerAllAscendPrecPasses() {

@@ -245,7 +245,9 @@ static std::string castsInGroupsText(const ReportData &report) {
 std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
   return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
          std::to_string(report.plannedCount()) + " ops, " + fusionsText(report) +
-         std::to_string(report.castsInserted) + " casts inserted" + castsInGroupsText(report) +
+         std::to_string(report.castsInserted) +
+         (report.castsInserted == 1 ? " cast inserted" : " casts inserted") +
+         castsInGroupsText(report) +
          ", " +
          std::to_string(report.castsRemoved) + " removed";
 }

@@ -1,0 +1,109 @@
+//===- KernelAttrs.td - `akernel` enums and attributes -----*- tablegen -*-===//
+
+#ifndef ASCENDPREC_DIALECT_KERNEL_IR_KERNELATTRS_TD
+#define ASCENDPREC_DIALECT_KERNEL_IR_KERNELATTRS_TD
+
+include "AscendPrec/Dialect/Kernel/IR/KernelDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+
+def Kernel_MemorySpace : I32EnumAttr<"MemorySpace", "AI Core memory space", [
+    I32EnumAttrCase<"GM", 0, "gm">,
+    I32EnumAttrCase<"L1", 1, "l1">,
+    I32EnumAttrCase<"L0A", 2, "l0a">,
+    I32EnumAttrCase<"L0B", 3, "l0b">,
+    I32EnumAttrCase<"L0C", 4, "l0c">,
+    I32EnumAttrCase<"UB", 5, "ub">
+  ]> {
+  let cppNamespace = "::ascendprec::kernel";
+  let genSpecializedAttr = 0;
+}
+def Kernel_MemorySpaceAttr : EnumAttr<Kernel_Dialect, Kernel_MemorySpace, "space"> {
+  let summary = "The memory space of a memref: gm, l1, l0a, l0b, l0c or ub";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// How a conversion to a narrower dtype rounds (CANN's Cast round modes).
+def Kernel_RoundingMode : I32EnumAttr<"RoundingMode", "rounding of a dtype conversion", [
+    I32EnumAttrCase<"Rint", 0, "rint">,
+    I32EnumAttrCase<"Round", 1, "round">,
+    I32EnumAttrCase<"Floor", 2, "floor">,
+    I32EnumAttrCase<"Ceil", 3, "ceil">,
+    I32EnumAttrCase<"Trunc", 4, "trunc">,
+    I32EnumAttrCase<"Odd", 5, "odd">
+  ]> {
+  let cppNamespace = "::ascendprec::kernel";
+  let genSpecializedAttr = 0;
+}
+def Kernel_RoundingModeAttr : EnumAttr<Kernel_Dialect, Kernel_RoundingMode, "round"> {
+  let summary = "rint (to nearest, ties to even), round (ties away), floor, ceil, trunc, odd";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The units a kernel runs on.
+def Kernel_Engine : I32EnumAttr<"Engine", "units a kernel runs on", [
+    I32EnumAttrCase<"Cube", 0, "cube">,
+    I32EnumAttrCase<"Vector", 1, "vector">,
+    I32EnumAttrCase<"Mix", 2, "mix">,
+    I32EnumAttrCase<"AICPU", 3, "aicpu">
+  ]> {
+  let cppNamespace = "::ascendprec::kernel";
+  let genSpecializedAttr = 0;
+}
+def Kernel_EngineAttr : EnumAttr<Kernel_Dialect, Kernel_Engine, "engine"> {
+  let summary = "cube, vector, mix (cube and vector, a UB-fusion group) or aicpu";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The order a reduction accumulates in (deterministic=1 fixes it, OP-3).
+def Kernel_ReduceOrder : I32EnumAttr<"ReduceOrder", "accumulation order", [
+    I32EnumAttrCase<"Tree", 0, "tree">,
+    I32EnumAttrCase<"Sequential", 1, "sequential">,
+    I32EnumAttrCase<"Atomic", 2, "atomic">
+  ]> {
+  let cppNamespace = "::ascendprec::kernel";
+  let genSpecializedAttr = 0;
+}
+def Kernel_ReduceOrderAttr : EnumAttr<Kernel_Dialect, Kernel_ReduceOrder, "order"> {
+  let summary = "tree (pairwise within a core), sequential, or atomic (cores add into GM "
+                "in arrival order: not deterministic)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The SoC's AI Core facts, from its platform-config .ini";
+  let description = [{
+    Set on the module by the lowering from the SoC's platform config
+    (OP-4): buffer sizes in bytes, core counts, the cube's M/N/K fractal,
+    the clock in MHz, memory rates in bytes per cycle and the input dtypes
+    the cube multiplies (from the library's MatMulV2 kernel rows).
+
+    ```mlir
+    module attributes {akernel.target = #akernel.target<soc = "Ascend910",
+        cube_cores = 32, vector_cores = 32, aicpu_cores = 14,
+        cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000,
+        l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144,
+        ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} { ... }
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$soc,
+    "int64_t":$cube_cores, "int64_t":$vector_cores, "int64_t":$aicpu_cores,
+    "int64_t":$cube_m, "int64_t":$cube_n, "int64_t":$cube_k,
+    "int64_t":$freq_mhz,
+    "int64_t":$l1, "int64_t":$l0a, "int64_t":$l0b, "int64_t":$l0c, "int64_t":$ub,
+    "int64_t":$ddr_rate, "int64_t":$l2_rate,
+    "::mlir::ArrayAttr":$cube_inputs
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Capacity in bytes of `space`; 0 for GM (not bounded here).
+    int64_t capacity(::ascendprec::kernel::MemorySpace space) const;
+    /// Whether the cube multiplies inputs of element type `type`.
+    bool cubeTakes(::mlir::Type type) const;
+  }];
+}
+
+#endif // ASCENDPREC_DIALECT_KERNEL_IR_KERNELATTRS_TD

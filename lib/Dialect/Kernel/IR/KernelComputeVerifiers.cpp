@@ -1,0 +1,180 @@
+//===- KernelComputeVerifiers.cpp - cube, vector and AI CPU ops -----------===//
+//
+// What the compute units can do: the cube's dtype pairs and fractal
+// alignment on the SoC's target, the vector ops and the dtypes they compute
+// in, reductions and casts on UB, AI CPU calls in AI CPU kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+bool inSpace(Value value, MemorySpace space) { return memorySpaceOf(value.getType()) == space; }
+
+int64_t numElements(Value value) { return cast<ShapedType>(value.getType()).getNumElements(); }
+
+/// The accumulator the cube uses for inputs of `type`, if it has one.
+Type accumulatorFor(Type type) {
+  MLIRContext *context = type.getContext();
+  if (type.isF16() || type.isBF16() || type.isF32())
+    return Float32Type::get(context);
+  if (type.isInteger(8))
+    return IntegerType::get(context, 32);
+  return {};
+}
+
+/// The dtypes the vector unit computes in.
+bool isVectorComputeType(Type type) {
+  return type.isF16() || type.isF32() || type.isBF16() || type.isInteger(32) ||
+         type.isInteger(16) || type.isInteger(8) || type.isInteger(1);
+}
+
+/// Vector op kinds and their input counts.
+const llvm::StringMap<unsigned> &vectorKinds() {
+  static const llvm::StringMap<unsigned> kinds = {
+      {"abs", 1},     {"neg", 1},     {"exp", 1},      {"log", 1},        {"sqrt", 1},
+      {"rsqrt", 1},   {"reciprocal", 1}, {"relu", 1},  {"leaky_relu", 1}, {"sigmoid", 1},
+      {"tanh", 1},    {"gelu", 1},    {"erf", 1},      {"sin", 1},        {"cos", 1},
+      {"floor", 1},   {"ceil", 1},    {"round", 1},    {"sign", 1},       {"not", 1},
+      {"copy", 1},    {"add", 2},     {"sub", 2},      {"mul", 2},        {"div", 2},
+      {"max", 2},     {"min", 2},     {"pow", 2},      {"and", 2},        {"or", 2},
+      {"cmp_eq", 2},  {"cmp_lt", 2},  {"cmp_gt", 2},   {"cmp_le", 2},     {"cmp_ge", 2},
+      {"select", 3},  {"clip", 3}};
+  return kinds;
+}
+
+} // namespace
+
+LogicalResult MmadOp::verify() {
+  if (!inSpace(getLhs(), MemorySpace::L0A) || !inSpace(getRhs(), MemorySpace::L0B) ||
+      !inSpace(getAcc(), MemorySpace::L0C))
+    return emitOpError("multiplies L0A x L0B into L0C: operands in #akernel.space<l0a>, "
+                       "<l0b> and <l0c>");
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  auto acc = cast<MemRefType>(getAcc().getType());
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError("takes 2-D tiles [M,K] x [K,N] -> [M,N]");
+  int64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1), n = rhs.getDimSize(1);
+  if (rhs.getDimSize(0) != k || acc.getDimSize(0) != m || acc.getDimSize(1) != n)
+    return emitOpError("has mismatched tiles: ")
+           << lhs.getShape() << " x " << rhs.getShape() << " -> " << acc.getShape();
+  Type in = lhs.getElementType();
+  if (rhs.getElementType() != in)
+    return emitOpError("multiplies ") << in << " by " << rhs.getElementType()
+                                      << "; both inputs have one dtype";
+  Type expected = accumulatorFor(in);
+  if (!expected || acc.getElementType() != expected)
+    return emitOpError("accumulates ")
+           << in << " inputs in " << (expected ? expected : in) << " (f16/bf16/f32 -> f32, "
+           << "i8 -> i32), not " << acc.getElementType();
+  TargetAttr target = targetOf(*this);
+  if (!target)
+    return emitOpError("needs an #akernel.target on an enclosing op");
+  if (!target.cubeTakes(in)) {
+    std::string taken;
+    llvm::raw_string_ostream os(taken);
+    llvm::interleaveComma(target.getCubeInputs(), os,
+                          [&](Attribute entry) { cast<TypeAttr>(entry).getValue().print(os); });
+    return emitOpError("the ") << target.getSoc().getValue() << "'s cube does not take " << in
+                               << " inputs (it takes " << taken << ")";
+  }
+  // One fractal is cube_k elements of 16 bits deep: K counts in 32s for
+  // int8 and in 8s for fp32.
+  int64_t kStep = target.getCubeK() * 16 / static_cast<int64_t>(in.getIntOrFloatBitWidth());
+  if (m % target.getCubeM() || n % target.getCubeN() || k % kStep)
+    return emitOpError("tile ")
+           << m << "x" << k << "x" << n << " (MxKxN) is not aligned to the " << in
+           << " fractal: M in " << target.getCubeM() << "s, K in " << kStep << "s, N in "
+           << target.getCubeN() << "s (pad the tile)";
+  return success();
+}
+
+LogicalResult VectorOp::verify() {
+  auto kind = vectorKinds().find(getKind());
+  if (kind == vectorKinds().end())
+    return emitOpError("has an unknown kind '") << getKind() << "'";
+  if (getInputs().size() != kind->second)
+    return emitOpError("'") << getKind() << "' takes " << kind->second << " inputs, not "
+                            << getInputs().size();
+  if (!isVectorComputeType(getCompute()))
+    return emitOpError("computes in ") << getCompute()
+                                       << "; the vector unit computes in f16, f32, bf16 or "
+                                          "integers";
+  if (getNewton() && getKind() != "reciprocal" && getKind() != "rsqrt" && getKind() != "div")
+    return emitOpError("has a Newton step, which refines reciprocal, rsqrt and div only");
+  int64_t count = numElements(getOutput());
+  SmallVector<Value> buffers(getInputs());
+  buffers.push_back(getOutput());
+  for (Value value : buffers) {
+    if (!inSpace(value, MemorySpace::UB))
+      return emitOpError("works on UB: ") << value.getType() << " is not in #akernel.space<ub>";
+    int64_t elements = numElements(value);
+    if (elements != count && elements != 1)
+      return emitOpError("mixes ") << elements << " and " << count
+                                   << " elements (an input is the output's size or a scalar)";
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  static const char *const kKinds[] = {"sum", "max", "min", "prod", "mean"};
+  if (!llvm::is_contained(kKinds, getKind()))
+    return emitOpError("has an unknown kind '") << getKind() << "' (sum, max, min, prod, mean)";
+  if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
+    return emitOpError("reduces on UB: input and output in #akernel.space<ub>");
+  auto input = cast<ShapedType>(getInput().getType());
+  int64_t rank = input.getRank();
+  llvm::SmallDenseSet<int64_t> seen;
+  int64_t kept = input.getNumElements();
+  for (int64_t axis : getAxes()) {
+    if (axis < 0 || axis >= rank || !seen.insert(axis).second)
+      return emitOpError("has axis ") << axis << " for a rank-" << rank
+                                      << " input (axes are distinct, 0 to rank-1)";
+    kept /= std::max<int64_t>(input.getDimSize(axis), 1);
+  }
+  if (numElements(getOutput()) != kept) {
+    std::string axes;
+    llvm::raw_string_ostream os(axes);
+    llvm::interleaveComma(getAxes(), os);
+    return emitOpError("writes ") << numElements(getOutput()) << " elements; reducing axes ["
+                                  << axes << "] leaves " << kept;
+  }
+  Type acc = getAcc();
+  Type in = input.getElementType();
+  bool adds = getKind() == "sum" || getKind() == "prod" || getKind() == "mean";
+  if (!isVectorComputeType(acc) ||
+      (adds && acc.getIntOrFloatBitWidth() < in.getIntOrFloatBitWidth()))
+    return emitOpError("accumulates ") << in << " in " << acc
+                                       << "; a sum accumulates in a dtype at least as wide";
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
+    return emitOpError("converts on UB: input and output in #akernel.space<ub>");
+  if (getElementTypeOrSelf(getInput().getType()) == getElementTypeOrSelf(getOutput().getType()))
+    return emitOpError("converts between two dtypes; this one is ")
+           << getElementTypeOrSelf(getInput().getType()) << " on both sides";
+  if (numElements(getInput()) != numElements(getOutput()))
+    return emitOpError("converts ") << numElements(getInput()) << " elements into "
+                                    << numElements(getOutput());
+  return success();
+}
+
+LogicalResult AICPUCallOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel || kernel.getEngine() != Engine::AICPU)
+    return emitOpError("runs only in a kernel whose engine is #akernel.engine<aicpu>");
+  for (Value buffer : getBuffers())
+    if (!inSpace(buffer, MemorySpace::GM))
+      return emitOpError("takes GM buffers; ") << buffer.getType() << " is not in gm";
+  return success();
+}

@@ -1,0 +1,145 @@
+//===- KernelMemoryVerifiers.cpp - kernels, buffers, DMA and fixpipe ------===//
+//
+// What the AI Core's memory system can do: buffers that fit their space
+// (double buffering counted), data paths that exist, and the fixpipe's
+// conversions out of L0C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+StringRef spaceName(MemorySpace space) { return stringifyMemorySpace(space); }
+
+int64_t bytesOf(MemRefType type) {
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+int64_t numElements(Type type) { return cast<ShapedType>(type).getNumElements(); }
+
+/// The number of cores a kernel of `engine` can use on `target`.
+int64_t coresFor(Engine engine, TargetAttr target) {
+  switch (engine) {
+  case Engine::Cube:
+  case Engine::Mix:
+    return target.getCubeCores();
+  case Engine::Vector:
+    return target.getVectorCores();
+  case Engine::AICPU:
+    return target.getAicpuCores();
+  }
+  return 0;
+}
+
+} // namespace
+
+LogicalResult KernelOp::verify() {
+  TargetAttr target = targetOf(*this);
+  if (!target)
+    return emitOpError("needs an #akernel.target on an enclosing op (the SoC's facts from "
+                       "its platform config); the lowering sets it on the module");
+  int64_t cores = coresFor(getEngine(), target);
+  if (getBlockDim() < 1 || getBlockDim() > cores)
+    return emitOpError("runs on ")
+           << getBlockDim() << " blocks, but the " << target.getSoc().getValue() << " has "
+           << cores << " " << stringifyEngine(getEngine())
+           << " cores (block_dim is 1 to the core count; aicore_num lowers it, OP-3)";
+  for (BlockArgument arg : getBody().getArguments())
+    if (memorySpaceOf(arg.getType()) != MemorySpace::GM)
+      return emitOpError("argument #")
+             << arg.getArgNumber() << " is " << arg.getType()
+             << "; a kernel's arguments are buffers in #akernel.space<gm>";
+
+  // Every local buffer, twice with double buffering, must fit its space.
+  std::map<MemorySpace, int64_t> used;
+  getBody().walk([&](AllocOp alloc) {
+    if (std::optional<MemorySpace> space = memorySpaceOf(alloc.getType()))
+      used[*space] += bytesOf(alloc.getType());
+  });
+  int64_t copies = getDoubleBuffer() ? 2 : 1;
+  for (auto [space, bytes] : used) {
+    int64_t capacity = target.capacity(space);
+    if (bytes * copies > capacity)
+      return emitOpError("needs ")
+             << bytes * copies << " bytes of " << spaceName(space) << " ("
+             << (copies == 2 ? "double-buffered, " : "") << bytes << " per copy), but the "
+             << target.getSoc().getValue() << "'s " << spaceName(space) << " holds "
+             << capacity << "; use smaller tiles";
+  }
+  return success();
+}
+
+LogicalResult AllocOp::verify() {
+  std::optional<MemorySpace> space = memorySpaceOf(getType());
+  if (!space)
+    return emitOpError("needs a memref in an #akernel.space (l1, l0a, l0b, l0c or ub)");
+  if (*space == MemorySpace::GM)
+    return emitOpError("allocates local buffers only; a GM buffer is a kernel argument");
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  std::optional<MemorySpace> from = memorySpaceOf(getSource().getType());
+  std::optional<MemorySpace> to = memorySpaceOf(getTarget().getType());
+  if (!from || !to)
+    return emitOpError("copies between memrefs in #akernel.space memory spaces");
+  // The AI Core's DMA paths; L0C leaves only through the fixpipe.
+  static const std::pair<MemorySpace, MemorySpace> kPaths[] = {
+      {MemorySpace::GM, MemorySpace::L1},  {MemorySpace::GM, MemorySpace::UB},
+      {MemorySpace::UB, MemorySpace::GM},  {MemorySpace::L1, MemorySpace::L0A},
+      {MemorySpace::L1, MemorySpace::L0B}, {MemorySpace::UB, MemorySpace::L1},
+      {MemorySpace::L1, MemorySpace::UB},  {MemorySpace::UB, MemorySpace::UB}};
+  if (!llvm::is_contained(kPaths, std::make_pair(*from, *to)))
+    return emitOpError("has no data path from ")
+           << spaceName(*from) << " to " << spaceName(*to)
+           << (*from == MemorySpace::L0C ? " (the accumulator leaves L0C through akernel.fixpipe)"
+                                         : " (paths: gm->l1, gm->ub, ub->gm, l1->l0a, l1->l0b, "
+                                           "ub->l1, l1->ub, ub->ub)");
+  Type fromType = getElementTypeOrSelf(getSource().getType());
+  Type toType = getElementTypeOrSelf(getTarget().getType());
+  if (fromType != toType)
+    return emitOpError("does not convert ")
+           << fromType << " to " << toType << "; use akernel.vcast or akernel.fixpipe";
+  if (numElements(getSource().getType()) != numElements(getTarget().getType()))
+    return emitOpError("copies ") << numElements(getSource().getType()) << " elements into "
+                                  << numElements(getTarget().getType());
+  return success();
+}
+
+LogicalResult FixpipeOp::verify() {
+  if (memorySpaceOf(getSource().getType()) != MemorySpace::L0C)
+    return emitOpError("reads the accumulator: its source is in #akernel.space<l0c>");
+  std::optional<MemorySpace> to = memorySpaceOf(getTarget().getType());
+  if (!to || (*to != MemorySpace::GM && *to != MemorySpace::L1 && *to != MemorySpace::UB))
+    return emitOpError("writes to gm, l1 or ub");
+  if (numElements(getSource().getType()) != numElements(getTarget().getType()))
+    return emitOpError("writes ") << numElements(getSource().getType()) << " elements into "
+                                  << numElements(getTarget().getType());
+  Type acc = getElementTypeOrSelf(getSource().getType());
+  Type out = getElementTypeOrSelf(getTarget().getType());
+  bool converts = (acc.isF32() && (out.isF16() || out.isBF16() || out.isF32())) ||
+                  (acc.isInteger(32) && (out.isInteger(32) || out.isF16()));
+  if (!converts)
+    return emitOpError("cannot convert the accumulator's ")
+           << acc << " to " << out << " (f32 -> f16, bf16 or f32; i32 -> i32 or f16)";
+  if (Value bias = getBias()) {
+    auto biasType = cast<ShapedType>(bias.getType());
+    auto sourceType = cast<ShapedType>(getSource().getType());
+    if (biasType.getElementType() != acc)
+      return emitOpError("adds a bias in the accumulator's dtype ")
+             << acc << ", not " << biasType.getElementType();
+    if (biasType.getRank() != 1 || biasType.getDimSize(0) != sourceType.getShape().back())
+      return emitOpError("takes one bias per output column: a 1-D memref of ")
+             << sourceType.getShape().back() << " elements";
+  }
+  return success();
+}

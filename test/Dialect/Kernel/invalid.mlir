@@ -1,0 +1,272 @@
+// Every akernel verifier rejects what the AI Core cannot do, with the figure
+// that makes it impossible.
+// RUN: prec-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{needs an #akernel.target on an enclosing op}}
+akernel.kernel @no_target attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+}
+
+// -----
+
+#t = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14,
+    cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536,
+    l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>
+module attributes {akernel.target = #t} {
+  // More blocks than cores (OP-3's aicore_num lowers the count, never raises it).
+  // expected-error @+1 {{runs on 40 blocks, but the Ascend910 has 32 cube cores}}
+  akernel.kernel @too_many_blocks attributes {block_dim = 40 : i64, engine = #akernel.engine<cube>, nodes = []} {
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  // 32 KiB of L0A fits once, not twice: double buffering counts.
+  // expected-error @+1 {{needs 131072 bytes of l0a (double-buffered, 65536 per copy), but the Ascend910's l0a holds 65536; use smaller tiles}}
+  akernel.kernel @l0a_overflow attributes {block_dim = 1 : i64, engine = #akernel.engine<cube>, nodes = ["fc"], double_buffer} {
+    %a = akernel.alloc : memref<128x256xf16, #akernel.space<l0a>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  // expected-error @+1 {{argument #0 is 'memref<16xf16, #akernel.space<ub>>'; a kernel's arguments are buffers in #akernel.space<gm>}}
+  akernel.kernel @local_argument attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+  ^bb0(%x: memref<16xf16, #akernel.space<ub>>):
+  }
+}
+
+// -----
+
+// expected-error @+1 {{allocates local buffers only; a GM buffer is a kernel argument}}
+%0 = akernel.alloc : memref<16xf16, #akernel.space<gm>>
+
+// -----
+
+// expected-error @+1 {{needs a memref in an #akernel.space}}
+%0 = akernel.alloc : memref<16xf16>
+
+// -----
+
+func.func @bad_path(%a: memref<16x16xf32, #akernel.space<l0c>>, %b: memref<16x16xf32, #akernel.space<gm>>) {
+  // expected-error @+1 {{has no data path from l0c to gm (the accumulator leaves L0C through akernel.fixpipe)}}
+  akernel.copy %a, %b : memref<16x16xf32, #akernel.space<l0c>>, memref<16x16xf32, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+func.func @gm_to_l0a(%a: memref<16x16xf16, #akernel.space<gm>>, %b: memref<16x16xf16, #akernel.space<l0a>>) {
+  // expected-error @+1 {{has no data path from gm to l0a}}
+  akernel.copy %a, %b : memref<16x16xf16, #akernel.space<gm>>, memref<16x16xf16, #akernel.space<l0a>>
+  return
+}
+
+// -----
+
+func.func @copy_converts(%a: memref<16xf32, #akernel.space<gm>>, %b: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{does not convert 'f32' to 'f16'; use akernel.vcast or akernel.fixpipe}}
+  akernel.copy %a, %b : memref<16xf32, #akernel.space<gm>>, memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @copy_count(%a: memref<16xf16, #akernel.space<gm>>, %b: memref<32xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{copies 16 elements into 32}}
+  akernel.copy %a, %b : memref<16xf16, #akernel.space<gm>>, memref<32xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @fixpipe_source(%a: memref<16x16xf32, #akernel.space<ub>>, %b: memref<16x16xf16, #akernel.space<gm>>) {
+  // expected-error @+1 {{reads the accumulator: its source is in #akernel.space<l0c>}}
+  akernel.fixpipe %a, %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<ub>>, memref<16x16xf16, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+func.func @fixpipe_convert(%a: memref<16x16xf32, #akernel.space<l0c>>, %b: memref<16x16xi8, #akernel.space<gm>>) {
+  // expected-error @+1 {{cannot convert the accumulator's 'f32' to 'i8'}}
+  akernel.fixpipe %a, %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<l0c>>, memref<16x16xi8, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+func.func @fixpipe_bias(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<gm>>, %bias: memref<16xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{takes one bias per output column: a 1-D memref of 32 elements}}
+  akernel.fixpipe %a, %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>>, memref<16x32xf16, #akernel.space<gm>>, memref<16xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @fixpipe_bias_dtype(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<gm>>, %bias: memref<32xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{adds a bias in the accumulator's dtype 'f32', not 'f16'}}
+  akernel.fixpipe %a, %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>>, memref<16x32xf16, #akernel.space<gm>>, memref<32xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  func.func @mmad_spaces(%a: memref<16x16xf16, #akernel.space<l1>>, %b: memref<16x16xf16, #akernel.space<l0b>>, %c: memref<16x16xf32, #akernel.space<l0c>>) {
+    // expected-error @+1 {{multiplies L0A x L0B into L0C}}
+    akernel.mmad %a, %b, %c : memref<16x16xf16, #akernel.space<l1>>, memref<16x16xf16, #akernel.space<l0b>>, memref<16x16xf32, #akernel.space<l0c>>
+    return
+  }
+  func.func @mmad_acc(%a: memref<16x16xf16, #akernel.space<l0a>>, %b: memref<16x16xf16, #akernel.space<l0b>>, %c: memref<16x16xf16, #akernel.space<l0c>>) {
+    // expected-error @+1 {{accumulates 'f16' inputs in 'f32' (f16/bf16/f32 -> f32, i8 -> i32), not 'f16'}}
+    akernel.mmad %a, %b, %c : memref<16x16xf16, #akernel.space<l0a>>, memref<16x16xf16, #akernel.space<l0b>>, memref<16x16xf16, #akernel.space<l0c>>
+    return
+  }
+  func.func @mmad_shapes(%a: memref<16x32xf16, #akernel.space<l0a>>, %b: memref<16x16xf16, #akernel.space<l0b>>, %c: memref<16x16xf32, #akernel.space<l0c>>) {
+    // expected-error @+1 {{has mismatched tiles}}
+    akernel.mmad %a, %b, %c : memref<16x32xf16, #akernel.space<l0a>>, memref<16x16xf16, #akernel.space<l0b>>, memref<16x16xf32, #akernel.space<l0c>>
+    return
+  }
+  // The first-generation cube has no fp32 path.
+  func.func @mmad_f32(%a: memref<16x16xf32, #akernel.space<l0a>>, %b: memref<16x16xf32, #akernel.space<l0b>>, %c: memref<16x16xf32, #akernel.space<l0c>>) {
+    // expected-error @+1 {{the Ascend910's cube does not take 'f32' inputs (it takes f16, i8)}}
+    akernel.mmad %a, %b, %c : memref<16x16xf32, #akernel.space<l0a>>, memref<16x16xf32, #akernel.space<l0b>>, memref<16x16xf32, #akernel.space<l0c>>
+    return
+  }
+  // int8 fractals are 16 x 32: K = 16 is half a fractal.
+  func.func @mmad_int8_fractal(%a: memref<16x16xi8, #akernel.space<l0a>>, %b: memref<16x16xi8, #akernel.space<l0b>>, %c: memref<16x16xi32, #akernel.space<l0c>>) {
+    // expected-error @+1 {{tile 16x16x16 (MxKxN) is not aligned to the 'i8' fractal: M in 16s, K in 32s, N in 16s (pad the tile)}}
+    akernel.mmad %a, %b, %c : memref<16x16xi8, #akernel.space<l0a>>, memref<16x16xi8, #akernel.space<l0b>>, memref<16x16xi32, #akernel.space<l0c>>
+    return
+  }
+  func.func @mmad_fp16_fractal(%a: memref<8x16xf16, #akernel.space<l0a>>, %b: memref<16x16xf16, #akernel.space<l0b>>, %c: memref<8x16xf32, #akernel.space<l0c>>) {
+    // expected-error @+1 {{tile 8x16x16 (MxKxN) is not aligned to the 'f16' fractal: M in 16s, K in 16s, N in 16s}}
+    akernel.mmad %a, %b, %c : memref<8x16xf16, #akernel.space<l0a>>, memref<16x16xf16, #akernel.space<l0b>>, memref<8x16xf32, #akernel.space<l0c>>
+    return
+  }
+}
+
+// -----
+
+func.func @vop_kind(%a: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{has an unknown kind 'frobnicate'}}
+  akernel.vop "frobnicate" %a -> %a {compute = f16} : memref<16xf16, #akernel.space<ub>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @vop_arity(%a: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{'add' takes 2 inputs, not 1}}
+  akernel.vop "add" %a -> %a {compute = f16} : memref<16xf16, #akernel.space<ub>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @vop_gm(%a: memref<16xf16, #akernel.space<gm>>, %b: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{works on UB: 'memref<16xf16, #akernel.space<gm>>' is not in #akernel.space<ub>}}
+  akernel.vop "relu" %a -> %b {compute = f16} : memref<16xf16, #akernel.space<gm>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @vop_compute(%a: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{computes in 'f64'; the vector unit computes in f16, f32, bf16 or integers}}
+  akernel.vop "relu" %a -> %a {compute = f64} : memref<16xf16, #akernel.space<ub>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @vop_newton(%a: memref<16xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{has a Newton step, which refines reciprocal, rsqrt and div only}}
+  akernel.vop "exp" %a -> %a {compute = f32, newton} : memref<16xf32, #akernel.space<ub>> -> memref<16xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @vop_sizes(%a: memref<16xf32, #akernel.space<ub>>, %b: memref<8xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{mixes 8 and 16 elements (an input is the output's size or a scalar)}}
+  akernel.vop "add" %a, %b -> %a {compute = f32} : memref<16xf32, #akernel.space<ub>>, memref<8xf32, #akernel.space<ub>> -> memref<16xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%a: memref<4x16xf16, #akernel.space<ub>>, %b: memref<4xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{has axis 2 for a rank-2 input}}
+  akernel.vreduce "sum" %a -> %b {axes = array<i64: 2>, acc = f32, order = #akernel.order<tree>} : memref<4x16xf16, #akernel.space<ub>> -> memref<4xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @reduce_count(%a: memref<4x16xf16, #akernel.space<ub>>, %b: memref<16xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{writes 16 elements; reducing axes [1] leaves 4}}
+  akernel.vreduce "sum" %a -> %b {axes = array<i64: 1>, acc = f32, order = #akernel.order<tree>} : memref<4x16xf16, #akernel.space<ub>> -> memref<16xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @reduce_narrow_acc(%a: memref<4x16xf32, #akernel.space<ub>>, %b: memref<4xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{accumulates 'f32' in 'f16'; a sum accumulates in a dtype at least as wide}}
+  akernel.vreduce "sum" %a -> %b {axes = array<i64: 1>, acc = f16, order = #akernel.order<tree>} : memref<4x16xf32, #akernel.space<ub>> -> memref<4xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @reduce_kind(%a: memref<4x16xf32, #akernel.space<ub>>, %b: memref<4xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{has an unknown kind 'median'}}
+  akernel.vreduce "median" %a -> %b {axes = array<i64: 1>, acc = f32, order = #akernel.order<tree>} : memref<4x16xf32, #akernel.space<ub>> -> memref<4xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @cast_same(%a: memref<16xf16, #akernel.space<ub>>, %b: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{converts between two dtypes; this one is 'f16' on both sides}}
+  akernel.vcast %a -> %b {round = #akernel.round<rint>} : memref<16xf16, #akernel.space<ub>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @cast_gm(%a: memref<16xf32, #akernel.space<gm>>, %b: memref<16xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{converts on UB}}
+  akernel.vcast %a -> %b {round = #akernel.round<rint>} : memref<16xf32, #akernel.space<gm>> -> memref<16xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @cast_count(%a: memref<16xf32, #akernel.space<ub>>, %b: memref<8xf16, #akernel.space<ub>>) {
+  // expected-error @+1 {{converts 16 elements into 8}}
+  akernel.vcast %a -> %b {round = #akernel.round<rint>} : memref<16xf32, #akernel.space<ub>> -> memref<8xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @aicpu_outside(%a: memref<16xf32, #akernel.space<gm>>) {
+  // expected-error @+1 {{runs only in a kernel whose engine is #akernel.engine<aicpu>}}
+  akernel.aicpu_call "Unique" (%a) : memref<16xf32, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @cpu attributes {block_dim = 1 : i64, engine = #akernel.engine<aicpu>, nodes = ["u"]} {
+  ^bb0(%a: memref<16xf32, #akernel.space<gm>>):
+    %u = akernel.alloc : memref<16xf32, #akernel.space<ub>>
+    // expected-error @+1 {{takes GM buffers; 'memref<16xf32, #akernel.space<ub>>' is not in gm}}
+    akernel.aicpu_call "Unique" (%a, %u) : memref<16xf32, #akernel.space<gm>>, memref<16xf32, #akernel.space<ub>>
+  }
+}
