@@ -7,13 +7,16 @@
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 void ascendprec::registerAllAscendPrecDialects(mlir::DialectRegistry &registry) {
   registry.insert<ascend::AscendDialect, kernel::KernelDialect, func::FuncDialect,
-                  arith::ArithDialect, tosa::TosaDialect>();
+                  arith::ArithDialect, tosa::TosaDialect, scf::SCFDialect,
+                  memref::MemRefDialect>();
 }
 
 void ascendprec::registerAllAscendPrecPasses() {

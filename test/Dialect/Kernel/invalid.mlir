@@ -81,33 +81,33 @@ func.func @copy_count(%a: memref<16xf16, #akernel.space<gm>>, %b: memref<32xf16,
 
 // -----
 
-func.func @fixpipe_source(%a: memref<16x16xf32, #akernel.space<ub>>, %b: memref<16x16xf16, #akernel.space<gm>>) {
+func.func @fixpipe_source(%a: memref<16x16xf32, #akernel.space<ub>>, %b: memref<16x16xf16, #akernel.space<ub>>) {
   // expected-error @+1 {{reads the accumulator: its source is in #akernel.space<l0c>}}
-  akernel.fixpipe %a, %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<ub>>, memref<16x16xf16, #akernel.space<gm>>
+  akernel.fixpipe %a -> %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<ub>> -> memref<16x16xf16, #akernel.space<ub>>
   return
 }
 
 // -----
 
-func.func @fixpipe_convert(%a: memref<16x16xf32, #akernel.space<l0c>>, %b: memref<16x16xi8, #akernel.space<gm>>) {
+func.func @fixpipe_convert(%a: memref<16x16xf32, #akernel.space<l0c>>, %b: memref<16x16xi8, #akernel.space<ub>>) {
   // expected-error @+1 {{cannot convert the accumulator's 'f32' to 'i8'}}
-  akernel.fixpipe %a, %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<l0c>>, memref<16x16xi8, #akernel.space<gm>>
+  akernel.fixpipe %a -> %b {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<l0c>> -> memref<16x16xi8, #akernel.space<ub>>
   return
 }
 
 // -----
 
-func.func @fixpipe_bias(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<gm>>, %bias: memref<16xf32, #akernel.space<ub>>) {
+func.func @fixpipe_bias(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<ub>>, %bias: memref<16xf32, #akernel.space<ub>>) {
   // expected-error @+1 {{takes one bias per output column: a 1-D memref of 32 elements}}
-  akernel.fixpipe %a, %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>>, memref<16x32xf16, #akernel.space<gm>>, memref<16xf32, #akernel.space<ub>>
+  akernel.fixpipe %a -> %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>> -> memref<16x32xf16, #akernel.space<ub>>, memref<16xf32, #akernel.space<ub>>
   return
 }
 
 // -----
 
-func.func @fixpipe_bias_dtype(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<gm>>, %bias: memref<32xf16, #akernel.space<ub>>) {
+func.func @fixpipe_bias_dtype(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: memref<16x32xf16, #akernel.space<ub>>, %bias: memref<32xf16, #akernel.space<ub>>) {
   // expected-error @+1 {{adds a bias in the accumulator's dtype 'f32', not 'f16'}}
-  akernel.fixpipe %a, %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>>, memref<16x32xf16, #akernel.space<gm>>, memref<32xf16, #akernel.space<ub>>
+  akernel.fixpipe %a -> %b bias %bias {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>> -> memref<16x32xf16, #akernel.space<ub>>, memref<32xf16, #akernel.space<ub>>
   return
 }
 
@@ -268,5 +268,130 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     %u = akernel.alloc : memref<16xf32, #akernel.space<ub>>
     // expected-error @+1 {{takes GM buffers; 'memref<16xf32, #akernel.space<ub>>' is not in gm}}
     akernel.aicpu_call "Unique" (%a, %u) : memref<16xf32, #akernel.space<gm>>, memref<16xf32, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+func.func @fixpipe_offsets(%a: memref<16x16xf32, #akernel.space<l0c>>, %b: memref<100x80xf16, #akernel.space<gm>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{takes one offset per GM dimension: 2, not 1}}
+  akernel.fixpipe %a -> %b[%c0] {round = #akernel.round<rint>} : memref<16x16xf32, #akernel.space<l0c>> -> memref<100x80xf16, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+func.func @load_space(%a: memref<100x80xf16, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l0a>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{loads into l1 or ub (the cube's L0A/L0B fill from L1 by akernel.copy)}}
+  akernel.load %a[%c0, %c0] -> %t : memref<100x80xf16, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l0a>>
+  return
+}
+
+// -----
+
+func.func @load_dtype(%a: memref<100x80xf32, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{does not convert 'f32' to 'f16'; use akernel.vcast on UB}}
+  akernel.load %a[%c0, %c0] -> %t : memref<100x80xf32, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @load_rank(%a: memref<80xf16, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{moves a rank-2 tile within a rank-1 GM buffer}}
+  akernel.load %a[%c0] -> %t : memref<80xf16, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @load_broadcast(%a: memref<1x3x1x1xf16, #akernel.space<gm>>, %t: memref<256xf16, #akernel.space<ub>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{cannot broadcast dimension of 3 to 4}}
+  akernel.load %a[%c0] -> %t {broadcast = array<i64: 1, 4, 8, 8>} : memref<1x3x1x1xf16, #akernel.space<gm>> -> memref<256xf16, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @load_img2col(%x: memref<1x3x8x8xf16, #akernel.space<gm>>, %t: memref<64x48xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{with img2col takes 3 offsets (leading dimensions, first row, first column)}}
+  akernel.load %x[%c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], out = [8, 8], c0 = 4>} : memref<1x3x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @img2col_granule(%x: memref<1x3x8x8xf16, #akernel.space<gm>>, %t: memref<64x48xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{img2col's channel granule c0 is 4 (small channel), 8, 16 or 32, not 3}}
+  akernel.load %x[%c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], out = [8, 8], c0 = 3>} : memref<1x3x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @store_source(%t: memref<16xf16, #akernel.space<l1>>, %y: memref<100xf16, #akernel.space<gm>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{writes a UB tile: its source is in #akernel.space<ub>}}
+  akernel.store %t -> %y[%c0] : memref<16xf16, #akernel.space<l1>> -> memref<100xf16, #akernel.space<gm>>
+  return
+}
+
+// -----
+
+func.func @dma_kind(%x: memref<16xf16, #akernel.space<gm>>, %y: memref<16xf16, #akernel.space<gm>>) {
+  // expected-error @+1 {{has an unknown kind 'shuffle'}}
+  akernel.dma "shuffle" ins(%x) outs(%y) : (memref<16xf16, #akernel.space<gm>>) -> (memref<16xf16, #akernel.space<gm>>)
+  return
+}
+
+// -----
+
+func.func @dma_bounds(%x: memref<16xf16, #akernel.space<gm>>, %y: memref<16xf16, #akernel.space<gm>>) {
+  // expected-error @+1 {{checks index bounds for gather and scatter only}}
+  akernel.dma "transpose" ins(%x) outs(%y) {bounds_check} : (memref<16xf16, #akernel.space<gm>>) -> (memref<16xf16, #akernel.space<gm>>)
+  return
+}
+
+// -----
+
+func.func @block_idx_outside() -> index {
+  // expected-error @+1 {{is only meaningful inside an akernel.kernel}}
+  %b = akernel.block_idx : index
+  return %b : index
+}
+
+// -----
+
+func.func @view_count(%x: tensor<2x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{views 16 elements as 32}}
+  %y = akernel.view %x : tensor<2x8xf16> -> tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @launch_missing(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{launches 'nowhere', which is not an akernel.kernel}}
+  %y = akernel.launch @nowhere(%x) : (tensor<8xf16>) -> tensor<8xf16>
+  return %y : tensor<8xf16>
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @k attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["k"]} {
+  ^bb0(%x: memref<8xf16, #akernel.space<gm>>, %y: memref<8xf16, #akernel.space<gm>>):
+  }
+  func.func @launch_types(%x: tensor<8xf32>) -> tensor<8xf16> {
+    // expected-error @+1 {{binds 'tensor<8xf32>' to @k's argument #0 of type 'memref<8xf16, #akernel.space<gm>>'}}
+    %y = akernel.launch @k(%x) : (tensor<8xf32>) -> tensor<8xf16>
+    return %y : tensor<8xf16>
   }
 }

@@ -46,7 +46,12 @@ const llvm::StringMap<unsigned> &vectorKinds() {
       {"copy", 1},    {"add", 2},     {"sub", 2},      {"mul", 2},        {"div", 2},
       {"max", 2},     {"min", 2},     {"pow", 2},      {"and", 2},        {"or", 2},
       {"cmp_eq", 2},  {"cmp_lt", 2},  {"cmp_gt", 2},   {"cmp_le", 2},     {"cmp_ge", 2},
-      {"select", 3},  {"clip", 3}};
+      {"select", 3},  {"clip", 3},
+      {"hard_sigmoid", 1}, {"hard_swish", 1}, {"softplus", 1}, {"softsign", 1},
+      {"elu", 1},     {"selu", 1},    {"thresholded_relu", 1}, {"tan", 1},
+      {"asin", 1},    {"acos", 1},    {"atan", 1},     {"sinh", 1},       {"cosh", 1},
+      {"asinh", 1},   {"acosh", 1},   {"atanh", 1},    {"is_inf", 1},     {"is_nan", 1},
+      {"mod", 2},     {"floor_mod", 2}, {"prelu", 2},  {"xor", 2},        {"cmp_ne", 2}};
   return kinds;
 }
 

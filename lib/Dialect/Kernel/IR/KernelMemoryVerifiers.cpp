@@ -115,16 +115,42 @@ LogicalResult CopyOp::verify() {
   return success();
 }
 
+/// Offsets place a tile into the trailing dimensions of a GM buffer: one per
+/// GM dimension, and a tile of no higher rank.
+static LogicalResult verifyTileOffsets(Operation *op, Type gm, Type tile, size_t offsets) {
+  auto gmType = cast<ShapedType>(gm);
+  auto tileType = cast<ShapedType>(tile);
+  if (offsets != static_cast<size_t>(gmType.getRank()))
+    return op->emitOpError("takes one offset per GM dimension: ")
+           << gmType.getRank() << ", not " << offsets;
+  if (tileType.getRank() > gmType.getRank())
+    return op->emitOpError("moves a rank-")
+           << tileType.getRank() << " tile within a rank-" << gmType.getRank()
+           << " GM buffer (the tile covers GM's trailing dimensions)";
+  return success();
+}
+
 LogicalResult FixpipeOp::verify() {
   if (memorySpaceOf(getSource().getType()) != MemorySpace::L0C)
     return emitOpError("reads the accumulator: its source is in #akernel.space<l0c>");
   std::optional<MemorySpace> to = memorySpaceOf(getTarget().getType());
   if (!to || (*to != MemorySpace::GM && *to != MemorySpace::L1 && *to != MemorySpace::UB))
     return emitOpError("writes to gm, l1 or ub");
-  if (numElements(getSource().getType()) != numElements(getTarget().getType()))
-    return emitOpError("writes ") << numElements(getSource().getType()) << " elements into "
-                                  << numElements(getTarget().getType());
-  Type acc = getElementTypeOrSelf(getSource().getType());
+  auto sourceType = cast<ShapedType>(getSource().getType());
+  if (*to == MemorySpace::GM) {
+    if (failed(verifyTileOffsets(*this, getTarget().getType(), sourceType, getOffsets().size())))
+      return failure();
+  } else {
+    if (!getOffsets().empty() || getTranspose())
+      return emitOpError("copies the whole tile into a local buffer: offsets and transpose "
+                         "are for GM targets");
+    if (numElements(sourceType) != numElements(getTarget().getType()))
+      return emitOpError("writes ") << numElements(sourceType) << " elements into "
+                                    << numElements(getTarget().getType());
+  }
+  if (getTranspose() && sourceType.getRank() != 2)
+    return emitOpError("transposes 2-D tiles only");
+  Type acc = getElementTypeOrSelf(sourceType);
   Type out = getElementTypeOrSelf(getTarget().getType());
   bool converts = (acc.isF32() && (out.isF16() || out.isBF16() || out.isF32())) ||
                   (acc.isInteger(32) && (out.isInteger(32) || out.isF16()));
@@ -133,7 +159,6 @@ LogicalResult FixpipeOp::verify() {
            << acc << " to " << out << " (f32 -> f16, bf16 or f32; i32 -> i32 or f16)";
   if (Value bias = getBias()) {
     auto biasType = cast<ShapedType>(bias.getType());
-    auto sourceType = cast<ShapedType>(getSource().getType());
     if (biasType.getElementType() != acc)
       return emitOpError("adds a bias in the accumulator's dtype ")
              << acc << ", not " << biasType.getElementType();
@@ -141,5 +166,83 @@ LogicalResult FixpipeOp::verify() {
       return emitOpError("takes one bias per output column: a 1-D memref of ")
              << sourceType.getShape().back() << " elements";
   }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (memorySpaceOf(getSource().getType()) != MemorySpace::GM)
+    return emitOpError("reads from GM: its source is in #akernel.space<gm>");
+  std::optional<MemorySpace> to = memorySpaceOf(getTarget().getType());
+  if (to != MemorySpace::L1 && to != MemorySpace::UB)
+    return emitOpError("loads into l1 or ub (the cube's L0A/L0B fill from L1 by akernel.copy)");
+  auto source = cast<ShapedType>(getSource().getType());
+  auto target = cast<ShapedType>(getTarget().getType());
+  if (source.getElementType() != target.getElementType())
+    return emitOpError("does not convert ")
+           << source.getElementType() << " to " << target.getElementType()
+           << "; use akernel.vcast on UB";
+  int modes = (getTranspose() ? 1 : 0) + (getBroadcast() ? 1 : 0) + (getImg2col() ? 1 : 0);
+  if (modes > 1)
+    return emitOpError("takes one of transpose, broadcast and img2col");
+  size_t offsets = getOffsets().size();
+  if (std::optional<ArrayRef<int64_t>> shape = getBroadcast()) {
+    if (offsets != 1)
+      return emitOpError("with broadcast takes one offset, into the broadcast shape");
+    if (shape->size() != static_cast<size_t>(source.getRank()))
+      return emitOpError("broadcasts a rank-")
+             << source.getRank() << " source to a rank-" << shape->size() << " shape";
+    for (auto [dim, size] : llvm::zip_equal(source.getShape(), *shape))
+      if (!ShapedType::isDynamic(dim) && dim != 1 && dim != size)
+        return emitOpError("cannot broadcast dimension of ") << dim << " to " << size;
+    return success();
+  }
+  if (getImg2col()) {
+    if (source.getRank() < 3 || target.getRank() != 2)
+      return emitOpError("with img2col reads an [..., C, H, W] feature map into a 2-D tile");
+    if (offsets != static_cast<size_t>(source.getRank() - 1))
+      return emitOpError("with img2col takes ")
+             << source.getRank() - 1 << " offsets (leading dimensions, first row, first column)";
+    return success();
+  }
+  if (getTranspose() && target.getRank() != 2)
+    return emitOpError("transposes 2-D tiles only");
+  return verifyTileOffsets(*this, source, target, offsets);
+}
+
+LogicalResult StoreOp::verify() {
+  if (memorySpaceOf(getSource().getType()) != MemorySpace::UB)
+    return emitOpError("writes a UB tile: its source is in #akernel.space<ub>");
+  if (memorySpaceOf(getTarget().getType()) != MemorySpace::GM)
+    return emitOpError("writes to GM: its target is in #akernel.space<gm>");
+  if (getElementTypeOrSelf(getSource().getType()) != getElementTypeOrSelf(getTarget().getType()))
+    return emitOpError("does not convert ")
+           << getElementTypeOrSelf(getSource().getType()) << " to "
+           << getElementTypeOrSelf(getTarget().getType()) << "; use akernel.vcast on UB";
+  return verifyTileOffsets(*this, getTarget().getType(), getSource().getType(),
+                           getOffsets().size());
+}
+
+LogicalResult DmaOp::verify() {
+  static const char *const kKinds[] = {
+      "transpose", "concat", "split", "slice", "pad", "gather", "scatter", "tile",
+      "broadcast", "depth_to_space", "space_to_depth", "reverse", "one_hot", "copy",
+      "resize", "arange", "fill"};
+  if (!llvm::is_contained(kKinds, getKind()))
+    return emitOpError("has an unknown kind '") << getKind() << "'";
+  if (getOutputs().empty())
+    return emitOpError("writes at least one output");
+  SmallVector<Value> buffers(getInputs());
+  llvm::append_range(buffers, getOutputs());
+  for (Value buffer : buffers)
+    if (memorySpaceOf(buffer.getType()) != MemorySpace::GM)
+      return emitOpError("moves data GM to GM; ") << buffer.getType() << " is not in gm";
+  if (getBoundsCheck() && getKind() != "gather" && getKind() != "scatter")
+    return emitOpError("checks index bounds for gather and scatter only");
+  return success();
+}
+
+LogicalResult BlockIdxOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("is only meaningful inside an akernel.kernel");
   return success();
 }

@@ -106,4 +106,38 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
   }];
 }
 
+def Kernel_Img2ColAttr : AttrDef<Kernel_Dialect, "Img2Col"> {
+  let mnemonic = "img2col";
+  let summary = "How a convolution's input is read as a patch matrix";
+  let description = [{
+    On an `akernel.load`, reads a tile of the patch matrix of an NCHW
+    feature map instead of the map itself, as the AI Core's load3d does:
+    row `m` is output position (`m / out[1]`, `m % out[1]`), column `k` is
+    input channel `k / (kernel[0] * kernel[1])` at kernel offset
+    (`(k / kernel[1]) % kernel[0]`, `k % kernel[1]`). Positions outside
+    the image (`pads` = top, left, bottom, right), rows past the output and
+    columns past the channels read 0. `c0` is the channel granule the
+    patch columns are padded to (16, or 4 on the small-channel path for
+    C <= 4 with `enable_small_channel=1`, OP-3): K is
+    `round_up(C, c0) * kernel[0] * kernel[1]` rounded to the fractal.
+
+    ```mlir
+    #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1],
+                     dilations = [1, 1], out = [16, 16], c0 = 16>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$kernel,
+                        ArrayRefParameter<"int64_t">:$strides,
+                        ArrayRefParameter<"int64_t">:$pads,
+                        ArrayRefParameter<"int64_t">:$dilations,
+                        ArrayRefParameter<"int64_t">:$out,
+                        "int64_t":$c0);
+  let assemblyFormat = [{
+    `<` `kernel` `=` `[` $kernel `]` `,` `strides` `=` `[` $strides `]` `,`
+    `pads` `=` `[` $pads `]` `,` `dilations` `=` `[` $dilations `]` `,`
+    `out` `=` `[` $out `]` `,` `c0` `=` $c0 `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // ASCENDPREC_DIALECT_KERNEL_IR_KERNELATTRS_TD

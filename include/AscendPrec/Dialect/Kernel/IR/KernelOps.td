@@ -82,7 +82,7 @@ def Kernel_CopyOp : Kernel_Op<"copy"> {
   let hasVerifier = 1;
 }
 
-def Kernel_FixpipeOp : Kernel_Op<"fixpipe"> {
+def Kernel_FixpipeOp : Kernel_Op<"fixpipe", [AttrSizedOperandSegments]> {
   let summary = "The cube's result out of L0C, converted with a named rounding";
   let description = [{
     Reads the accumulator in L0C and writes it to GM, L1 or UB, converting
@@ -91,18 +91,122 @@ def Kernel_FixpipeOp : Kernel_Op<"fixpipe"> {
     dtype, before rounding) and applying ReLU: the one rounding of a cube
     result.
 
+    Into GM, `offsets` (one per GM dimension) place the tile in the
+    trailing dimensions; rows and columns past GM's edge (the padding to
+    the fractal) are dropped. `transpose` writes tile element [i, j] at
+    [j, i] (a convolution's [positions, channels] tile into NCHW). Into a
+    local buffer, the tile is copied whole.
+
     ```mlir
-    akernel.fixpipe %acc, %out {round = #akernel.round<rint>, relu}
-        : memref<64x64xf32, #akernel.space<l0c>>, memref<64x64xf16, #akernel.space<gm>>
+    akernel.fixpipe %acc -> %out[%m, %n] {round = #akernel.round<rint>, relu}
+        : memref<64x64xf32, #akernel.space<l0c>> -> memref<100x80xf16, #akernel.space<gm>>
     ```
   }];
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
-                       Optional<AnyMemRef>:$bias,
-                       Kernel_RoundingModeAttr:$round, UnitAttr:$relu);
+                       Variadic<Index>:$offsets, Optional<AnyMemRef>:$bias,
+                       Kernel_RoundingModeAttr:$round, UnitAttr:$relu,
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
-    $source `,` $target (`bias` $bias^)? attr-dict `:` type($source) `,` type($target)
-    (`,` type($bias)^)?
+    $source `->` $target (`[` $offsets^ `]`)? (`bias` $bias^)? attr-dict `:` type($source)
+    `->` type($target) (`,` type($bias)^)?
   }];
+  let hasVerifier = 1;
+}
+
+def Kernel_LoadOp : Kernel_Op<"load"> {
+  let summary = "DMA of a tile from GM into L1 or UB, zero-filled past the edge";
+  let description = [{
+    Reads the tile of `source` that starts at `offsets` into `target`
+    (MTE2). The tile covers `source`'s trailing dimensions (one per
+    `target` dimension); the leading ones are fixed at their offset. Tile
+    elements past `source`'s edge read 0, which is how a lowering pads an
+    edge tile to the fractal.
+
+    * `transpose` (2-D tiles): tile element [i, j] reads source [j, i]
+      relative to the offsets, as the ND-to-fractal load transposes a
+      right-hand matrix;
+    * `broadcast = array<i64: ...>`: `source` is broadcast to that shape
+      (its dimensions are equal or 1) and flattened; one offset, into the
+      flattened shape: how an elementwise kernel reads a bias or a scale;
+    * `img2col = #akernel.img2col<...>`: `source` is an `[..., C, H, W]`
+      feature map, read as the convolution's patch matrix; the offsets are
+      the leading dimensions', then the first row and column.
+
+    ```mlir
+    akernel.load %a[%m, %k] -> %a_l1 : memref<100x72xf16, #akernel.space<gm>>
+        -> memref<112x80xf16, #akernel.space<l1>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
+                       Kernel_StaticMemRef:$target, UnitAttr:$transpose,
+                       OptionalAttr<DenseI64ArrayAttr>:$broadcast,
+                       OptionalAttr<Kernel_Img2ColAttr>:$img2col);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` `->` $target attr-dict `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_StoreOp : Kernel_Op<"store"> {
+  let summary = "DMA of a tile from UB into GM, cropped at the edge";
+  let description = [{
+    Writes `source` into `target`'s trailing dimensions at `offsets`
+    (MTE3); tile elements past `target`'s edge are dropped. With `atomic`,
+    the tile is added into GM instead (the cores of a split reduction add
+    their partial results in whatever order they finish, which
+    `deterministic=1` rules out, OP-3); the host zeroes such an output
+    before the launch.
+
+    ```mlir
+    akernel.store %y_ub -> %y[%off] : memref<4096xf16, #akernel.space<ub>>
+        -> memref<10000xf16, #akernel.space<gm>>
+    ```
+  }];
+  let arguments = (ins Kernel_StaticMemRef:$source, AnyMemRef:$target,
+                       Variadic<Index>:$offsets, UnitAttr:$atomic);
+  let assemblyFormat = [{
+    $source `->` $target `[` $offsets `]` attr-dict `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_DmaOp : Kernel_Op<"dma", [AttrSizedOperandSegments]> {
+  let summary = "A data-movement op done by the DMA engines, GM to GM";
+  let description = [{
+    Layout and indexing ops that move data without computing on it
+    (`transpose`, `concat`, `split`, `slice`, `pad`, `gather`, `tile`,
+    `broadcast`, `depth_to_space`, ...): the MTEs read every input byte and
+    write every output byte through UB. `params` keeps the graph op's
+    attributes (perm, axis, ...). With `bounds_check`, indices are checked
+    against the gathered axis (support_out_of_bound_index, IM-7).
+
+    ```mlir
+    akernel.dma "transpose" ins(%x) outs(%y) {params = {perm = array<i64: 0, 2, 1>}}
+        : (memref<1x8x64xf16, #akernel.space<gm>>) -> (memref<1x64x8xf16, #akernel.space<gm>>)
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, Variadic<AnyMemRef>:$inputs,
+                       Variadic<AnyMemRef>:$outputs,
+                       OptionalAttr<DictionaryAttr>:$params, UnitAttr:$bounds_check);
+  let assemblyFormat = [{
+    $kind `ins` `(` $inputs `)` `outs` `(` $outputs `)` attr-dict `:`
+    `(` type($inputs) `)` `->` `(` type($outputs) `)`
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_BlockIdxOp : Kernel_Op<"block_idx", [Pure]> {
+  let summary = "The index of the core (block) running the kernel";
+  let description = [{
+    Between 0 and the kernel's `block_dim` - 1. A tile loop starts at it
+    and steps by `block_dim`, so the cores share the tiles round-robin.
+
+    ```mlir
+    %b = akernel.block_idx : index
+    ```
+  }];
+  let results = (outs Index:$index);
+  let assemblyFormat = "attr-dict `:` type($index)";
   let hasVerifier = 1;
 }
 
@@ -115,19 +219,20 @@ def Kernel_MmadOp : Kernel_Op<"mmad"> {
   let description = [{
     `acc[M,N] (+)= a[M,K] * b[K,N]` on the cube unit. fp16 and bf16 inputs
     accumulate in fp32, int8 in int32, fp32 (where the SoC's cube takes it)
-    in fp32. With `init` the accumulator is overwritten (the first K step),
-    otherwise added to. M, N and K are multiples of the SoC's fractal
+    in fp32. When `init` is true the accumulator is overwritten (the first
+    K step), otherwise added to; without `init` it is always added to. M, N and K are multiples of the SoC's fractal
     (16 x 16 for fp16, K in 32s for int8, in 8s for fp32): a lowering pads.
 
     ```mlir
-    akernel.mmad %a, %b, %acc {init} : memref<64x32xf16, #akernel.space<l0a>>,
+    akernel.mmad %a, %b, %acc init(%first) : memref<64x32xf16, #akernel.space<l0a>>,
         memref<32x64xf16, #akernel.space<l0b>>, memref<64x64xf32, #akernel.space<l0c>>
     ```
   }];
   let arguments = (ins Kernel_StaticMemRef:$lhs, Kernel_StaticMemRef:$rhs,
-                       Kernel_StaticMemRef:$acc, UnitAttr:$init);
+                       Kernel_StaticMemRef:$acc, Optional<I1>:$init);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+    $lhs `,` $rhs `,` $acc (`init` `(` $init^ `)`)? attr-dict `:` type($lhs) `,` type($rhs)
+    `,` type($acc)
   }];
   let hasVerifier = 1;
 }
@@ -144,7 +249,9 @@ def Kernel_VectorOp : Kernel_Op<"vop"> {
     the dtype the unit computes in: inputs of another dtype are converted
     on the way in and the result on the way out (with `round`), as a
     high-precision implementation of an fp16 op computes in fp32. `newton`
-    adds a Newton-Raphson step to `reciprocal` and `rsqrt`.
+    adds a Newton-Raphson step to `reciprocal` and `rsqrt`. `params` holds
+    an op's scalar constants (LeakyRelu's alpha, HardSigmoid's alpha and
+    beta, ...).
 
     ```mlir
     akernel.vop "exp" %x -> %y {compute = f32, round = #akernel.round<rint>}
@@ -155,7 +262,7 @@ def Kernel_VectorOp : Kernel_Op<"vop"> {
                        AnyMemRef:$output, TypeAttr:$compute,
                        DefaultValuedAttr<Kernel_RoundingModeAttr,
                                          "::ascendprec::kernel::RoundingMode::Rint">:$round,
-                       UnitAttr:$newton);
+                       UnitAttr:$newton, OptionalAttr<DenseF64ArrayAttr>:$params);
   let assemblyFormat = [{
     $kind $inputs `->` $output attr-dict `:` type($inputs) `->` type($output)
   }];
@@ -213,6 +320,46 @@ def Kernel_AICPUCallOp : Kernel_Op<"aicpu_call"> {
   }];
   let arguments = (ins StrAttr:$op_type, Variadic<AnyMemRef>:$buffers);
   let assemblyFormat = "$op_type `(` $buffers `)` attr-dict `:` type($buffers)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Host side: the graph as kernel launches
+//===----------------------------------------------------------------------===//
+
+def Kernel_LaunchOp : Kernel_Op<"launch",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Runs a kernel on tensors of the host graph";
+  let description = [{
+    The lowered graph stays a function on tensors; each lowered op becomes a
+    launch of its kernel. The operands bind to the kernel's first GM
+    arguments, the results to the rest (same shapes and dtypes).
+
+    ```mlir
+    %y = akernel.launch @conv1(%x, %w) : (tensor<1x3x8x8xf16>, tensor<16x3x3x3xf16>)
+        -> tensor<1x16x8x8xf16>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyRankedTensor>:$args);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $kernel `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+}
+
+def Kernel_ViewOp : Kernel_Op<"view", [Pure]> {
+  let summary = "The same data seen with another shape (no kernel, no data movement)";
+  let description = [{
+    What Reshape, Flatten, Squeeze and Unsqueeze become: the bytes in GM do
+    not move, so there is no kernel and no device time.
+
+    ```mlir
+    %y = akernel.view %x : tensor<1x8x8x8xf16> -> tensor<1x8x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
 }
 
