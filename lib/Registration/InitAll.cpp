@@ -22,6 +22,7 @@ void ascendprec::registerAllAscendPrecDialects(mlir::DialectRegistry &registry) 
 void ascendprec::registerAllAscendPrecPasses() {
   ascendprec::ascend::registerAscendPrecPassesAndPipelines();
   ascendprec::registerAscendPrecConversionPasses();
+  ascendprec::registerLowerToKernelPipeline();
   registerCanonicalizerPass();
   registerCSEPass();
 }

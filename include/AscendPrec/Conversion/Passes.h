@@ -5,7 +5,17 @@
 
 #include "AscendPrec/Support/MLIR.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace ascendprec::policy {
+struct Policy;
+} // namespace ascendprec::policy
 
 namespace ascendprec {
 
@@ -14,6 +24,15 @@ namespace ascendprec {
 
 #define GEN_PASS_REGISTRATION
 #include "AscendPrec/Conversion/Passes.h.inc"
+
+/// prec-convert-ascend-to-kernel on `policy` instead of the one recorded
+/// on the module (prec-compile resolves it once).
+std::unique_ptr<Pass> createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
+                                                  bool allowUnlowered);
+
+/// Registers `prec-lower-to-kernel`: the lowering that fails on any op it
+/// cannot lower, then CSE inside the kernels.
+void registerLowerToKernelPipeline();
 
 } // namespace ascendprec
 

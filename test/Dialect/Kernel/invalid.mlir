@@ -191,7 +191,7 @@ func.func @vop_newton(%a: memref<16xf32, #akernel.space<ub>>) {
 // -----
 
 func.func @vop_sizes(%a: memref<16xf32, #akernel.space<ub>>, %b: memref<8xf32, #akernel.space<ub>>) {
-  // expected-error @+1 {{mixes 8 and 16 elements (an input is the output's size or a scalar)}}
+  // expected-error @+1 {{mixes 8 and 16 elements (an input is the output's size, a scalar, or broadcasts along dimensions of 1)}}
   akernel.vop "add" %a, %b -> %a {compute = f32} : memref<16xf32, #akernel.space<ub>>, memref<8xf32, #akernel.space<ub>> -> memref<16xf32, #akernel.space<ub>>
   return
 }

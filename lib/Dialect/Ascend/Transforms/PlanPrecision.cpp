@@ -96,3 +96,18 @@ ascendprec::ascend::createPlanPrecision(const PlanPrecisionOptions &options,
                                       const CannOptionValues &cann) {
   return createWithCannOptions<PlanPrecisionPass>(options, cann);
 }
+
+std::optional<policy::Policy> ascendprec::ascend::policyRecordedOn(ModuleOp module) {
+  auto state = module->getAttrOfType<ascend::PolicyStateAttr>(kPolicyAttr);
+  if (!state) {
+    emitError(module.getLoc()) << "the module has no " << kPolicyAttr
+                               << " (run prec-plan-precision, or the precision pipeline, first)";
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::string, std::string>> options;
+  for (NamedAttribute option : state.getOptions())
+    if (auto text = dyn_cast<StringAttr>(option.getValue()))
+      options.emplace_back(option.getName().str(), text.str());
+  return buildPolicyFromOptions(module.getContext(), options, /*sessionFile=*/"",
+                                module.getLoc());
+}

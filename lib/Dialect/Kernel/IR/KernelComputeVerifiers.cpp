@@ -51,7 +51,8 @@ const llvm::StringMap<unsigned> &vectorKinds() {
       {"elu", 1},     {"selu", 1},    {"thresholded_relu", 1}, {"tan", 1},
       {"asin", 1},    {"acos", 1},    {"atan", 1},     {"sinh", 1},       {"cosh", 1},
       {"asinh", 1},   {"acosh", 1},   {"atanh", 1},    {"is_inf", 1},     {"is_nan", 1},
-      {"mod", 2},     {"floor_mod", 2}, {"prelu", 2},  {"xor", 2},        {"cmp_ne", 2}};
+      {"mod", 2},     {"floor_mod", 2}, {"prelu", 2},  {"xor", 2},        {"cmp_ne", 2},
+      {"muls", 1},    {"adds", 1}};
   return kinds;
 }
 
@@ -115,16 +116,30 @@ LogicalResult VectorOp::verify() {
                                           "integers";
   if (getNewton() && getKind() != "reciprocal" && getKind() != "rsqrt" && getKind() != "div")
     return emitOpError("has a Newton step, which refines reciprocal, rsqrt and div only");
-  int64_t count = numElements(getOutput());
+  if ((getKind() == "muls" || getKind() == "adds") && (!getParams() || getParams()->size() != 1))
+    return emitOpError("'") << getKind() << "' takes its scalar in params";
+  auto output = cast<ShapedType>(getOutput().getType());
   SmallVector<Value> buffers(getInputs());
   buffers.push_back(getOutput());
   for (Value value : buffers) {
     if (!inSpace(value, MemorySpace::UB))
       return emitOpError("works on UB: ") << value.getType() << " is not in #akernel.space<ub>";
-    int64_t elements = numElements(value);
-    if (elements != count && elements != 1)
-      return emitOpError("mixes ") << elements << " and " << count
-                                   << " elements (an input is the output's size or a scalar)";
+    auto type = cast<ShapedType>(value.getType());
+    if (type.getNumElements() == output.getNumElements() || type.getNumElements() == 1)
+      continue;
+    // Within a tile, an input may broadcast along dimensions of size 1 (a
+    // row's maximum against the row).
+    bool broadcasts = type.getRank() == output.getRank() &&
+                      llvm::all_of(llvm::zip_equal(type.getShape(), output.getShape()),
+                                   [](auto dims) {
+                                     auto [in, out] = dims;
+                                     return in == out || in == 1;
+                                   });
+    if (!broadcasts)
+      return emitOpError("mixes ") << type.getNumElements() << " and "
+                                   << output.getNumElements()
+                                   << " elements (an input is the output's size, a scalar, or "
+                                      "broadcasts along dimensions of 1)";
   }
   return success();
 }
@@ -159,6 +174,23 @@ LogicalResult ReduceOp::verify() {
       (adds && acc.getIntOrFloatBitWidth() < in.getIntOrFloatBitWidth()))
     return emitOpError("accumulates ") << in << " in " << acc
                                        << "; a sum accumulates in a dtype at least as wide";
+  return success();
+}
+
+LogicalResult PoolOp::verify() {
+  if (getKind() != "max" && getKind() != "avg")
+    return emitOpError("pools with 'max' or 'avg', not '") << getKind() << "'";
+  if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
+    return emitOpError("pools on UB: input and output in #akernel.space<ub>");
+  auto input = cast<ShapedType>(getInput().getType());
+  auto output = cast<ShapedType>(getOutput().getType());
+  if (input.getRank() != 3 || output.getRank() != 3 || input.getDimSize(0) != output.getDimSize(0))
+    return emitOpError("pools [planes, H, W] tiles into [planes, Ho, Wo] tiles");
+  if (getKernel().size() != 2 || getStrides().size() != 2 || getPads().size() != 4)
+    return emitOpError("takes 2 window sizes, 2 strides and 4 pads");
+  if (llvm::any_of(getKernel(), [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(getStrides(), [](int64_t v) { return v < 1; }))
+    return emitOpError("has a window or stride below 1");
   return success();
 }
 

@@ -56,7 +56,7 @@ LogicalResult Img2ColAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2 || out.size() != 2 ||
       pads.size() != 4)
     return emitError() << "img2col takes 2 kernel sizes, strides, dilations and output sizes "
-                          "and 4 pads (top, left, bottom, right)";
+                          "and 4 pads (top, bottom, left, right)";
   auto positive = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t value) { return value > 0; });
   };

@@ -218,6 +218,8 @@ LogicalResult StoreOp::verify() {
     return emitOpError("does not convert ")
            << getElementTypeOrSelf(getSource().getType()) << " to "
            << getElementTypeOrSelf(getTarget().getType()) << "; use akernel.vcast on UB";
+  if (getTranspose() && cast<ShapedType>(getSource().getType()).getRank() != 2)
+    return emitOpError("transposes 2-D tiles only");
   return verifyTileOffsets(*this, getTarget().getType(), getSource().getType(),
                            getOffsets().size());
 }

@@ -41,6 +41,12 @@ std::unique_ptr<Pass> createBufferFusion(std::shared_ptr<const policy::Policy> p
 void buildPrecisionPipeline(OpPassManager &pm, const PrecisionPipelineOptions &options,
                             std::shared_ptr<const policy::Policy> policy);
 
+/// The policy planning recorded on `module` (`ascend.policy`), built again
+/// from the recorded options, so that a later tool (the kernel lowering)
+/// sees what planning saw. Errors are reported at the module; nothing when
+/// the module was not planned.
+std::optional<policy::Policy> policyRecordedOn(ModuleOp module);
+
 } // namespace ascendprec::ascend
 
 #endif // ASCENDPREC_DIALECT_ASCEND_TRANSFORMS_PLANWITHPOLICY_H

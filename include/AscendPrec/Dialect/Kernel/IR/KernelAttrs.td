@@ -115,7 +115,7 @@ def Kernel_Img2ColAttr : AttrDef<Kernel_Dialect, "Img2Col"> {
     row `m` is output position (`m / out[1]`, `m % out[1]`), column `k` is
     input channel `k / (kernel[0] * kernel[1])` at kernel offset
     (`(k / kernel[1]) % kernel[0]`, `k % kernel[1]`). Positions outside
-    the image (`pads` = top, left, bottom, right), rows past the output and
+    the image (`pads` = top, bottom, left, right, as Conv2D's), rows past the output and
     columns past the channels read 0. `c0` is the channel granule the
     patch columns are padded to (16, or 4 on the small-channel path for
     C <= 4 with `enable_small_channel=1`, OP-3): K is

@@ -155,7 +155,8 @@ def Kernel_StoreOp : Kernel_Op<"store"> {
     the tile is added into GM instead (the cores of a split reduction add
     their partial results in whatever order they finish, which
     `deterministic=1` rules out, OP-3); the host zeroes such an output
-    before the launch.
+    before the launch. `transpose` writes 2-D tile element [i, j] at
+    [j, i] (a fused convolution's [positions, channels] tile into NCHW).
 
     ```mlir
     akernel.store %y_ub -> %y[%off] : memref<4096xf16, #akernel.space<ub>>
@@ -163,7 +164,7 @@ def Kernel_StoreOp : Kernel_Op<"store"> {
     ```
   }];
   let arguments = (ins Kernel_StaticMemRef:$source, AnyMemRef:$target,
-                       Variadic<Index>:$offsets, UnitAttr:$atomic);
+                       Variadic<Index>:$offsets, UnitAttr:$atomic, UnitAttr:$transpose);
   let assemblyFormat = [{
     $source `->` $target `[` $offsets `]` attr-dict `:` type($source) `->` type($target)
   }];
@@ -285,6 +286,29 @@ def Kernel_ReduceOp : Kernel_Op<"vreduce"> {
   let arguments = (ins StrAttr:$kind, AnyMemRef:$input, AnyMemRef:$output,
                        DenseI64ArrayAttr:$axes, TypeAttr:$acc,
                        Kernel_ReduceOrderAttr:$order);
+  let assemblyFormat = [{
+    $kind $input `->` $output attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_PoolOp : Kernel_Op<"vpool"> {
+  let summary = "Max or average pooling of [planes, H, W] tiles on UB";
+  let description = [{
+    Each output element reduces a `kernel` window of its plane, `strides`
+    apart, with `pads` (top, bottom, left, right) outside the image (never
+    the maximum; counted in the average unless `exclusive`). An average
+    accumulates in `acc`.
+
+    ```mlir
+    akernel.vpool "max" %x -> %y {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>,
+        pads = array<i64: 0, 0, 0, 0>, acc = f16}
+        : memref<8x16x16xf16, #akernel.space<ub>> -> memref<8x8x8xf16, #akernel.space<ub>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, AnyMemRef:$input, AnyMemRef:$output,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$pads, TypeAttr:$acc, UnitAttr:$exclusive);
   let assemblyFormat = [{
     $kind $input `->` $output attr-dict `:` type($input) `->` type($output)
   }];

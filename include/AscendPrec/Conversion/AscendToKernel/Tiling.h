@@ -1,0 +1,70 @@
+//===- Tiling.h - tile sizes from the SoC's buffer sizes -------------------===//
+//
+// Plain functions (no MLIR) that choose a kernel's tiles from the buffer
+// sizes and core counts of the platform config, so that they can be
+// unit-tested against hand-computed figures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_CONVERSION_ASCENDTOKERNEL_TILING_H
+#define ASCENDPREC_CONVERSION_ASCENDTOKERNEL_TILING_H
+
+#include <cstdint>
+
+namespace ascendprec::kernel {
+
+/// The AI Core facts tiling needs (bytes and element counts).
+struct CoreFacts {
+  int64_t cubeCores = 1, vectorCores = 1;
+  int64_t cubeM = 16, cubeN = 16, cubeK = 16;
+  int64_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, ub = 0;
+};
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// A matrix multiply `batch x [m,k] x [k,n]` with `inBits`-bit inputs.
+struct CubeProblem {
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+  int64_t inBits = 16;
+};
+
+/// Tiles of a cube kernel: an [mTile, nTile] output tile per step, K in
+/// steps of kTile; tiles are shared by `blockDim` cores round-robin.
+struct CubeTiling {
+  int64_t mTile = 0, nTile = 0, kTile = 0;
+  int64_t mPadded = 0, nPadded = 0, kPadded = 0; ///< to the fractal, then the tile
+  int64_t tiles = 0;   ///< batch * m tiles * n tiles
+  int64_t kSteps = 0;  ///< kPadded / kTile
+  int64_t blockDim = 0;
+  /// K elements per fractal for the input width: 16 for fp16, 32 for int8.
+  int64_t kFractal = 0;
+};
+
+/// Chooses the output tile that gives the busiest core the least padded
+/// work (ties: fewer, larger tiles), and the deepest K step that fits
+/// L0A/L0B and L1 double-buffered; L0C holds two accumulators (fp32/int32).
+/// `cores` is the cube core count after aicore_num (OP-3).
+CubeTiling chooseCubeTiling(const CubeProblem &problem, const CoreFacts &facts, int64_t cores);
+
+/// Tiles of a vector kernel over `elements` elements.
+struct VectorTiling {
+  int64_t tile = 0;  ///< elements per step
+  int64_t tiles = 0;
+  int64_t blockDim = 0;
+};
+
+/// The largest tile whose UB buffers (`bytesPerElement` summed over every
+/// buffer of one step) fit UB twice (double buffering), aligned to 32-byte
+/// blocks of `alignElements`, then shrunk so that every core gets work.
+VectorTiling chooseVectorTiling(int64_t elements, int64_t bytesPerElement,
+                                int64_t alignElements, const CoreFacts &facts, int64_t cores);
+
+/// Rows of a row-wise kernel (reductions, Softmax, LayerNorm): `rows` rows
+/// of `bytesPerRow` UB bytes each. Zero tiles when one row does not fit.
+VectorTiling chooseRowTiling(int64_t rows, int64_t bytesPerRow, const CoreFacts &facts,
+                             int64_t cores);
+
+} // namespace ascendprec::kernel
+
+#endif // ASCENDPREC_CONVERSION_ASCENDTOKERNEL_TILING_H

@@ -1,0 +1,98 @@
+//===- CubeKernel.h - the tiled multiply-accumulate loop of a cube kernel -===//
+//
+// Every cube kernel has the same skeleton: output tiles shared by the cube
+// cores, a K loop loading an A tile and a B tile into L1 and L0A/L0B and
+// accumulating into L0C in fp32 (int32 for int8), then an epilogue taking
+// the accumulator out (a fixpipe into GM, or into UB for a fused group).
+// The op-specific parts (how A and B are read, where C goes) are callbacks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_CUBEKERNEL_H
+#define ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_CUBEKERNEL_H
+
+#include "KernelBuilder.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+
+#include <functional>
+
+namespace ascendprec::kernel {
+
+/// Where one output tile is: the outer indices (batch, or image and group)
+/// and the first row and column.
+struct TilePosition {
+  SmallVector<Value> outer;
+  Value m, n;
+};
+
+struct CubeKernelSpec {
+  CubeTiling tiling;
+  SmallVector<int64_t> outerSizes; ///< product = tiles / (m tiles * n tiles)
+  Type inputType;                  ///< the cube's input dtype
+  /// Loads the A tile [mTile, kTile] at (pos, k) into `l1`.
+  std::function<void(OpBuilder &, const TilePosition &, Value k, Value l1)> loadA;
+  /// Loads the B tile [kTile, nTile] at (pos, k) into `l1`.
+  std::function<void(OpBuilder &, const TilePosition &, Value k, Value l1)> loadB;
+  /// Takes the accumulator [mTile, nTile] out.
+  std::function<void(OpBuilder &, const TilePosition &, Value acc)> epilogue;
+};
+
+/// The accumulator dtype of the cube for `input` (f32, or i32 for int8).
+Type cubeAccumulatorType(Type input);
+
+/// Builds the skeleton into `kb` and records the tiling on the kernel.
+void buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec &spec);
+
+/// Loads a per-column bias [nTile] of GM `bias` (viewed [outer..., N]) at
+/// (outer, n) into UB in the accumulator's dtype, for the fixpipe.
+Value loadBiasForFixpipe(KernelBuilder &kb, OpBuilder &b, Value bias, ValueRange outer, Value n,
+                         int64_t nTile, Type accType);
+
+/// A convolution's shape as a cube problem.
+struct ConvShape {
+  int64_t images = 1, groups = 1, channels = 1, outChannels = 1;
+  int64_t kh = 1, kw = 1, outH = 1, outW = 1;
+  int64_t c0 = 16;
+  bool smallChannel = false;
+  CubeProblem problem;
+};
+ConvShape convShape(ascend::Conv2DOp op, const LoweringContext &context);
+
+/// The GM views a convolution kernel reads and writes.
+struct ConvViews {
+  Value x;    ///< [N, G, C/G, H, W]
+  Value w;    ///< [G, Cout/G, C/G*kh*kw]
+  Value bias; ///< [G, Cout/G], or null
+  Value y;    ///< [N, G, Cout/G, Ho*Wo]
+};
+ConvViews buildConvViews(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context);
+/// The skeleton's tiling and loads for a convolution (the epilogue is the
+/// caller's).
+CubeKernelSpec convSpec(KernelBuilder &kb, ascend::Conv2DOp op, const ConvViews &views,
+                        const LoweringContext &context);
+
+/// A cube op's skeleton with where its output and bias go.
+struct PreparedCube {
+  CubeKernelSpec spec;
+  Value output;                 ///< GM view the tile goes to
+  Value bias;                   ///< GM view of the bias, or null
+  bool transposeOutput = false; ///< a convolution's [positions, channels] tile into NCHW
+  std::function<SmallVector<Value>(const TilePosition &)> outputOffsets;
+  std::function<SmallVector<Value>(const TilePosition &)> biasOuter;
+};
+
+/// The skeleton of MatMulV2, BatchMatMulV2 or Conv2D `op`, whose operands
+/// are `kb`'s first arguments (the epilogue is the caller's).
+PreparedCube prepareCube(KernelBuilder &kb, Operation *op, const LoweringContext &context);
+
+/// The bias tile for the fixpipe at `pos`, if the op has a bias.
+Value fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
+                  const TilePosition &pos);
+
+/// Why a cube op cannot be lowered, if it cannot.
+std::optional<std::string> whyCubeNotLowerable(Operation *op, const LoweringContext &context);
+
+} // namespace ascendprec::kernel
+
+#endif // ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_CUBEKERNEL_H

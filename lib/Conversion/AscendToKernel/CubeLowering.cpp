@@ -1,0 +1,289 @@
+//===- CubeLowering.cpp - MatMul, BatchMatMul and Conv2D onto the cube ----===//
+//
+// A matrix multiply reads its operands as [batch, rows, cols] views of GM;
+// a convolution reads its input as the patch matrix (img2col, as CANN's
+// load3d does) and its filter as [groups, Cout/group, C/group*kh*kw], so
+// both are one multiply-accumulate skeleton (CubeKernel.h) with fp32
+// accumulation and one rounding in the fixpipe. The small-channel path
+// (OP-3: enable_small_channel=1, C <= 4) pads channels to 4 instead of 16,
+// which shrinks K, and with it the cube's work, up to four times.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CubeKernel.h"
+#include "LoweringTables.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result *= value;
+  return result;
+}
+
+/// A matrix operand as [batch, rows, cols].
+SmallVector<int64_t> asBatchedMatrix(ShapedType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() == 1)
+    return {1, 1, shape[0]};
+  return {product(shape.drop_back(2)), shape[shape.size() - 2], shape.back()};
+}
+
+/// The shape facts of a (batch) matrix multiply.
+struct MatMulShape {
+  SmallVector<int64_t> a, b, c; ///< [batch, rows, cols] views
+  bool transposeA = false, transposeB = false;
+  CubeProblem problem;
+};
+
+MatMulShape matMulShape(Operation *op, Value x1, Value x2, bool transposeA, bool transposeB) {
+  MatMulShape shape;
+  shape.a = asBatchedMatrix(cast<ShapedType>(x1.getType()));
+  shape.b = asBatchedMatrix(cast<ShapedType>(x2.getType()));
+  shape.c = asBatchedMatrix(cast<ShapedType>(op->getResult(0).getType()));
+  shape.transposeA = transposeA;
+  shape.transposeB = transposeB;
+  Type in = getElementTypeOrSelf(x1.getType());
+  shape.problem = {shape.c[0], shape.c[1], shape.c[2],
+                   transposeA ? shape.a[1] : shape.a[2],
+                   static_cast<int64_t>(in.getIntOrFloatBitWidth())};
+  return shape;
+}
+
+std::optional<std::string> checkCubeInputs(Operation *op, Type in, Type other,
+                                           const LoweringContext &context) {
+  if (in != other)
+    return std::string("multiplies two dtypes; the cube takes one");
+  if (!context.target.cubeTakes(in)) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "the " << context.target.getSoc().getValue() << "'s cube does not take " << in
+       << " inputs";
+    return text;
+  }
+  return std::nullopt;
+}
+
+/// The skeleton's tiling and loads for a (batch) matrix multiply.
+PreparedCube prepareMatMul(KernelBuilder &kb, Operation *op, Value x1, Value x2, bool hasBias,
+                           bool transposeA, bool transposeB, const LoweringContext &context) {
+  MatMulShape shape = matMulShape(op, x1, x2, transposeA, transposeB);
+  PreparedCube cube;
+  Value a = kb.reshapeGM(kb.arg(0), shape.a);
+  Value b = kb.reshapeGM(kb.arg(1), shape.b);
+  if (hasBias)
+    cube.bias = kb.arg(2);
+  cube.output = kb.reshapeGM(kb.output(), shape.c);
+  cube.spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
+  cube.spec.outerSizes = {shape.c[0]};
+  cube.spec.inputType = getElementTypeOrSelf(x1.getType());
+  Location loc = kb.loc();
+  Value zero = kb.index(0);
+  int64_t batchA = shape.a[0], batchB = shape.b[0];
+  // An operand without batch dimensions is the same matrix for every batch.
+  auto batchOf = [zero](int64_t batch, const TilePosition &pos) {
+    return batch == 1 ? zero : pos.outer[0];
+  };
+  cube.spec.loadA = [=](OpBuilder &builder, const TilePosition &pos, Value k, Value l1) {
+    Value batch = batchOf(batchA, pos);
+    SmallVector<Value> at = transposeA ? SmallVector<Value>{batch, k, pos.m}
+                                       : SmallVector<Value>{batch, pos.m, k};
+    auto load = loadTile(builder, loc, a, at, l1);
+    load.setTranspose(transposeA);
+  };
+  cube.spec.loadB = [=](OpBuilder &builder, const TilePosition &pos, Value k, Value l1) {
+    Value batch = batchOf(batchB, pos);
+    SmallVector<Value> at = transposeB ? SmallVector<Value>{batch, pos.n, k}
+                                       : SmallVector<Value>{batch, k, pos.n};
+    auto load = loadTile(builder, loc, b, at, l1);
+    load.setTranspose(transposeB);
+  };
+  cube.outputOffsets = [](const TilePosition &pos) {
+    return SmallVector<Value>{pos.outer[0], pos.m, pos.n};
+  };
+  cube.biasOuter = [](const TilePosition &) { return SmallVector<Value>{}; };
+  return cube;
+}
+
+PreparedCube prepareConv(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context) {
+  ConvViews views = buildConvViews(kb, op, context);
+  PreparedCube cube;
+  cube.spec = convSpec(kb, op, views, context);
+  cube.output = views.y;
+  cube.bias = views.bias;
+  cube.transposeOutput = true;
+  cube.outputOffsets = [](const TilePosition &pos) {
+    return SmallVector<Value>{pos.outer[0], pos.outer[1], pos.n, pos.m};
+  };
+  cube.biasOuter = [](const TilePosition &pos) { return SmallVector<Value>{pos.outer[1]}; };
+  return cube;
+}
+
+/// MatMulV2, BatchMatMulV2 and Conv2D: the skeleton with a fixpipe into GM.
+template <typename OpT>
+struct CubeLowering : OpConversionPattern<OpT> {
+  CubeLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern<OpT>(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, context, op, Engine::Cube, adaptor.getOperands().getTypes(),
+                     op->getResultTypes(), nodesOf(op));
+    PreparedCube cube = prepareCube(kb, op, context);
+    cube.spec.epilogue = [&kb, &cube](OpBuilder &b, const TilePosition &pos, Value acc) {
+      Value bias = fixpipeBias(kb, b, cube, pos);
+      FixpipeOp::create(b, kb.loc(), acc, cube.output, cube.outputOffsets(pos), bias,
+                        RoundingMode::Rint, /*relu=*/false, cube.transposeOutput);
+    };
+    buildCubeKernel(kb, cube.spec);
+    kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
+} // namespace
+
+PreparedCube ascendprec::kernel::prepareCube(KernelBuilder &kb, Operation *op,
+                                             const LoweringContext &context) {
+  if (auto matmul = dyn_cast<ascend::MatMulV2Op>(op))
+    return prepareMatMul(kb, op, matmul.getX1(), matmul.getX2(),
+                         static_cast<bool>(matmul.getBias()), matmul.getTransposeX1(),
+                         matmul.getTransposeX2(), context);
+  if (auto batch = dyn_cast<ascend::BatchMatMulV2Op>(op))
+    return prepareMatMul(kb, op, batch.getX1(), batch.getX2(), static_cast<bool>(batch.getBias()),
+                         batch.getAdjX1(), batch.getAdjX2(), context);
+  return prepareConv(kb, cast<ascend::Conv2DOp>(op), context);
+}
+
+Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
+                                      const TilePosition &pos) {
+  if (!cube.bias)
+    return {};
+  return loadBiasForFixpipe(kb, b, cube.bias, cube.biasOuter(pos), pos.n, cube.spec.tiling.nTile,
+                            cubeAccumulatorType(cube.spec.inputType));
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2D
+//===----------------------------------------------------------------------===//
+
+ConvShape ascendprec::kernel::convShape(ascend::Conv2DOp op, const LoweringContext &context) {
+  ConvShape shape;
+  auto x = cast<ShapedType>(op.getX().getType());
+  auto w = cast<ShapedType>(op.getFilter().getType());
+  auto y = cast<ShapedType>(op.getType());
+  shape.groups = op.getGroups();
+  shape.images = x.getDimSize(0);
+  shape.channels = x.getDimSize(1) / shape.groups;
+  shape.outChannels = y.getDimSize(1) / shape.groups;
+  shape.kh = w.getDimSize(2);
+  shape.kw = w.getDimSize(3);
+  shape.outH = y.getDimSize(2);
+  shape.outW = y.getDimSize(3);
+  Type in = x.getElementType();
+  int64_t bits = in.getIntOrFloatBitWidth();
+  // The channel granule C0 is 32 bytes of the input dtype; the small-channel
+  // path (OP-3) pads C <= 4 to 4 instead.
+  shape.c0 = 256 / bits;
+  shape.smallChannel = context.enableSmallChannel && shape.channels <= 4 && bits == 16;
+  if (shape.smallChannel)
+    shape.c0 = 4;
+  shape.problem = {shape.images * shape.groups, shape.outH * shape.outW, shape.outChannels,
+                   roundUp(shape.channels, shape.c0) * shape.kh * shape.kw, bits};
+  return shape;
+}
+
+ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, ascend::Conv2DOp op,
+                                            const LoweringContext &context) {
+  ConvShape shape = convShape(op, context);
+  auto x = cast<ShapedType>(op.getX().getType());
+  ConvViews views;
+  views.x = kb.reshapeGM(kb.arg(0), {shape.images, shape.groups, shape.channels,
+                                     x.getDimSize(2), x.getDimSize(3)});
+  views.w = kb.reshapeGM(kb.arg(1), {shape.groups, shape.outChannels,
+                                     shape.channels * shape.kh * shape.kw});
+  if (op.getBias())
+    views.bias = kb.reshapeGM(kb.arg(2), {shape.groups, shape.outChannels});
+  views.y = kb.reshapeGM(kb.output(), {shape.images, shape.groups, shape.outChannels,
+                                       shape.outH * shape.outW});
+  return views;
+}
+
+CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, ascend::Conv2DOp op,
+                                           const ConvViews &views,
+                                           const LoweringContext &context) {
+  ConvShape shape = convShape(op, context);
+  CubeKernelSpec spec;
+  spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
+  spec.outerSizes = {shape.images, shape.groups};
+  spec.inputType = getElementTypeOrSelf(op.getX().getType());
+  ArrayRef<int64_t> pads = op.getPads();
+  auto img2col = Img2ColAttr::get(op.getContext(), {shape.kh, shape.kw}, op.getStrides(),
+                                  {pads[0], pads[1], pads[2], pads[3]}, op.getDilations(),
+                                  {shape.outH, shape.outW}, shape.c0);
+  Value x = views.x, w = views.w;
+  Location loc = kb.loc();
+  spec.loadA = [x, img2col, loc](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
+    auto load = loadTile(b, loc, x, ValueRange{pos.outer[0], pos.outer[1], pos.m, k}, l1);
+    load.setImg2colAttr(img2col);
+  };
+  spec.loadB = [w, loc](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
+    auto load = loadTile(b, loc, w, ValueRange{pos.outer[1], pos.n, k}, l1);
+    load.setTranspose(true);
+  };
+  return spec;
+}
+
+std::optional<std::string> ascendprec::kernel::whyCubeNotLowerable(Operation *op,
+                                                                  const LoweringContext &context) {
+  Type in, other;
+  CubeProblem problem;
+  if (auto matmul = dyn_cast<ascend::MatMulV2Op>(op)) {
+    in = getElementTypeOrSelf(matmul.getX1().getType());
+    other = getElementTypeOrSelf(matmul.getX2().getType());
+    problem = matMulShape(op, matmul.getX1(), matmul.getX2(), matmul.getTransposeX1(),
+                          matmul.getTransposeX2())
+                  .problem;
+  } else if (auto batch = dyn_cast<ascend::BatchMatMulV2Op>(op)) {
+    in = getElementTypeOrSelf(batch.getX1().getType());
+    other = getElementTypeOrSelf(batch.getX2().getType());
+    MatMulShape shape =
+        matMulShape(op, batch.getX1(), batch.getX2(), batch.getAdjX1(), batch.getAdjX2());
+    if ((shape.a[0] != 1 && shape.a[0] != shape.c[0]) ||
+        (shape.b[0] != 1 && shape.b[0] != shape.c[0]))
+      return std::string("broadcasts batch dimensions partly (each operand's batch is the "
+                         "output's or 1 in this lowering)");
+    if (cast<ShapedType>(batch.getX1().getType()).getRank() < 2 ||
+        cast<ShapedType>(batch.getX2().getType()).getRank() < 2)
+      return std::string("multiplies a 1-D operand (reshape it to a matrix)");
+    problem = shape.problem;
+  } else if (auto conv = dyn_cast<ascend::Conv2DOp>(op)) {
+    in = getElementTypeOrSelf(conv.getX().getType());
+    other = getElementTypeOrSelf(conv.getFilter().getType());
+    problem = convShape(conv, context).problem;
+  } else {
+    return std::nullopt;
+  }
+  if (std::optional<std::string> why = checkCubeInputs(op, in, other, context))
+    return why;
+  if (chooseCubeTiling(problem, context.facts, context.cubeCores).kTile == 0)
+    return std::string("has no tile that fits L0A/L0B/L0C");
+  return std::nullopt;
+}
+
+void ascendprec::kernel::populateCubeLoweringPatterns(RewritePatternSet &patterns,
+                                                      LoweringContext &context) {
+  patterns.add<CubeLowering<ascend::MatMulV2Op>, CubeLowering<ascend::BatchMatMulV2Op>,
+               CubeLowering<ascend::Conv2DOp>>(patterns.getContext(), context);
+}

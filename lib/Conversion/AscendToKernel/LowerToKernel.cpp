@@ -1,0 +1,187 @@
+//===- LowerToKernel.cpp - prec-convert-ascend-to-kernel ------------------===//
+//
+// Drives the lowering: the target from the SoC's platform config, the
+// options that change kernels (OP-3), the ops no pattern can lower named
+// up front, UB groups, then the per-family patterns under DialectConversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Conversion/AscendToKernel/AscendToKernel.h"
+#include "AscendPrec/Conversion/Passes.h"
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
+#include "CubeKernel.h"
+#include "LoweringTables.h"
+#include "RowKernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace ascendprec {
+#define GEN_PASS_DEF_CONVERTASCENDTOKERNEL
+#include "AscendPrec/Conversion/Passes.h.inc"
+} // namespace ascendprec
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
+                                                              const LoweringContext &context) {
+  auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
+  if (!ascendOp || ascendOp.holdsConstantData())
+    return std::nullopt;
+  if (!ascendOp.hasDedicatedOp())
+    return "is a generic op ('" + ascendOp.getOpType().str() +
+           "' has no dedicated Ascend op, so no kernel)";
+  if (isa<ascend::IfOp, ascend::LoopOp, ascend::ScanOp>(op))
+    return std::string("is control flow: it stays on the host graph (its subgraphs are "
+                       "lowered)");
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(type); shaped && !shaped.hasStaticShape()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "has a dynamic shape (" << type << "): give the input shapes (--input_shape)";
+      return text;
+    }
+  StringRef opType = ascendOp.getOpType();
+  ascend::PrecisionAttr decision = ascendOp.getPrecisionDecision();
+  if (decision && decision.getEngine() == ascend::Engine::AICPU)
+    return std::nullopt;
+  if (isViewOpType(opType) || dmaKindOf(opType) || elementwiseKindOf(op) ||
+      isa<ascend::CastOp>(op))
+    return std::nullopt;
+  if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp>(op))
+    return whyCubeNotLowerable(op, context);
+  if (reductionKindOf(opType))
+    return whyReductionNotLowerable(op, context);
+  if (isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op, ascend::LayerNormOp>(op))
+    return whyNormalizationNotLowerable(op, context);
+  if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp>(op))
+    return whyPoolingNotLowerable(op, context);
+  return "has no kernel lowering yet (" + opType.str() + ")";
+}
+
+namespace {
+
+struct ConvertAscendToKernelPass
+    : ascendprec::impl::ConvertAscendToKernelBase<ConvertAscendToKernelPass> {
+  using ConvertAscendToKernelBase::ConvertAscendToKernelBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<policy::Policy> recorded;
+    const policy::Policy *resolved = prebuilt.get();
+    if (!resolved) {
+      recorded = ascend::policyRecordedOn(module);
+      if (!recorded)
+        return signalPassFailure();
+      resolved = &*recorded;
+    }
+    if (!resolved->library.platform) {
+      module.emitError() << "no platform config for " << resolved->socVersion
+                         << " in the operator library (" << resolved->librarySource
+                         << "): the lowering needs its buffer sizes and core counts (OP-4)";
+      return signalPassFailure();
+    }
+    LoweringContext context = makeContext(module, *resolved);
+    SymbolTable symbols(module);
+    context.symbols = &symbols;
+
+    llvm::DenseSet<Operation *> kept;
+    if (failed(nameUnlowered(module, context, kept)))
+      return signalPassFailure();
+    lowerBufferGroups(module, context);
+
+    ConversionTarget target(getContext());
+    target.addLegalDialect<KernelDialect, arith::ArithDialect, scf::SCFDialect,
+                           memref::MemRefDialect, func::FuncDialect>();
+    target.addLegalOp<ModuleOp>();
+    target.addDynamicallyLegalDialect<ascend::AscendDialect>([&](Operation *op) {
+      auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
+      return !ascendOp || ascendOp.holdsConstantData() || kept.contains(op);
+    });
+    RewritePatternSet patterns(&getContext());
+    populateAICpuLoweringPatterns(patterns, context);
+    populateCubeLoweringPatterns(patterns, context);
+    populateVectorLoweringPatterns(patterns, context);
+    populateReductionLoweringPatterns(patterns, context);
+    populateDataMovementLoweringPatterns(patterns, context);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+  LoweringContext makeContext(ModuleOp module, const policy::Policy &resolved) {
+    LoweringContext context;
+    context.target = buildTarget(&getContext(), *resolved.library.platform, resolved.library);
+    module->setAttr("akernel.target", context.target);
+    TargetAttr t = context.target;
+    context.facts = {t.getCubeCores(), t.getVectorCores(), t.getCubeM(), t.getCubeN(),
+                     t.getCubeK(), t.getL1(), t.getL0a(), t.getL0b(), t.getL0c(), t.getUb()};
+    context.cubeCores = t.getCubeCores();
+    context.vectorCores = t.getVectorCores();
+    // OP-3: aicore_num=cube|vector bounds the cores the tiling uses.
+    if (resolved.aicoreNum) {
+      context.cubeCores = std::min<int64_t>(context.cubeCores, resolved.aicoreNum->first);
+      context.vectorCores = std::min<int64_t>(context.vectorCores, resolved.aicoreNum->second);
+    }
+    context.cubeCores = std::max<int64_t>(context.cubeCores, 1);
+    context.vectorCores = std::max<int64_t>(context.vectorCores, 1);
+    context.deterministic = resolved.deterministic;
+    context.enableSmallChannel = resolved.enableSmallChannel;
+    return context;
+  }
+
+  /// Names every op no pattern lowers: an error each, or a warning each
+  /// with allow-unlowered (the op is kept and the module lists it).
+  LogicalResult nameUnlowered(ModuleOp module, const LoweringContext &context,
+                              llvm::DenseSet<Operation *> &kept) {
+    SmallVector<Attribute> names;
+    bool failedAny = false;
+    module.walk([&](Operation *op) {
+      std::optional<std::string> why = whyNotLowerable(op, context);
+      if (!why)
+        return;
+      auto ascendOp = cast<ascend::AscendOpInterface>(op);
+      std::string message = "'" + ascendOp.getNodeName().str() + "' (" +
+                            ascendOp.getOpType().str() + ") is not lowered: it " + *why;
+      if (allowUnlowered) {
+        emitWarning(op->getLoc()) << message << "; it has no kernel and no time estimate";
+      } else {
+        emitError(op->getLoc()) << message;
+        failedAny = true;
+      }
+      kept.insert(op);
+      names.push_back(StringAttr::get(op->getContext(), ascendOp.getNodeName()));
+    });
+    module->setAttr("akernel.unlowered", ArrayAttr::get(module.getContext(), names));
+    return failure(failedAny);
+  }
+
+  std::shared_ptr<const policy::Policy> prebuilt;
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+ascendprec::createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
+                                        bool allowUnlowered) {
+  ConvertAscendToKernelOptions options;
+  options.allowUnlowered = allowUnlowered;
+  auto pass = std::make_unique<ConvertAscendToKernelPass>(options);
+  pass->prebuilt = std::move(policy);
+  return pass;
+}
+
+void ascendprec::registerLowerToKernelPipeline() {
+  PassPipelineRegistration<>(
+      "prec-lower-to-kernel",
+      "Lowers a planned graph to akernel kernels; fails on any op it cannot lower",
+      [](OpPassManager &pm) {
+        pm.addPass(createConvertAscendToKernel());
+        pm.addPass(createCSEPass());
+      });
+}

@@ -1,0 +1,105 @@
+//===- LoweringTables.cpp - which kernel each ascend op becomes -----------===//
+
+#include "LoweringTables.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+const llvm::StringMap<StringRef> &elementwiseKinds() {
+  static const llvm::StringMap<StringRef> kinds = {
+      {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"RealDiv", "div"},
+      {"Maximum", "max"}, {"Minimum", "min"}, {"Pow", "pow"}, {"Mod", "mod"},
+      {"FloorMod", "floor_mod"}, {"Neg", "neg"}, {"Abs", "abs"}, {"Sqrt", "sqrt"},
+      {"Rsqrt", "rsqrt"}, {"Exp", "exp"}, {"Log", "log"}, {"Erf", "erf"}, {"Relu", "relu"},
+      {"Gelu", "gelu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"LeakyRelu", "leaky_relu"},
+      {"HardSigmoid", "hard_sigmoid"}, {"Reciprocal", "reciprocal"}, {"Ceil", "ceil"},
+      {"Floor", "floor"}, {"Round", "round"}, {"Sign", "sign"}, {"Sin", "sin"}, {"Cos", "cos"},
+      {"Softplus", "softplus"}, {"Softsign", "softsign"}, {"Elu", "elu"}, {"Tan", "tan"},
+      {"Asin", "asin"}, {"Acos", "acos"}, {"Atan", "atan"}, {"Sinh", "sinh"}, {"Cosh", "cosh"},
+      {"Asinh", "asinh"}, {"Acosh", "acosh"}, {"Atanh", "atanh"}, {"HardSwish", "hard_swish"},
+      {"Selu", "selu"}, {"ThresholdedRelu", "thresholded_relu"}, {"Equal", "cmp_eq"},
+      {"Less", "cmp_lt"}, {"Greater", "cmp_gt"}, {"LessEqual", "cmp_le"},
+      {"GreaterEqual", "cmp_ge"}, {"IsInf", "is_inf"}, {"IsNan", "is_nan"},
+      {"LogicalAnd", "and"}, {"LogicalOr", "or"}, {"LogicalNot", "not"}, {"Select", "select"},
+      {"PRelu", "prelu"}, {"ClipByValue", "clip"}, {"BiasAdd", "add"}};
+  return kinds;
+}
+
+} // namespace
+
+std::optional<ElementwiseKind> ascendprec::kernel::elementwiseKindOf(Operation *op) {
+  auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
+  if (!ascendOp || !ascendOp.hasDedicatedOp())
+    return std::nullopt;
+  auto found = elementwiseKinds().find(ascendOp.getOpType());
+  if (found == elementwiseKinds().end())
+    return std::nullopt;
+  ElementwiseKind kind{found->second.str(), {}};
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](ascend::LeakyReluOp leaky) {
+        kind.params = {leaky.getNegativeSlope().convertToDouble()};
+      })
+      .Case([&](ascend::HardSigmoidOp hard) {
+        kind.params = {hard.getAlpha().convertToDouble(), hard.getBeta().convertToDouble()};
+      })
+      .Case([&](ascend::EluOp elu) { kind.params = {elu.getAlpha().convertToDouble()}; })
+      .Case([&](ascend::ThresholdedReluOp relu) {
+        kind.params = {relu.getAlpha().convertToDouble()};
+      });
+  return kind;
+}
+
+bool ascendprec::kernel::isCostlyVectorKind(StringRef kind) {
+  static const char *const kCostly[] = {
+      "exp",  "log",  "sqrt", "rsqrt", "reciprocal", "div",  "sigmoid", "tanh", "gelu",
+      "erf",  "sin",  "cos",  "tan",   "asin",       "acos", "atan",    "sinh", "cosh",
+      "asinh", "acosh", "atanh", "pow", "softplus",  "softsign", "elu", "selu", "hard_swish",
+      "hard_sigmoid", "mod", "floor_mod"};
+  return llvm::is_contained(kCostly, kind);
+}
+
+bool ascendprec::kernel::isViewOpType(StringRef opType) {
+  return opType == "Reshape" || opType == "Squeeze" || opType == "Unsqueeze" ||
+         opType == "Flatten" || opType == "Identity";
+}
+
+std::optional<StringRef> ascendprec::kernel::dmaKindOf(StringRef opType) {
+  static const llvm::StringMap<StringRef> kinds = {
+      {"Transpose", "transpose"}, {"ConcatV2", "concat"}, {"Split", "split"},
+      {"StridedSlice", "slice"}, {"Pad", "pad"}, {"GatherV2", "gather"}, {"Tile", "tile"},
+      {"BroadcastTo", "broadcast"}, {"DepthToSpace", "depth_to_space"},
+      {"SpaceToDepth", "space_to_depth"}, {"OneHot", "one_hot"}, {"Range", "arange"},
+      {"Fill", "fill"}, {"ResizeNearestNeighborV2", "resize"}};
+  auto found = kinds.find(opType);
+  if (found == kinds.end())
+    return std::nullopt;
+  return found->second;
+}
+
+std::optional<StringRef> ascendprec::kernel::reductionKindOf(StringRef opType) {
+  static const llvm::StringMap<StringRef> kinds = {
+      {"ReduceSum", "sum"}, {"ReduceMean", "mean"}, {"ReduceMax", "max"},
+      {"ReduceMin", "min"}, {"ReduceProd", "prod"}};
+  auto found = kinds.find(opType);
+  if (found == kinds.end())
+    return std::nullopt;
+  return found->second;
+}
+
+std::vector<std::string> ascendprec::kernel::nodesOf(Operation *op) {
+  std::vector<std::string> nodes;
+  if (auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op)) {
+    for (StringRef name : ascendOp.getOriginalNames())
+      nodes.push_back(name.str());
+  } else if (auto name = op->getAttrOfType<StringAttr>("name")) {
+    nodes.push_back(name.str());
+  }
+  return nodes;
+}

@@ -1,0 +1,43 @@
+//===- LoweringTables.h - which kernel each ascend op becomes -------------===//
+
+#ifndef ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_LOWERINGTABLES_H
+#define ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_LOWERINGTABLES_H
+
+#include "AscendPrec/Support/MLIR.h"
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendprec::kernel {
+
+/// An elementwise op as a vector op kind with its scalar constants.
+struct ElementwiseKind {
+  std::string kind;
+  SmallVector<double> params;
+};
+
+/// The `akernel.vop` kind of an elementwise ascend op, if it is one.
+std::optional<ElementwiseKind> elementwiseKindOf(Operation *op);
+
+/// Vector kinds that take several instructions per element (the ones a
+/// high_precision impl mode computes in fp32, IM-7).
+bool isCostlyVectorKind(StringRef kind);
+
+/// Op types lowered to a view (no kernel): Reshape and its kin.
+bool isViewOpType(StringRef opType);
+
+/// The `akernel.dma` kind of a data-movement op type.
+std::optional<StringRef> dmaKindOf(StringRef opType);
+
+/// The `akernel.vreduce` kind of a Reduce* op type.
+std::optional<StringRef> reductionKindOf(StringRef opType);
+
+/// The graph node names a kernel computes: the op's name and every name
+/// fused into it (FU-3).
+std::vector<std::string> nodesOf(Operation *op);
+
+} // namespace ascendprec::kernel
+
+#endif // ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_LOWERINGTABLES_H

@@ -1,0 +1,249 @@
+//===- NormalizationLowering.cpp - Softmax, LogSoftmax and LayerNorm -------===//
+//
+// Row-wise vector kernels whose rows fit UB: Softmax subtracts the row's
+// maximum, exponentiates (in fp32 under high_precision, IM-7), sums in the
+// accumulation dtype and divides; LayerNorm takes the row's mean and
+// variance, normalizes with rsqrt and applies gamma and beta.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "LoweringTables.h"
+#include "RowKernels.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+/// The row view and rows per tile of a softmax-like op; null tiling when a
+/// row does not fit UB.
+struct RowPlan {
+  std::array<int64_t, 3> view = {1, 1, 1};
+  VectorTiling rows;
+};
+
+/// Bytes per row: `full` buffers of a whole row at `bytes` each, plus
+/// per-row scalars.
+RowPlan planRows(ShapedType type, ArrayRef<int64_t> axes, int64_t bytesPerElement,
+                 const LoweringContext &context) {
+  RowPlan plan;
+  std::optional<std::array<int64_t, 3>> view = rowView(type, axes);
+  if (!view)
+    return plan;
+  plan.view = *view;
+  int64_t rowBytes = (*view)[1] * (*view)[2] * bytesPerElement + 4 * 4 * (*view)[2];
+  plan.rows = chooseRowTiling((*view)[0], rowBytes, context.facts, context.vectorCores);
+  return plan;
+}
+
+/// LayerNorm's axes: begin_norm_axis (negative counts from the end) on.
+SmallVector<int64_t> normAxes(ascend::LayerNormOp op) {
+  int64_t rank = cast<ShapedType>(op.getX().getType()).getRank();
+  int64_t begin = op.getBeginNormAxis();
+  if (begin < 0)
+    begin += rank;
+  SmallVector<int64_t> axes;
+  for (int64_t axis = begin; axis < rank; ++axis)
+    axes.push_back(axis);
+  return axes;
+}
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result *= value;
+  return result;
+}
+
+int64_t softmaxBytes(Type data, Type compute) {
+  return 2 * elementBytes(data) + 2 * elementBytes(compute);
+}
+
+int64_t layerNormBytes(Type data, Type compute) {
+  return 2 * elementBytes(data) + 2 * elementBytes(compute);
+}
+
+Value vop(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Type compute) {
+  vectorOp(b, loc, kind, inputs, out, compute);
+  return out;
+}
+
+/// `value` converted into `target`'s dtype (a copy when they agree).
+void convertInto(OpBuilder &b, Location loc, Value value, Value target) {
+  Type from = getElementTypeOrSelf(value.getType());
+  Type to = getElementTypeOrSelf(target.getType());
+  if (from == to)
+    vop(b, loc, "copy", value, target, from);
+  else
+    kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
+}
+
+struct SoftmaxLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+  SoftmaxLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpInterfaceConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    bool logSoftmax = isa<ascend::LogSoftmaxV2Op>(op.getOperation());
+    if (!logSoftmax && !isa<ascend::SoftmaxV2Op>(op.getOperation()))
+      return failure();
+    auto type = cast<ShapedType>(operands[0].getType());
+    Type data = type.getElementType();
+    Type compute = vectorCompute(op, "exp", data).first;
+    Type acc = accumulationType(op, "sum", compute);
+    RowPlan plan = planRows(type, op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef(),
+                            softmaxBytes(data, compute), context);
+    auto [outer, reduced, inner] = plan.view;
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{type},
+                     op->getResultTypes(), nodesOf(op));
+    OpBuilder &b = kb.builder();
+    Location loc = kb.loc();
+    kb.setStepTiling("rows", plan.rows);
+    int64_t rows = plan.rows.tile;
+    Value x = kb.reshapeGM(kb.arg(0), {outer, reduced, inner});
+    Value y = kb.reshapeGM(kb.output(), {outer, reduced, inner});
+    Value in = kb.alloc({rows, reduced, inner}, data, MemorySpace::UB);
+    Value work = kb.alloc({rows, reduced, inner}, compute, MemorySpace::UB);
+    Value exps = kb.alloc({rows, reduced, inner}, compute, MemorySpace::UB);
+    Value max = kb.alloc({rows, 1, inner}, data, MemorySpace::UB);
+    Value sum = kb.alloc({rows, 1, inner}, acc, MemorySpace::UB);
+    Value out = kb.alloc({rows, reduced, inner}, data, MemorySpace::UB);
+    Value tile = kb.openTileLoop(plan.rows.tiles, plan.rows.blockDim);
+    Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows));
+    SmallVector<Value> at = {row, kb.index(0), kb.index(0)};
+    loadTile(b, loc, x, at, in);
+    ReduceOp::create(b, loc, "max", in, max, b.getDenseI64ArrayAttr({1}), data,
+                     ReduceOrder::Tree);
+    vop(b, loc, "sub", {in, max}, work, compute);
+    vop(b, loc, "exp", work, exps, compute);
+    ReduceOp::create(b, loc, "sum", exps, sum, b.getDenseI64ArrayAttr({1}), acc,
+                     ReduceOrder::Tree);
+    if (logSoftmax) {
+      vop(b, loc, "log", sum, sum, acc);
+      vop(b, loc, "sub", {work, sum}, work, compute);
+    } else {
+      vop(b, loc, "div", {exps, sum}, work, compute);
+    }
+    convertInto(b, loc, work, out);
+    storeTile(b, loc, out, y, at);
+    kb.closeLoop();
+    kb.replaceWithLaunch(rewriter, op, operands);
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
+struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
+  LayerNormLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::LayerNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<ShapedType>(adaptor.getX().getType());
+    Type data = type.getElementType();
+    Type compute = vectorCompute(op, "rsqrt", data).first;
+    if (data.isF16() && compute.isF16() && op.getImplMode() == ascend::ImplMode::HighPrecision)
+      compute = Float32Type::get(op.getContext());
+    Type acc = accumulationType(op, "mean", compute);
+    SmallVector<int64_t> axes = normAxes(op);
+    RowPlan plan = planRows(type, axes, layerNormBytes(data, compute), context);
+    int64_t outer = plan.view[0], reduced = plan.view[1];
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, adaptor.getOperands().getTypes(),
+                     op->getResultTypes(), nodesOf(op));
+    OpBuilder &b = kb.builder();
+    Location loc = kb.loc();
+    kb.setStepTiling("rows", plan.rows);
+    int64_t rows = plan.rows.tile;
+    Value x = kb.reshapeGM(kb.arg(0), {outer, reduced});
+    Value gamma = kb.reshapeGM(kb.arg(1), {1, reduced});
+    Value beta = kb.reshapeGM(kb.arg(2), {1, reduced});
+    SmallVector<Value> outputs = {kb.reshapeGM(kb.output(0), {outer, reduced}),
+                                  kb.reshapeGM(kb.output(1), {outer, 1}),
+                                  kb.reshapeGM(kb.output(2), {outer, 1})};
+    auto paramType = [](Value gm) { return getElementTypeOrSelf(gm.getType()); };
+    Value in = kb.alloc({rows, reduced}, data, MemorySpace::UB);
+    Value centred = kb.alloc({rows, reduced}, compute, MemorySpace::UB);
+    Value squares = kb.alloc({rows, reduced}, compute, MemorySpace::UB);
+    Value mean = kb.alloc({rows, 1}, acc, MemorySpace::UB);
+    Value variance = kb.alloc({rows, 1}, acc, MemorySpace::UB);
+    Value inverse = kb.alloc({rows, 1}, acc, MemorySpace::UB);
+    Value gammaUB = kb.alloc({1, reduced}, paramType(gamma), MemorySpace::UB);
+    Value betaUB = kb.alloc({1, reduced}, paramType(beta), MemorySpace::UB);
+    Value out = kb.alloc({rows, reduced}, getElementTypeOrSelf(outputs[0].getType()),
+                         MemorySpace::UB);
+    Value meanOut = kb.alloc({rows, 1}, getElementTypeOrSelf(outputs[1].getType()),
+                             MemorySpace::UB);
+    Value varianceOut = kb.alloc({rows, 1}, getElementTypeOrSelf(outputs[2].getType()),
+                                 MemorySpace::UB);
+    // gamma and beta are the same for every row: loaded once per core.
+    loadTile(b, loc, gamma, ValueRange{kb.index(0), kb.index(0)}, gammaUB);
+    loadTile(b, loc, beta, ValueRange{kb.index(0), kb.index(0)}, betaUB);
+    Value tile = kb.openTileLoop(plan.rows.tiles, plan.rows.blockDim);
+    Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows));
+    SmallVector<Value> at = {row, kb.index(0)};
+    loadTile(b, loc, x, at, in);
+    ReduceOp::create(b, loc, "mean", in, mean, b.getDenseI64ArrayAttr({1}), acc,
+                     ReduceOrder::Tree);
+    vop(b, loc, "sub", {in, mean}, centred, compute);
+    vop(b, loc, "mul", {centred, centred}, squares, compute);
+    ReduceOp::create(b, loc, "mean", squares, variance, b.getDenseI64ArrayAttr({1}), acc,
+                     ReduceOrder::Tree);
+    auto addEps = vectorOp(b, loc, "adds", ValueRange{variance}, inverse, acc);
+    addEps.setParams(ArrayRef<double>{op.getEpsilon().convertToDouble()});
+    vop(b, loc, "rsqrt", inverse, inverse, acc);
+    vop(b, loc, "mul", {centred, inverse}, centred, compute);
+    vop(b, loc, "mul", {centred, gammaUB}, centred, compute);
+    vop(b, loc, "add", {centred, betaUB}, centred, compute);
+    convertInto(b, loc, centred, out);
+    convertInto(b, loc, mean, meanOut);
+    convertInto(b, loc, variance, varianceOut);
+    storeTile(b, loc, out, outputs[0], at);
+    storeTile(b, loc, meanOut, outputs[1], at);
+    storeTile(b, loc, varianceOut, outputs[2], at);
+    kb.closeLoop();
+    kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
+} // namespace
+
+std::optional<std::string>
+ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringContext &context) {
+  if (auto layerNorm = dyn_cast<ascend::LayerNormOp>(op)) {
+    auto type = cast<ShapedType>(layerNorm.getX().getType());
+    SmallVector<int64_t> axes = normAxes(layerNorm);
+    if (cast<ShapedType>(layerNorm.getGamma().getType()).getNumElements() !=
+        product(type.getShape().take_back(axes.size())))
+      return std::string("normalizes over other axes than gamma and beta cover");
+    Type compute = Float32Type::get(op->getContext());
+    if (planRows(type, axes, layerNormBytes(type.getElementType(), compute), context).rows.tile ==
+        0)
+      return std::string("normalizes rows too long for UB");
+    return std::nullopt;
+  }
+  if (!isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op>(op))
+    return std::nullopt;
+  auto type = cast<ShapedType>(op->getOperand(0).getType());
+  auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  if (!rowView(type, axes))
+    return std::string("normalizes over axes that are not contiguous");
+  Type compute = Float32Type::get(op->getContext());
+  if (planRows(type, axes, softmaxBytes(type.getElementType(), compute), context).rows.tile == 0)
+    return std::string("normalizes rows too long for UB");
+  return std::nullopt;
+}
+
+void ascendprec::kernel::populateNormalizationLoweringPatterns(RewritePatternSet &patterns,
+                                                               LoweringContext &context) {
+  patterns.add<SoftmaxLowering, LayerNormLowering>(patterns.getContext(), context);
+}

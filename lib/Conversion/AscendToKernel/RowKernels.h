@@ -1,0 +1,33 @@
+//===- RowKernels.h - shared pieces of the row-wise vector kernels --------===//
+
+#ifndef ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_ROWKERNELS_H
+#define ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_ROWKERNELS_H
+
+#include "AscendPrec/Conversion/AscendToKernel/AscendToKernel.h"
+
+#include <array>
+
+namespace ascendprec::kernel {
+
+/// A shape as [outer, reduced, inner] around contiguous `axes` (all axes
+/// when empty; negative axes count from the end); nothing otherwise.
+std::optional<std::array<int64_t, 3>> rowView(ShapedType type, ArrayRef<int64_t> axes);
+
+/// The accumulation dtype of a `kind` reduction of `data` (16-bit sums in
+/// fp32 unless the impl mode is super_performance or keep_fp16).
+Type accumulationType(Operation *op, StringRef kind, Type data);
+
+/// The dtype a vector op computes in and whether it adds a Newton step
+/// (IM-7).
+std::pair<Type, bool> vectorCompute(Operation *op, StringRef kind, Type dataType);
+
+std::optional<std::string> whyReductionNotLowerable(Operation *op, const LoweringContext &context);
+std::optional<std::string> whyNormalizationNotLowerable(Operation *op,
+                                                        const LoweringContext &context);
+void populateNormalizationLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
+std::optional<std::string> whyPoolingNotLowerable(Operation *op, const LoweringContext &context);
+void populatePoolingLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
+
+} // namespace ascendprec::kernel
+
+#endif // ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_ROWKERNELS_H

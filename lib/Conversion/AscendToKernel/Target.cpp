@@ -1,0 +1,54 @@
+//===- Target.cpp - the #akernel.target of a SoC ---------------------------===//
+
+#include "AscendPrec/Conversion/AscendToKernel/AscendToKernel.h"
+#include "AscendPrec/Policy/OpLibrary.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+/// The element type of a dtype the cube can multiply.
+Type cubeInputType(MLIRContext *context, policy::DType dtype) {
+  switch (dtype) {
+  case policy::DType::Float16:
+    return Float16Type::get(context);
+  case policy::DType::BFloat16:
+    return BFloat16Type::get(context);
+  case policy::DType::Float32:
+    return Float32Type::get(context);
+  case policy::DType::Int8:
+    return IntegerType::get(context, 8);
+  default:
+    return {};
+  }
+}
+
+} // namespace
+
+TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
+                                           const policy::PlatformInfo &platform,
+                                           const policy::OpLibrary &library) {
+  // The cube's input dtypes are the ones the library's MatMulV2 kernel
+  // accepts on its first input (OP-4): a SoC lists only what its cube does.
+  SmallVector<Attribute> inputs;
+  if (const policy::OpInfo *matmul = library.find("MatMulV2"); matmul && matmul->aicore)
+    for (const policy::KernelRow &row : matmul->aicore->rows) {
+      if (row.inputs.empty())
+        continue;
+      Type type = cubeInputType(context, row.inputs.front());
+      if (type && !llvm::is_contained(inputs, TypeAttr::get(type)))
+        inputs.push_back(TypeAttr::get(type));
+    }
+  auto count = [](uint64_t value) { return static_cast<int64_t>(value); };
+  int64_t cubeCores = count(platform.cubeCoreCount ? platform.cubeCoreCount : platform.aiCoreCount);
+  int64_t vectorCores =
+      count(platform.vectorCoreCount ? platform.vectorCoreCount : platform.aiCoreCount);
+  return TargetAttr::get(context, StringAttr::get(context, platform.socVersion), cubeCores,
+                         vectorCores, count(platform.aiCpuCount), count(platform.cubeM),
+                         count(platform.cubeN), count(platform.cubeK), count(platform.cubeFreqMHz),
+                         count(platform.l1Size), count(platform.l0aSize), count(platform.l0bSize),
+                         count(platform.l0cSize), count(platform.ubSize), count(platform.ddrRate),
+                         count(platform.l2Rate), ArrayAttr::get(context, inputs));
+}

@@ -1,0 +1,213 @@
+//===- VectorLowering.cpp - elementwise ops and casts onto the vector unit -===//
+//
+// One vector kernel per elementwise op: the output split into UB tiles
+// over the vector cores, each input loaded (broadcast where its shape is
+// smaller), one `akernel.vop` computing in the dtype the impl mode decides
+// (IM-7), the tile stored back. Casts become `akernel.vcast` with their
+// rounding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "LoweringTables.h"
+#include "RowKernels.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+/// The dtype a vector op computes in, and whether it adds a Newton step
+/// (IM-7): high_precision computes fp16/bf16 data of a costly function in
+/// fp32 (reciprocal, rsqrt and div refine with a Newton step instead);
+/// high_performance (CANN's default, IM-1), super_performance and keep_fp16
+/// compute in the data's dtype. bf16 data always computes in fp32 (the
+/// vector unit converts bf16 on the way in).
+} // namespace
+
+std::pair<Type, bool> ascendprec::kernel::vectorCompute(Operation *op, StringRef kind,
+                                                        Type dataType) {
+  MLIRContext *context = op->getContext();
+  Type f32 = Float32Type::get(context);
+  if (dataType.isBF16())
+    return {f32, false};
+  if (!dataType.isF16())
+    return {dataType, false};
+  std::optional<ascend::ImplMode> mode;
+  if (auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op))
+    mode = ascendOp.getImplModeValue();
+  if (mode != ascend::ImplMode::HighPrecision || !isCostlyVectorKind(kind))
+    return {dataType, false};
+  if (kind == "reciprocal" || kind == "rsqrt" || kind == "div")
+    return {dataType, true};
+  return {f32, false};
+}
+
+namespace {
+
+/// Bytes of UB one element of the output needs across every buffer of a
+/// step: each input, the output, and an fp32 working copy when the unit
+/// computes wider than the data.
+int64_t bytesPerElement(TypeRange inputs, Type output, Type compute) {
+  int64_t bytes = elementBytes(output);
+  for (Type input : inputs)
+    bytes += elementBytes(input);
+  if (elementBytes(compute) > elementBytes(output))
+    bytes += 2 * elementBytes(compute);
+  return bytes;
+}
+
+/// `value`'s GM buffer seen with the output's rank (NumPy broadcasting
+/// aligns shapes at the right; BiasAdd puts its 1-D bias on the channel).
+Value alignedForBroadcast(KernelBuilder &kb, Value gm, ArrayRef<int64_t> outShape,
+                          std::optional<int64_t> channelAxis) {
+  auto type = cast<MemRefType>(gm.getType());
+  if (type.getRank() == static_cast<int64_t>(outShape.size()))
+    return gm;
+  SmallVector<int64_t> shape(outShape.size(), 1);
+  if (channelAxis && type.getRank() == 1) {
+    shape[*channelAxis] = type.getDimSize(0);
+  } else {
+    int64_t lead = static_cast<int64_t>(outShape.size()) - type.getRank();
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      shape[lead + axis] = type.getDimSize(axis);
+  }
+  return kb.reshapeGM(gm, shape);
+}
+
+/// Builds the kernel body of an elementwise op: tile loop, loads, `emit`
+/// computing the output tile from the input tiles, store.
+void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRange inputs,
+                          ShapedType outType, Type compute, std::optional<int64_t> channelAxis,
+                          function_ref<void(OpBuilder &, ValueRange, Value)> emit) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.loc();
+  int64_t elements = outType.getNumElements();
+  SmallVector<Type> inTypes;
+  for (Value input : inputs)
+    inTypes.push_back(input.getType());
+  int64_t align = std::max<int64_t>(32 / elementBytes(outType), 1);
+  VectorTiling tiling = chooseVectorTiling(
+      elements, bytesPerElement(inTypes, outType.getElementType(), compute), align,
+      context.facts, context.vectorCores);
+  kb.setTiling({{"tile", tiling.tile}, {"tiles", tiling.tiles}});
+  kb.setDoubleBuffer();
+  Value outFlat = kb.reshapeGM(kb.output(), {elements});
+  SmallVector<Value> tileBuffers;
+  SmallVector<Value> sources;
+  for (Value input : inputs) {
+    auto type = cast<MemRefType>(input.getType());
+    bool scalar = type.getNumElements() == 1;
+    tileBuffers.push_back(
+        kb.alloc({scalar ? 1 : tiling.tile}, type.getElementType(), MemorySpace::UB));
+    sources.push_back(scalar || type.getNumElements() == elements
+                          ? kb.reshapeGM(input, {type.getNumElements()})
+                          : alignedForBroadcast(kb, input, outType.getShape(), channelAxis));
+  }
+  Value outTile = kb.alloc({tiling.tile}, outType.getElementType(), MemorySpace::UB);
+  Value tile = kb.openTileLoop(tiling.tiles, tiling.blockDim);
+  Value offset = arith::MulIOp::create(b, loc, tile, kb.index(tiling.tile));
+  for (auto [source, buffer] : llvm::zip_equal(sources, tileBuffers)) {
+    auto type = cast<MemRefType>(source.getType());
+    if (type.getNumElements() == 1) {
+      loadTile(b, loc, source, ValueRange{kb.index(0)}, buffer);
+    } else if (type.getNumElements() == elements) {
+      loadTile(b, loc, source, ValueRange{offset}, buffer);
+    } else {
+      auto load = loadTile(b, loc, source, ValueRange{offset}, buffer);
+      load.setBroadcast(outType.getShape());
+    }
+  }
+  emit(b, tileBuffers, outTile);
+  storeTile(b, loc, outTile, outFlat, ValueRange{offset});
+  kb.closeLoop();
+}
+
+/// Any op whose kind the elementwise table knows.
+struct ElementwiseLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+  ElementwiseLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpInterfaceConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<ElementwiseKind> kind = elementwiseKindOf(op);
+    if (!kind || op->getNumResults() != 1)
+      return failure();
+    auto outType = cast<ShapedType>(op->getResult(0).getType());
+    Type data = outType.getElementType();
+    // Comparisons compute in their inputs' dtype.
+    if (!operands.empty())
+      data = getElementTypeOrSelf(operands.back().getType());
+    auto [compute, newton] = vectorCompute(op, kind->kind, data);
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, ValueRange(operands).getTypes(),
+                     op->getResultTypes(), nodesOf(op));
+    SmallVector<Value> inputs;
+    for (unsigned i = 0; i < operands.size(); ++i)
+      inputs.push_back(kb.arg(i));
+    std::optional<int64_t> channelAxis;
+    if (auto biasAdd = dyn_cast<ascend::BiasAddOp>(op.getOperation()))
+      channelAxis = biasAdd.getDataFormat() == ascend::DataFormat::NCHW ? 1 : outType.getRank() - 1;
+    std::string vopKind = kind->kind;
+    SmallVector<double> params = kind->params;
+    Type computeType = compute;
+    bool refine = newton;
+    buildElementwiseBody(kb, context, inputs, outType, compute, channelAxis,
+                         [&](OpBuilder &b, ValueRange tiles, Value out) {
+                           auto vop = vectorOp(b, kb.loc(), vopKind, tiles, out, computeType);
+                           if (refine)
+                             vop.setNewton(true);
+                           if (!params.empty())
+                             vop.setParams(params);
+                         });
+    kb.replaceWithLaunch(rewriter, op, operands);
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
+/// The rounding of a conversion: to nearest even between floats and from
+/// integers, toward zero from float to integer (ONNX's Cast).
+RoundingMode castRounding(Type from, Type to) {
+  if (isa<FloatType>(from) && isa<IntegerType>(to))
+    return RoundingMode::Trunc;
+  return RoundingMode::Rint;
+}
+
+struct CastLowering : OpConversionPattern<ascend::CastOp> {
+  CastLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::CastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto outType = cast<ShapedType>(op.getType());
+    Type from = getElementTypeOrSelf(adaptor.getX().getType());
+    Type to = outType.getElementType();
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{adaptor.getX().getType()},
+                     TypeRange{outType}, nodesOf(op));
+    buildElementwiseBody(kb, context, ValueRange{kb.arg(0)}, outType, to, std::nullopt,
+                         [&](OpBuilder &b, ValueRange tiles, Value out) {
+                           if (from == to)
+                             vectorOp(b, kb.loc(), "copy", tiles, out, to);
+                           else
+                             kernel::CastOp::create(b, kb.loc(), tiles[0], out,
+                                                    castRounding(from, to));
+                         });
+    kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
+} // namespace
+
+void ascendprec::kernel::populateVectorLoweringPatterns(RewritePatternSet &patterns,
+                                                        LoweringContext &context) {
+  patterns.add<ElementwiseLowering, CastLowering>(patterns.getContext(), context);
+}
