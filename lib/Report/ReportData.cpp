@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cstdio>
+
 using namespace ascendprec::report;
 
 size_t ReportData::plannedCount() const {
@@ -50,4 +52,35 @@ std::map<std::string, int64_t> ReportData::fusionsByPass() const {
 
 size_t ReportData::genericCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
+}
+
+double ReportData::estDeviceUs() const {
+  double total = 0;
+  for (const KernelEstimate &kernel : kernels)
+    total += kernel.us;
+  return total;
+}
+
+double ReportData::estCastUs() const {
+  double total = 0;
+  for (const KernelEstimate &kernel : kernels)
+    if (kernel.castOnly)
+      total += kernel.us;
+  return total;
+}
+
+std::map<std::string, double> ReportData::estUsByEngine() const {
+  std::map<std::string, double> byEngine;
+  for (const KernelEstimate &kernel : kernels)
+    byEngine[kernel.engine] += kernel.us;
+  return byEngine;
+}
+
+std::string ascendprec::report::formatUs(double us) {
+  char text[32];
+  if (us >= 1000.0)
+    std::snprintf(text, sizeof(text), "%.3g ms", us / 1000.0);
+  else
+    std::snprintf(text, sizeof(text), "%.3g us", us);
+  return text;
 }

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 using namespace mlir;
@@ -134,6 +135,41 @@ std::vector<std::string> decisionCells(const ReportNode &node, bool implModes) {
   return cells;
 }
 
+} // namespace
+
+std::string ascendprec::report::estimateCell(const ReportNode &node) {
+  if (!node.estUs)
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", *node.estUs);
+  return text;
+}
+
+std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t top) {
+  if (!report.lowered || report.kernels.empty())
+    return "";
+  std::string line = "Device time (est.) " + formatUs(report.estDeviceUs()) + ":";
+  bool first = true;
+  for (const auto &[engine, us] : report.estUsByEngine()) {
+    line += std::string(first ? " " : ", ") + engine + " " + formatUs(us);
+    first = false;
+  }
+  if (report.estCastUs() > 0)
+    line += "; inserted Casts " + formatUs(report.estCastUs());
+  std::vector<const KernelEstimate *> sorted;
+  for (const KernelEstimate &kernel : report.kernels)
+    sorted.push_back(&kernel);
+  llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
+    return a->us > b->us;
+  });
+  line += ". Longest:";
+  for (size_t i = 0; i < std::min(top, sorted.size()); ++i)
+    line += std::string(i ? ", " : " ") + sorted[i]->name + " " + formatUs(sorted[i]->us);
+  return line + "\n";
+}
+
+namespace {
+
 /// Large models: one row per distinct decision, with its op count and first
 /// node, most frequent first; every op stays in report.txt and report.html.
 std::string groupedTable(const ReportData &report, unsigned width, bool implModes) {
@@ -188,16 +224,20 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
       {"node", "op type", "engine", "compute", "inputs", "outputs", "list", "rule", "source"}};
   if (implModes)
     rows.front().insert(rows.front().begin() + 6, "impl mode");
+  if (report.lowered)
+    rows.front().push_back("est us");
   for (const ReportNode &node : report.nodes) {
     std::vector<std::string> row = {displayName(node)};
     std::vector<std::string> cells = decisionCells(node, implModes);
     row.insert(row.end(), cells.begin(), cells.end());
+    if (report.lowered)
+      row.push_back(estimateCell(node));
     rows.push_back(std::move(row));
   }
   // Shrink, in this order, the source (a pass or file name, also in
   // report.txt), node, op type, inputs and outputs columns, never below a
   // readable minimum.
-  const size_t source = rows.front().size() - 1;
+  const size_t source = rows.front().size() - (report.lowered ? 2 : 1);
   std::vector<size_t> widths =
       fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 10}, {4, 11}, {5, 11}});
   // A fused op names what it absorbed while that fits (and stays short);
@@ -242,6 +282,19 @@ static std::string castsInGroupsText(const ReportData &report) {
   return inGroups ? " (" + std::to_string(inGroups) + " inside UB groups)" : "";
 }
 
+/// "; est. 38.6 us on the device in 19 kernels (2 ops without a kernel)"
+static std::string estimateText(const ReportData &report) {
+  if (!report.lowered)
+    return "";
+  std::string text = "; est. " + formatUs(report.estDeviceUs()) + " on the device in " +
+                     std::to_string(report.kernels.size()) +
+                     (report.kernels.size() == 1 ? " kernel" : " kernels");
+  if (!report.unlowered.empty())
+    text += " (" + std::to_string(report.unlowered.size()) +
+            (report.unlowered.size() == 1 ? " op" : " ops") + " without a kernel)";
+  return text;
+}
+
 std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
   return "SoC " + report.socVersion + ", precision mode " + report.precisionMode + ": " +
          std::to_string(report.plannedCount()) + " ops, " + fusionsText(report) +
@@ -249,5 +302,5 @@ std::string ascendprec::report::reportSummaryLine(const ReportData &report) {
          (report.castsInserted == 1 ? " cast inserted" : " casts inserted") +
          castsInGroupsText(report) +
          ", " +
-         std::to_string(report.castsRemoved) + " removed";
+         std::to_string(report.castsRemoved) + " removed" + estimateText(report);
 }

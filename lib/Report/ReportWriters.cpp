@@ -12,12 +12,16 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::report;
 using ::ascendprec::policy::jsonText;
+
+/// Microseconds to three decimals (nanoseconds; the model is not finer).
+static double roundedUs(double us) { return std::round(us * 1000.0) / 1000.0; }
 
 void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &os) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
@@ -60,6 +64,16 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
       json.attribute("casts_removed", report.castsRemoved);
       json.attribute("constants_converted", report.constantsConverted);
       counts("fusions", report.fusionsByPass());
+      if (report.lowered) {
+        json.attribute("kernels", static_cast<int64_t>(report.kernels.size()));
+        json.attribute("unlowered_ops", static_cast<int64_t>(report.unlowered.size()));
+        json.attribute("est_device_us", roundedUs(report.estDeviceUs()));
+        json.attribute("est_cast_us", roundedUs(report.estCastUs()));
+        json.attributeObject("est_us_by_engine", [&] {
+          for (const auto &[engine, us] : report.estUsByEngine())
+            json.attribute(engine, roundedUs(us));
+        });
+      }
     });
     json.attributeArray("nodes", [&] {
       for (const ReportNode &node : report.nodes) {
@@ -88,6 +102,16 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
             json.attribute("ub_group", jsonText(node.bufferGroup));
           if (!node.region.empty())
             json.attribute("region", jsonText(node.region));
+          if (report.lowered) {
+            if (node.kernel.empty())
+              json.attribute("kernel", nullptr);
+            else
+              json.attribute("kernel", jsonText(node.kernel));
+            if (node.estUs)
+              json.attribute("est_us", roundedUs(*node.estUs));
+            else
+              json.attribute("est_us", nullptr);
+          }
         });
       }
     });
@@ -119,6 +143,10 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
                                      "source"};
   if (withRegion)
     header.push_back("region");
+  if (report.lowered) {
+    header.push_back("kernel");
+    header.push_back("est us");
+  }
   auto cellsOf = [&](const ReportNode &node) {
     std::vector<std::string> cells = {
         displayName(node) + (node.insertedCast ? " (inserted)" : ""),
@@ -127,6 +155,10 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
         node.implMode.empty() ? "-" : node.implMode, node.list, node.rule, node.source};
     if (withRegion)
       cells.push_back(node.region.empty() ? "-" : node.region);
+    if (report.lowered) {
+      cells.push_back(node.kernel.empty() ? "-" : node.kernel);
+      cells.push_back(estimateCell(node));
+    }
     return cells;
   };
   // Two passes over the nodes (widths, then lines) rather than holding every

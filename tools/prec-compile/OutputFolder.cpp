@@ -182,8 +182,8 @@ private:
 
 const std::vector<std::string> &OutputFolder::outputNames() {
   static const std::vector<std::string> names = {
-      "planned.mlir", "report.json",     "report.txt",  "report.html",
-      "report.dot",   "report.lock.cfg", "options.json"};
+      "planned.mlir", "kernels.mlir",    "report.json", "report.txt",
+      "report.html",  "report.dot",      "report.lock.cfg", "options.json"};
   return names;
 }
 

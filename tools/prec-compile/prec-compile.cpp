@@ -18,6 +18,8 @@
 #include "PlannedIRWriter.h"
 #include "Progress.h"
 
+#include "AscendPrec/Conversion/Passes.h"
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonOutput.h"
@@ -53,6 +55,23 @@ namespace fs = std::filesystem;
 #endif
 
 namespace {
+
+/// The planned module's kernels: a copy lowered by
+/// prec-convert-ascend-to-kernel with allow-unlowered; null (after an
+/// internal-error message) if the lowering fails.
+mlir::OwningOpRef<mlir::ModuleOp>
+lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> policy) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = planned.clone();
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(planned.getContext());
+  pm.addPass(ascendprec::createConvertAscendToKernel(std::move(policy), /*allowUnlowered=*/true));
+  pm.enableVerifier(false);
+  if (mlir::failed(pm.run(*copy)) || mlir::failed(mlir::verify(*copy))) {
+    llvm::errs() << "prec-compile: internal error: lowering the planned model to kernels "
+                    "failed; please report this with the model\n";
+    return nullptr;
+  }
+  return copy;
+}
 
 /// Ends a finished run at once: the output folder is committed and the
 /// streams are flushed, so freeing the IR, the context and the report one
@@ -270,8 +289,8 @@ int run(const std::vector<std::string> &args) {
   precision.fusionRespectsPins = flags->fusionRespectsPins;
   // The report is written below, from the data the summary table uses too.
   // On the policy built above, whose option warnings are already printed.
-  ascendprec::ascend::buildPrecisionPipeline(
-      pm, precision, std::make_shared<const policy::Policy>(std::move(*resolved)));
+  auto policyShared = std::make_shared<const policy::Policy>(std::move(*resolved));
+  ascendprec::ascend::buildPrecisionPipeline(pm, precision, policyShared);
 
   // Verify once after the pipeline rather than after every pass (about a
   // fifth of the planning time on large models); the passes keep the IR
@@ -301,6 +320,16 @@ int run(const std::vector<std::string> &args) {
   }
   progress.end();
 
+  // The kernels (issue 13): a copy of the planned graph lowered to akernel,
+  // whose estimates the report carries. An op without a lowering is a
+  // warning (the report counts it), not a failure.
+  progress.begin("lower to kernels");
+  mlir::OwningOpRef<mlir::ModuleOp> kernels = lowerToKernels(*module, policyShared);
+  progress.end();
+  if (!kernels)
+    return InternalError;
+  ascendprec::kernel::attachKernelEstimates(*kernels, report);
+
   progress.begin("write outputs");
   // planned.mlir is printed while the report files are formatted: the
   // reports read `report`, not the IR, so the two share nothing (a third of
@@ -315,6 +344,9 @@ int run(const std::vector<std::string> &args) {
   irWriter.join();
   if (mlir::failed(reported))
     return UserError;
+  if (wrote)
+    wrote = writePlannedIR(out->stagedPath("kernels.mlir"), *kernels, /*fullConstants=*/false,
+                           writeError);
   std::vector<std::string> written;
   bool committed = wrote && out->commit(written, folderError);
   progress.end();
@@ -336,6 +368,8 @@ int run(const std::vector<std::string> &args) {
   }
   std::cout << ascendprec::report::reportSummaryLine(report) << "\n"
             << ascendprec::report::reportTerminalTable(report, terminalWidth());
+  if (std::string time = ascendprec::report::reportTimeLine(report); !time.empty())
+    std::cout << "\n" << time;
   size_t count = report.diagnostics.size();
   if (count)
     std::cout << "\n"

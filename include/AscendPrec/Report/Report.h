@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,20 @@ struct ReportNode {
   /// Where the op sits inside control flow, outermost first
   /// ("If '/If_0' then / Loop '/Loop' body"); empty in the main graph.
   std::string region;
+  /// After lowering (issue 13): the kernel computing the op (empty for a
+  /// view or an op left unlowered) and its estimated device time; a fused
+  /// kernel's time is on its first node, the others show 0.
+  std::string kernel;
+  std::optional<double> estUs;
+};
+
+/// One lowered kernel's estimate, for the time breakdown.
+struct KernelEstimate {
+  std::string name, engine;
+  int64_t blockDim = 1;
+  double us = 0, cubeUs = 0, vectorUs = 0, moveUs = 0;
+  std::vector<std::string> nodes;
+  bool castOnly = false; ///< computes only inserted Casts
 };
 
 /// The node name, followed by the names fused into it: "conv (+bn, relu)".
@@ -63,6 +78,18 @@ struct ReportData {
   std::map<std::string, int64_t> bufferGroupsByPass() const;
   /// Inserted Casts that run inside a UB group's kernel (FU-1).
   int64_t castsInBufferGroups() const;
+
+  /// Kernel estimates, when the model was lowered (in launch order).
+  bool lowered = false;
+  std::vector<KernelEstimate> kernels;
+  /// Planned ops the lowering left without a kernel.
+  std::vector<std::string> unlowered;
+  /// The sum of every kernel's estimate, microseconds.
+  double estDeviceUs() const;
+  /// Of which in kernels that only compute inserted Casts.
+  double estCastUs() const;
+  /// Estimated time by kernel engine (cube, vector, mix, aicpu).
+  std::map<std::string, double> estUsByEngine() const;
 };
 
 /// Where the report goes; an empty path is not written, "-" is stdout.
@@ -87,6 +114,13 @@ void writeReportHtml(const ReportData &report, raw_ostream &os);
 void writeReportLockfile(const ReportData &report, raw_ostream &os);
 /// The fill colour for a compute dtype in the picture and the HTML table.
 std::string reportColorFor(const std::string &dtype);
+/// A node's estimated time for a table cell ("-" when it has none).
+std::string estimateCell(const ReportNode &node);
+/// "Device time (est.) 38.6 us: cube 12.2 us, ...; Longest: ..." and a
+/// newline, or "" when the model was not lowered.
+std::string reportTimeLine(const ReportData &report, size_t top = 3);
+/// An estimated time for people: "812 us", "38.6 us", "2.31 ms".
+std::string formatUs(double us);
 /// "SoC ..., precision mode ...: N ops, M casts inserted, K removed"
 std::string reportSummaryLine(const ReportData &report);
 /// Above this many rows, the terminal table has one row per distinct

@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace ascendprec {
 #define GEN_PASS_DEF_CONVERTASCENDTOKERNEL
@@ -135,30 +136,65 @@ struct ConvertAscendToKernelPass
     return context;
   }
 
-  /// Names every op no pattern lowers: an error each, or a warning each
-  /// with allow-unlowered (the op is kept and the module lists it).
+  /// Names every op no pattern lowers: an error each, or with
+  /// allow-unlowered one warning per reason, on its first op, naming the
+  /// others (a model with unknown shapes would otherwise print one warning
+  /// per op). The ops are kept and the module lists them.
   LogicalResult nameUnlowered(ModuleOp module, const LoweringContext &context,
                               llvm::DenseSet<Operation *> &kept) {
     SmallVector<Attribute> names;
-    bool failedAny = false;
+    llvm::MapVector<StringRef, SmallVector<Operation *>> byReason;
+    std::vector<std::unique_ptr<std::string>> keys; // byReason's key storage
+    llvm::DenseMap<Operation *, std::string> reasons;
     module.walk([&](Operation *op) {
       std::optional<std::string> why = whyNotLowerable(op, context);
       if (!why)
         return;
-      auto ascendOp = cast<ascend::AscendOpInterface>(op);
-      std::string message = "'" + ascendOp.getNodeName().str() + "' (" +
-                            ascendOp.getOpType().str() + ") is not lowered: it " + *why;
-      if (allowUnlowered) {
-        emitWarning(op->getLoc()) << message << "; it has no kernel and no time estimate";
-      } else {
-        emitError(op->getLoc()) << message;
-        failedAny = true;
-      }
       kept.insert(op);
-      names.push_back(StringAttr::get(op->getContext(), ascendOp.getNodeName()));
+      names.push_back(StringAttr::get(op->getContext(),
+                                      cast<ascend::AscendOpInterface>(op).getNodeName()));
+      reasons[op] = *why;
+      std::string key = groupKey(*why);
+      auto found = llvm::find_if(keys, [&](const auto &k) { return *k == key; });
+      if (found == keys.end()) {
+        keys.push_back(std::make_unique<std::string>(key));
+        found = std::prev(keys.end());
+      }
+      byReason[**found].push_back(op);
     });
     module->setAttr("akernel.unlowered", ArrayAttr::get(module.getContext(), names));
-    return failure(failedAny);
+    if (!allowUnlowered) {
+      for (auto &[reason, ops] : byReason)
+        for (Operation *op : ops)
+          emitError(op->getLoc()) << describe(op) << " is not lowered: it " << reasons[op];
+      return failure(!byReason.empty());
+    }
+    for (auto &[reason, ops] : byReason) {
+      InFlightDiagnostic diag = emitWarning(ops.front()->getLoc());
+      diag << describe(ops.front()) << " is not lowered: it " << reasons[ops.front()];
+      if (ops.size() > 1) {
+        diag << "; so are " << ops.size() - 1 << " more:";
+        for (Operation *op : ArrayRef(ops).drop_front().take_front(5))
+          diag << " '" << cast<ascend::AscendOpInterface>(op).getNodeName() << "'";
+        if (ops.size() > 6)
+          diag << " and " << ops.size() - 6 << " others";
+      }
+      diag << " (no kernel, no time estimate)";
+    }
+    return success();
+  }
+
+  static std::string describe(Operation *op) {
+    auto ascendOp = cast<ascend::AscendOpInterface>(op);
+    return "'" + ascendOp.getNodeName().str() + "' (" + ascendOp.getOpType().str() + ")";
+  }
+
+  /// Reasons that differ only by the op's type group together.
+  static std::string groupKey(const std::string &why) {
+    StringRef text(why);
+    if (text.starts_with("has a dynamic shape"))
+      return "has a dynamic shape";
+    return why;
   }
 
   std::shared_ptr<const policy::Policy> prebuilt;

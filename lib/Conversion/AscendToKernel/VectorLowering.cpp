@@ -102,7 +102,8 @@ void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRang
   SmallVector<Value> sources;
   for (Value input : inputs) {
     auto type = cast<MemRefType>(input.getType());
-    bool scalar = type.getNumElements() == 1;
+    // A one-element input of a larger output is a scalar operand.
+    bool scalar = type.getNumElements() == 1 && elements != 1;
     tileBuffers.push_back(
         kb.alloc({scalar ? 1 : tiling.tile}, type.getElementType(), MemorySpace::UB));
     sources.push_back(scalar || type.getNumElements() == elements
@@ -114,7 +115,7 @@ void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRang
   Value offset = arith::MulIOp::create(b, loc, tile, kb.index(tiling.tile));
   for (auto [source, buffer] : llvm::zip_equal(sources, tileBuffers)) {
     auto type = cast<MemRefType>(source.getType());
-    if (type.getNumElements() == 1) {
+    if (type.getNumElements() == 1 && elements != 1) {
       loadTile(b, loc, source, ValueRange{kb.index(0)}, buffer);
     } else if (type.getNumElements() == elements) {
       loadTile(b, loc, source, ValueRange{offset}, buffer);

@@ -32,7 +32,7 @@ Type accumulatorFor(Type type) {
 
 /// The dtypes the vector unit computes in.
 bool isVectorComputeType(Type type) {
-  return type.isF16() || type.isF32() || type.isBF16() || type.isInteger(32) ||
+  return type.isF16() || type.isF32() || type.isBF16() || type.isInteger(64) || type.isInteger(32) ||
          type.isInteger(16) || type.isInteger(8) || type.isInteger(1);
 }
 

@@ -90,7 +90,7 @@ def concurrent(prec_compile, model, workdir, rounds):
                 fail(f"round {r}: a run failed with status {p.returncode}: "
                      f"{p.stderr.read().decode()[-400:]}")
         files = [f for f in listing(folder) if not f.startswith(".prec-compile")]
-        if len(files) != 7 or staging_in(folder):
+        if len(files) != 8 or staging_in(folder):
             fail(f"round {r}: unexpected folder contents {listing(folder)}")
     print(f"ok: {rounds} rounds of two concurrent runs into one folder all succeeded")
 

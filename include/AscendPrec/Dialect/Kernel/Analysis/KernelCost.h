@@ -1,0 +1,61 @@
+//===- KernelCost.h - estimated device time of akernel kernels ------------===//
+//
+// A cycle model of one AI Core kernel from the SoC's platform facts: cube
+// cycles from the fractals multiplied, vector cycles from the bytes the
+// vector unit processes and each op's instruction count, data movement
+// from the bytes moved and the memory rates, overlapped as double
+// buffering allows, plus launch overhead. docs/cost-model.md derives every
+// formula and says where each figure comes from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_DIALECT_KERNEL_ANALYSIS_KERNELCOST_H
+#define ASCENDPREC_DIALECT_KERNEL_ANALYSIS_KERNELCOST_H
+
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace ascendprec::kernel {
+
+/// Fixed costs the platform config does not give (docs/cost-model.md).
+struct CostConstants {
+  double aiCoreLaunchUs = 2.0;  ///< scheduling one AI Core kernel
+  double aiCpuLaunchUs = 20.0;  ///< one AI CPU task
+  double aiCpuBytesPerCycle = 1.0; ///< AI CPU throughput, at the AI Core clock
+  int64_t vectorBytesPerCycle = 256; ///< one vector repeat: 8 blocks of 32 bytes
+};
+
+/// The estimate of one kernel on its busiest core.
+struct KernelCost {
+  std::string name;
+  Engine engine = Engine::Vector;
+  int64_t blockDim = 1;
+  double cubeCycles = 0, vectorCycles = 0, moveCycles = 0;
+  double cycles = 0; ///< after overlap
+  double us = 0;     ///< cycles at the clock, plus launch
+  std::vector<std::string> nodes;
+};
+
+/// The vector instructions one element-repeat of `kind` takes (1 for add,
+/// several for exp or tanh); docs/cost-model.md lists them.
+int64_t vectorInstructions(llvm::StringRef kind);
+
+/// The estimate of `kernel` on `target`.
+KernelCost estimateKernel(KernelOp kernel, TargetAttr target,
+                          const CostConstants &constants = {});
+
+/// Every kernel of `module` that a launch uses, in launch order, with the
+/// module's target. Empty without a target.
+std::vector<KernelCost> estimateModule(mlir::ModuleOp module,
+                                       const CostConstants &constants = {});
+
+/// Multiply-accumulates per second the cube sustains on `input` (all cube
+/// cores, the fractal per cycle, the clock): the model's peak.
+double cubePeakMacsPerSecond(TargetAttr target, mlir::Type input);
+
+} // namespace ascendprec::kernel
+
+#endif // ASCENDPREC_DIALECT_KERNEL_ANALYSIS_KERNELCOST_H

@@ -1,0 +1,239 @@
+//===- KernelCost.cpp - estimated device time of akernel kernels ----------===//
+
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+namespace {
+
+double bytesOf(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  Type element = shaped.getElementType();
+  double width = element.isIntOrFloat() ? std::max(element.getIntOrFloatBitWidth(), 8u) / 8.0 : 1;
+  return static_cast<double>(shaped.getNumElements()) * width;
+}
+
+double elementBytes(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isIntOrFloat() ? std::max(element.getIntOrFloatBitWidth(), 8u) / 8.0 : 1;
+}
+
+std::optional<int64_t> constantIndex(Value value) {
+  if (auto constant = value.getDefiningOp<arith::ConstantIndexOp>())
+    return constant.value();
+  return std::nullopt;
+}
+
+/// How often the busiest core (block 0) runs `op`: the product of the trip
+/// counts of the loops around it. A loop from block_idx stepping by the
+/// block count runs ceil(upper / step) times on block 0.
+double tripCount(Operation *op) {
+  double trips = 1;
+  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(parent);
+    if (!loop)
+      continue;
+    std::optional<int64_t> upper = constantIndex(loop.getUpperBound());
+    std::optional<int64_t> step = constantIndex(loop.getStep());
+    std::optional<int64_t> lower = constantIndex(loop.getLowerBound());
+    if (loop.getLowerBound().getDefiningOp<BlockIdxOp>())
+      lower = 0;
+    if (!upper || !step || !lower || *step <= 0)
+      continue;
+    trips *= std::max<double>(std::ceil(static_cast<double>(*upper - *lower) / *step), 0);
+  }
+  return trips;
+}
+
+/// Vector repeats (256-byte passes) for `elements` elements of `type`.
+double repeats(double elements, Type type, const CostConstants &constants) {
+  return std::ceil(elements * elementBytes(type) / constants.vectorBytesPerCycle);
+}
+
+/// The cost of one op in cycles, added to the unit it runs on.
+struct UnitCycles {
+  double cube = 0, vector = 0, move = 0, aicpu = 0;
+};
+
+void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostConstants &k,
+               UnitCycles &units) {
+  double ddr = std::max<int64_t>(target.getDdrRate(), 1);
+  double onChip = std::max<int64_t>(target.getL2Rate(), 1);
+  double trips = tripCount(op);
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](MmadOp mmad) {
+        auto lhs = cast<ShapedType>(mmad.getLhs().getType());
+        auto rhs = cast<ShapedType>(mmad.getRhs().getType());
+        double kFractal = target.getCubeK() * 16.0 / lhs.getElementTypeBitWidth();
+        double fractals = (lhs.getDimSize(0) / static_cast<double>(target.getCubeM())) *
+                          (rhs.getDimSize(1) / static_cast<double>(target.getCubeN())) *
+                          (lhs.getDimSize(1) / kFractal);
+        units.cube += trips * fractals;
+      })
+      .Case([&](LoadOp load) {
+        double bytes = bytesOf(load.getTarget().getType());
+        // img2col reads each input element once per band, not once per
+        // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
+        if (Img2ColAttr img2col = load.getImg2colAttr()) {
+          double overlap = static_cast<double>(img2col.getKernel()[0] * img2col.getKernel()[1]) /
+                           static_cast<double>(img2col.getStrides()[0] * img2col.getStrides()[1]);
+          bytes /= std::max(overlap, 1.0);
+        }
+        units.move += trips * bytes / ddr;
+      })
+      .Case([&](StoreOp store) { units.move += trips * bytesOf(store.getSource().getType()) / ddr; })
+      .Case([&](FixpipeOp fixpipe) {
+        double bytes = bytesOf(fixpipe.getSource().getType()) /
+                       elementBytes(fixpipe.getSource().getType()) *
+                       elementBytes(fixpipe.getTarget().getType());
+        bool toGM = memorySpaceOf(fixpipe.getTarget().getType()) == MemorySpace::GM;
+        units.move += trips * bytes / (toGM ? ddr : onChip);
+      })
+      .Case([&](CopyOp copy) { units.move += trips * bytesOf(copy.getSource().getType()) / onChip; })
+      .Case([&](DmaOp dma) {
+        double bytes = 0;
+        for (Value buffer : dma->getOperands())
+          bytes += bytesOf(buffer.getType());
+        units.move += trips * bytes / ddr / std::max<int64_t>(blockDim, 1);
+      })
+      .Case([&](VectorOp vop) {
+        Type compute = vop.getCompute();
+        double elements = cast<ShapedType>(vop.getOutput().getType()).getNumElements();
+        double passes = repeats(elements, compute, k);
+        double cycles = passes * vectorInstructions(vop.getKind());
+        if (vop.getNewton())
+          cycles += passes * 3; // Newton-Raphson: two multiplies and a subtract
+        // Converting an input or the output to/from the compute dtype is a
+        // pass of its own.
+        for (Value input : vop.getInputs())
+          if (getElementTypeOrSelf(input.getType()) != compute &&
+              cast<ShapedType>(input.getType()).getNumElements() > 1)
+            cycles += repeats(elements, compute, k);
+        if (getElementTypeOrSelf(vop.getOutput().getType()) != compute &&
+            getElementTypeOrSelf(vop.getOutput().getType()).isIntOrFloat() &&
+            !getElementTypeOrSelf(vop.getOutput().getType()).isInteger(1))
+          cycles += repeats(elements, compute, k);
+        units.vector += trips * cycles;
+      })
+      .Case([&](ReduceOp reduce) {
+        double elements = cast<ShapedType>(reduce.getInput().getType()).getNumElements();
+        double cycles = repeats(elements, reduce.getAcc(), k);
+        if (getElementTypeOrSelf(reduce.getInput().getType()) != reduce.getAcc())
+          cycles *= 2; // converted on the way in
+        units.vector += trips * cycles;
+      })
+      .Case([&](kernel::CastOp cast) {
+        double elements = llvm::cast<ShapedType>(cast.getInput().getType()).getNumElements();
+        Type wider = elementBytes(cast.getInput().getType()) >= elementBytes(cast.getOutput().getType())
+                         ? cast.getInput().getType()
+                         : cast.getOutput().getType();
+        units.vector += trips * repeats(elements, wider, k);
+      })
+      .Case([&](PoolOp pool) {
+        double elements = cast<ShapedType>(pool.getOutput().getType()).getNumElements();
+        double window = static_cast<double>(pool.getKernel()[0] * pool.getKernel()[1]);
+        units.vector += trips * repeats(elements * window, pool.getAcc(), k);
+      })
+      .Case([&](AICPUCallOp call) {
+        double bytes = 0;
+        for (Value buffer : call.getBuffers())
+          bytes += bytesOf(buffer.getType());
+        units.aicpu += trips * bytes / k.aiCpuBytesPerCycle;
+      });
+}
+
+/// Trip count of the tile loop (the loop from block_idx) on block 0.
+double stepsOf(KernelOp kernel) {
+  double steps = 1;
+  kernel.getBody().walk([&](scf::ForOp loop) {
+    if (!loop.getLowerBound().getDefiningOp<BlockIdxOp>())
+      return;
+    std::optional<int64_t> upper = constantIndex(loop.getUpperBound());
+    std::optional<int64_t> step = constantIndex(loop.getStep());
+    if (upper && step && *step > 0)
+      steps = std::max(steps, std::ceil(static_cast<double>(*upper) / *step));
+  });
+  return steps;
+}
+
+} // namespace
+
+int64_t ascendprec::kernel::vectorInstructions(StringRef kind) {
+  // Instruction sequences per element-repeat, as the vector ISA composes
+  // them (docs/cost-model.md): one for arithmetic, several for functions
+  // built from exp/log/reciprocal steps and polynomial approximations.
+  static const llvm::StringMap<int64_t> counts = {
+      {"exp", 4},         {"log", 4},          {"sqrt", 2},       {"rsqrt", 2},
+      {"reciprocal", 2},  {"div", 2},          {"sigmoid", 6},    {"tanh", 8},
+      {"gelu", 10},       {"erf", 12},         {"sin", 12},       {"cos", 12},
+      {"tan", 16},        {"asin", 16},        {"acos", 16},      {"atan", 16},
+      {"sinh", 8},        {"cosh", 8},         {"asinh", 12},     {"acosh", 12},
+      {"atanh", 12},      {"pow", 10},         {"softplus", 8},   {"softsign", 4},
+      {"elu", 6},         {"selu", 7},         {"hard_swish", 4}, {"hard_sigmoid", 3},
+      {"mod", 4},         {"floor_mod", 5},    {"leaky_relu", 2}, {"prelu", 2},
+      {"clip", 2},        {"select", 2},       {"thresholded_relu", 2},
+      {"round", 2},       {"sign", 3},         {"is_inf", 2},     {"is_nan", 2}};
+  auto found = counts.find(kind);
+  return found == counts.end() ? 1 : found->second;
+}
+
+KernelCost ascendprec::kernel::estimateKernel(KernelOp kernel, TargetAttr target,
+                                              const CostConstants &constants) {
+  KernelCost cost;
+  cost.name = kernel.getSymName().str();
+  cost.engine = kernel.getEngine();
+  cost.blockDim = kernel.getBlockDim();
+  for (Attribute node : kernel.getNodes())
+    cost.nodes.push_back(cast<StringAttr>(node).str());
+  UnitCycles units;
+  kernel.getBody().walk(
+      [&](Operation *op) { addOpCost(op, target, cost.blockDim, constants, units); });
+  cost.cubeCycles = units.cube;
+  cost.vectorCycles = units.vector;
+  cost.moveCycles = units.move;
+  double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
+  if (cost.engine == Engine::AICPU) {
+    cost.cycles = units.aicpu;
+    cost.us = cost.cycles / freqMHz + constants.aiCpuLaunchUs;
+    return cost;
+  }
+  double sum = units.cube + units.vector + units.move;
+  double longest = std::max({units.cube, units.vector, units.move});
+  // Double buffering overlaps the units step by step: the longest runs
+  // throughout, the others show only while the pipeline fills (one step).
+  cost.cycles = kernel.getDoubleBuffer() ? longest + (sum - longest) / stepsOf(kernel) : sum;
+  cost.us = cost.cycles / freqMHz + constants.aiCoreLaunchUs;
+  return cost;
+}
+
+std::vector<KernelCost> ascendprec::kernel::estimateModule(ModuleOp module,
+                                                           const CostConstants &constants) {
+  std::vector<KernelCost> costs;
+  auto target = module->getAttrOfType<TargetAttr>("akernel.target");
+  if (!target)
+    return costs;
+  SymbolTable symbols(module);
+  module.walk([&](LaunchOp launch) {
+    if (auto kernel = symbols.lookup<KernelOp>(launch.getKernel()))
+      costs.push_back(estimateKernel(kernel, target, constants));
+  });
+  return costs;
+}
+
+double ascendprec::kernel::cubePeakMacsPerSecond(TargetAttr target, Type input) {
+  double kFractal = target.getCubeK() * 16.0 / input.getIntOrFloatBitWidth();
+  double macsPerCycle = static_cast<double>(target.getCubeM()) * target.getCubeN() * kFractal;
+  return macsPerCycle * target.getCubeCores() * target.getFreqMhz() * 1e6;
+}

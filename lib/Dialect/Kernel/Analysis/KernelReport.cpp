@@ -1,0 +1,63 @@
+//===- KernelReport.cpp - kernel estimates into the precision report ------===//
+
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+
+void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportData &report) {
+  auto target = module->getAttrOfType<TargetAttr>("akernel.target");
+  if (!target)
+    return;
+  report.lowered = true;
+  double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
+  llvm::StringMap<size_t> nodeIndex;
+  for (auto [index, node] : llvm::enumerate(report.nodes))
+    nodeIndex.try_emplace(node.name, index);
+  llvm::StringMap<bool> insertedCast;
+  for (const report::ReportNode &node : report.nodes)
+    if (node.insertedCast)
+      insertedCast[node.name] = true;
+
+  for (const KernelCost &cost : estimateModule(module)) {
+    report::KernelEstimate estimate;
+    estimate.name = cost.name;
+    estimate.engine = stringifyEngine(cost.engine).str();
+    estimate.blockDim = cost.blockDim;
+    estimate.us = cost.us;
+    estimate.cubeUs = cost.cubeCycles / freqMHz;
+    estimate.vectorUs = cost.vectorCycles / freqMHz;
+    estimate.moveUs = cost.moveCycles / freqMHz;
+    estimate.nodes = cost.nodes;
+    estimate.castOnly = !cost.nodes.empty() &&
+                        llvm::all_of(cost.nodes, [&](const std::string &node) {
+                          return insertedCast.lookup(node);
+                        });
+    // The kernel's time goes on its first node (a fused kernel's cube op);
+    // the other nodes it computes name it with 0.
+    for (auto [position, name] : llvm::enumerate(cost.nodes)) {
+      auto found = nodeIndex.find(name);
+      if (found == nodeIndex.end())
+        continue;
+      report::ReportNode &node = report.nodes[found->second];
+      node.kernel = cost.name;
+      node.estUs = position == 0 ? cost.us : 0.0;
+    }
+    report.kernels.push_back(std::move(estimate));
+  }
+  module.walk([&](ViewOp view) {
+    if (auto nodes = view->getAttrOfType<ArrayAttr>("nodes"))
+      for (Attribute name : nodes) {
+        auto found = nodeIndex.find(cast<StringAttr>(name).getValue());
+        if (found != nodeIndex.end())
+          report.nodes[found->second].estUs = 0.0;
+      }
+  });
+  if (auto unlowered = module->getAttrOfType<ArrayAttr>("akernel.unlowered"))
+    for (Attribute name : unlowered)
+      report.unlowered.push_back(cast<StringAttr>(name).str());
+}
