@@ -1,0 +1,68 @@
+// Row-wise vector kernels: reductions over contiguous axes, Softmax,
+// LayerNorm and pooling. 16-bit sums accumulate in fp32. A row too long
+// for UB is reduced in chunks: without deterministic the chunks are split
+// over the cores and meet in GM by atomic adds (order not fixed); with
+// deterministic=1 (OP-3) one core adds them in sequence.
+// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910 precision_mode=must_keep_origin_dtype" \
+// RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefixes=CHECK,ATOMIC
+// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910 precision_mode=must_keep_origin_dtype deterministic=1" \
+// RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefixes=CHECK,FIXED
+
+// CHECK-LABEL: akernel.kernel @row_sum
+// CHECK: akernel.vreduce "sum" %{{.*}} -> %{{.*}} {acc = f32, axes = array<i64: 1>, order = #akernel.order<tree>} : memref<{{[0-9]+}}x64x1xf16, #akernel.space<ub>>
+func.func @small(%x: tensor<8x64xf16>) -> tensor<8x1xf16> {
+  %y = ascend.ReduceSum %x {name = "row_sum", axes = array<i64: 1>, keep_dims = true} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+  return %y : tensor<8x1xf16>
+}
+
+// 4M fp32 elements do not fit UB (256 KiB).
+// CHECK-LABEL: akernel.kernel @total
+// ATOMIC-SAME: block_dim = 32 : i64
+// ATOMIC: akernel.vreduce "sum" {{.*}}order = #akernel.order<atomic>
+// ATOMIC: akernel.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {atomic}
+// FIXED-SAME: block_dim = 1 : i64
+// FIXED: scf.for
+// FIXED: akernel.vreduce "sum" {{.*}}order = #akernel.order<sequential>
+// FIXED-NOT: atomic
+// FIXED: akernel.vop "add"
+func.func @big(%x: tensor<4096x1024xf32>) -> tensor<1x1xf32> {
+  %y = ascend.ReduceSum %x {name = "total", axes = array<i64: 0, 1>, keep_dims = true} : (tensor<4096x1024xf32>) -> tensor<1x1xf32>
+  return %y : tensor<1x1xf32>
+}
+
+// CHECK-LABEL: akernel.kernel @softmax
+// CHECK: akernel.vreduce "max"
+// CHECK: akernel.vop "sub"
+// CHECK: akernel.vop "exp"
+// CHECK: akernel.vreduce "sum" {{.*}}acc = f32
+// CHECK: akernel.vop "div"
+func.func @softmax(%x: tensor<16x128xf32>) -> tensor<16x128xf32> {
+  %y = ascend.SoftmaxV2 %x {name = "softmax", axes = array<i64: -1>} : tensor<16x128xf32>
+  return %y : tensor<16x128xf32>
+}
+
+// LayerNorm over the last axis (begin_norm_axis = -1): mean, variance,
+// rsqrt(var + eps), gamma and beta loaded once per core.
+// CHECK-LABEL: akernel.kernel @ln
+// CHECK: akernel.load %{{.*}}[%c0, %c0] -> %{{.*}} : memref<1x64xf32
+// CHECK: akernel.vreduce "mean"
+// CHECK: akernel.vop "adds" %{{.*}} -> %{{.*}} {compute = f32, params = array<f64: 9.99999974{{[0-9]*}}E-6>}
+// CHECK: akernel.vop "rsqrt"
+func.func @layernorm(%x: tensor<2x8x64xf32>) -> tensor<2x8x64xf32> {
+  %g = ascend.Const dense<1.0> : tensor<64xf32> {name = "ln.g"}
+  %b = ascend.Const dense<0.0> : tensor<64xf32> {name = "ln.b"}
+  %y, %m, %v = ascend.LayerNorm %x, %g, %b {name = "ln", begin_norm_axis = -1 : i64, begin_params_axis = -1 : i64}
+      : (tensor<2x8x64xf32>, tensor<64xf32>, tensor<64xf32>) -> (tensor<2x8x64xf32>, tensor<2x8x1xf32>, tensor<2x8x1xf32>)
+  return %y : tensor<2x8x64xf32>
+}
+
+// CHECK-LABEL: akernel.kernel @pool
+// CHECK: akernel.vpool "max" %{{.*}} -> %{{.*}} {acc = f16, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : memref<{{[0-9]+}}x16x16xf16, #akernel.space<ub>> -> memref<{{[0-9]+}}x8x8xf16, #akernel.space<ub>>
+// An average accumulates fp16 in fp32 and divides by the window inside it.
+// CHECK-LABEL: akernel.kernel @avg
+// CHECK: akernel.vpool "avg" %{{.*}} -> %{{.*}} {acc = f32, exclusive, kernel = array<i64: 2, 2>
+func.func @pool(%x: tensor<1x8x16x16xf16>) -> (tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>) {
+  %y = ascend.MaxPool %x {name = "pool", ksize = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x8x16x16xf16>) -> tensor<1x8x8x8xf16>
+  %z = ascend.AvgPool %x {name = "avg", ksize = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x8x16x16xf16>) -> tensor<1x8x8x8xf16>
+  return %y, %z : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>
+}
