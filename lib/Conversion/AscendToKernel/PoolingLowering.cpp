@@ -31,6 +31,21 @@ VectorTiling planPlanes(Operation *op, const LoweringContext &context) {
   return chooseRowTiling(planes, planeBytes, context.facts, context.vectorCores);
 }
 
+/// A pooling whose window is the whole plane (GlobalAveragePool, or a
+/// kernel the size of the input without padding): a reduction of H*W.
+bool isGlobal(Operation *op) {
+  auto in = cast<ShapedType>(op->getOperand(0).getType());
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  if (op->getAttrOfType<BoolAttr>("global_pooling") &&
+      op->getAttrOfType<BoolAttr>("global_pooling").getValue())
+    return true;
+  auto ksize = op->getAttrOfType<DenseI64ArrayAttr>("ksize");
+  auto pads = op->getAttrOfType<DenseI64ArrayAttr>("pads");
+  return ksize && ksize.size() == 2 && ksize[0] == in.getDimSize(2) &&
+         ksize[1] == in.getDimSize(3) && out.getDimSize(2) == 1 && out.getDimSize(3) == 1 &&
+         (!pads || llvm::all_of(pads.asArrayRef(), [](int64_t pad) { return pad == 0; }));
+}
+
 template <typename PoolT>
 struct PoolLowering : OpConversionPattern<PoolT> {
   PoolLowering(MLIRContext *ctx, LoweringContext &context)
@@ -43,13 +58,23 @@ struct PoolLowering : OpConversionPattern<PoolT> {
     auto out = cast<ShapedType>(op.getType());
     Type data = in.getElementType();
     Type acc = average ? accumulationType(op, "sum", data) : data;
-    VectorTiling tiling = planPlanes(op, context);
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{in}, TypeRange{out},
                      nodesOf(op));
+    int64_t planes = in.getDimSize(0) * in.getDimSize(1);
+    if (isGlobal(op)) {
+      // A mean or maximum over each plane, in chunks when a plane does not
+      // fit UB.
+      std::array<int64_t, 3> view = {planes, in.getDimSize(2) * in.getDimSize(3), 1};
+      Value x = kb.reshapeGM(kb.arg(0), {view[0], view[1], view[2]});
+      Value y = kb.reshapeGM(kb.output(), {view[0], 1, 1});
+      buildRowReduction(kb, context, x, y, view, average ? "mean" : "max", acc);
+      kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+      return success();
+    }
+    VectorTiling tiling = planPlanes(op, context);
     OpBuilder &b = kb.builder();
     Location loc = kb.loc();
     kb.setStepTiling("planes", tiling);
-    int64_t planes = in.getDimSize(0) * in.getDimSize(1);
     Value x = kb.reshapeGM(kb.arg(0), {planes, in.getDimSize(2), in.getDimSize(3)});
     Value y = kb.reshapeGM(kb.output(), {planes, out.getDimSize(2), out.getDimSize(3)});
     Value inTile =
@@ -86,8 +111,8 @@ std::optional<std::string> ascendprec::kernel::whyPoolingNotLowerable(Operation 
     return std::nullopt;
   if (cast<ShapedType>(op->getOperand(0).getType()).getRank() != 4)
     return std::string("pools a tensor that is not NCHW");
-  if (planPlanes(op, context).tile == 0)
-    return std::string("pools planes too large for UB");
+  if (!isGlobal(op) && planPlanes(op, context).tile == 0)
+    return std::string("pools planes too large for UB (with a window smaller than the plane)");
   return std::nullopt;
 }
 

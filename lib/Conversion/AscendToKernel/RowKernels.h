@@ -9,6 +9,8 @@
 
 namespace ascendprec::kernel {
 
+class KernelBuilder;
+
 /// A shape as [outer, reduced, inner] around contiguous `axes` (all axes
 /// when empty; negative axes count from the end); nothing otherwise.
 std::optional<std::array<int64_t, 3>> rowView(ShapedType type, ArrayRef<int64_t> axes);
@@ -20,6 +22,12 @@ Type accumulationType(Operation *op, StringRef kind, Type data);
 /// The dtype a vector op computes in and whether it adds a Newton step
 /// (IM-7).
 std::pair<Type, bool> vectorCompute(Operation *op, StringRef kind, Type dataType);
+
+/// Reduces `x` ([outer, reduced, inner] in GM) over its middle dimension into
+/// `y` ([outer, 1, inner]): whole rows in UB when they fit, else in chunks
+/// (atomically across cores, or sequentially under deterministic=1).
+void buildRowReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
+                       std::array<int64_t, 3> view, StringRef kind, Type acc);
 
 std::optional<std::string> whyReductionNotLowerable(Operation *op, const LoweringContext &context);
 std::optional<std::string> whyNormalizationNotLowerable(Operation *op,

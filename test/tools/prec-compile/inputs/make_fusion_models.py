@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Models with the patterns CANN fuses, exported the way PyTorch and Paddle
-export them. Usage: make_fusion_models.py OUT_DIR
+export them. Usage: make_fusion_models.py OUT_DIR [--deploy]
+  --deploy: the same graphs at deployment sizes (batch 8, 224x224 / 56x56
+  images, a BERT-base-sized block on [8, 128, 768]) instead of tiny ones,
+  for device-time estimates (the PM-13 order test)
   paddle_convbn.onnx      Paddle-style CNN: Conv (no bias) + BatchNormalization
                           + Relu, a Conv + Add of a [1,C,1,1] bias, global
                           pool, Flatten, Gemm (a Linear)
@@ -19,6 +22,12 @@ from onnx import helper as h, TensorProto as T, numpy_helper as nh
 
 rng = np.random.default_rng(0)
 n = h.make_node
+
+# Sizes of the tiny graphs (default) and of --deploy.
+SIZES = {"batch": 1, "image": 16, "S": 8, "D": 16, "F": 32, "C": 16, "E": 32, "se": 8, "hw": 8,
+         "widths": [8, 16]}
+DEPLOY = {"batch": 8, "image": 224, "S": 128, "D": 768, "F": 3072, "C": 40, "E": 240, "se": 64,
+          "hw": 28, "widths": [32, 64]}
 
 
 def w(name, *shape, scale=0.1):
@@ -44,7 +53,8 @@ def save(graph, path, opset=13):
 
 def paddle_convbn(path):
     nodes, inits, x, c_in = [], [], "x", 3
-    for i, c in enumerate([8, 16]):
+    c1, c2 = SIZES["widths"]
+    for i, c in enumerate([c1, c2]):
         inits += [w(f"conv2d_{i}.w_0", c, c_in, 3, 3)] + bn_params(f"batch_norm_{i}", c)
         nodes += [n("Conv", [x, f"conv2d_{i}.w_0"], [f"conv2d_{i}.tmp_0"], name=f"conv2d_{i}",
                     pads=[1, 1, 1, 1]),
@@ -52,22 +62,23 @@ def paddle_convbn(path):
                     [f"batch_norm_{i}.tmp_2"], name=f"batch_norm_{i}", epsilon=1e-5),
                   n("Relu", [f"batch_norm_{i}.tmp_2"], [f"relu_{i}.tmp_0"], name=f"relu_{i}")]
         x, c_in = f"relu_{i}.tmp_0", c
-    inits += [w("conv2d_2.w_0", 16, 16, 1, 1), w("conv2d_2.b_0", 1, 16, 1, 1)]
+    inits += [w("conv2d_2.w_0", c2, c2, 1, 1), w("conv2d_2.b_0", 1, c2, 1, 1)]
     nodes += [n("Conv", [x, "conv2d_2.w_0"], ["conv2d_2.tmp_0"], name="conv2d_2"),
               n("Add", ["conv2d_2.tmp_0", "conv2d_2.b_0"], ["conv2d_2.tmp_1"], name="elementwise_add_0"),
               n("GlobalAveragePool", ["conv2d_2.tmp_1"], ["pool2d_0.tmp_0"], name="pool2d_0"),
               n("Flatten", ["pool2d_0.tmp_0"], ["flatten_0.tmp_0"], name="flatten_0"),
               n("Gemm", ["flatten_0.tmp_0", "linear_0.w_0", "linear_0.b_0"], ["linear_0.tmp_1"],
                 name="linear_0", transB=1)]
-    inits += [w("linear_0.w_0", 10, 16), w("linear_0.b_0", 10)]
+    inits += [w("linear_0.w_0", 10, c2), w("linear_0.b_0", 10)]
+    b, hw = SIZES["batch"], SIZES["image"]
     graph = h.make_graph(nodes, "paddle_convbn",
-                         [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 16, 16])],
-                         [h.make_tensor_value_info("linear_0.tmp_1", T.FLOAT, [1, 10])], inits)
+                         [h.make_tensor_value_info("x", T.FLOAT, [b, 3, hw, hw])],
+                         [h.make_tensor_value_info("linear_0.tmp_1", T.FLOAT, [b, 10])], inits)
     save(graph, path)
 
 
 def transformer_block(path):
-    S, D, F = 8, 16, 32
+    S, D, F = SIZES["S"], SIZES["D"], SIZES["F"]
     inits = [const("/ln/axes_eps", 1e-5), const("/ln/two", 2.0), w("ln.weight", D), w("ln.bias", D),
              w("fc1.weight_T", D, F), w("fc1.bias", F), w("fc2.weight_T", F, D), w("fc2.bias", D),
              const("/gelu/sqrt2", 1.4142135), const("/gelu/one", 1.0), const("/gelu/half", 0.5)]
@@ -98,16 +109,16 @@ def transformer_block(path):
         n("Add", ["x", "/fc2/Add_output_0"], ["y"], name="/Add"),
     ]
     graph = h.make_graph(nodes, "transformer_block",
-                         [h.make_tensor_value_info("x", T.FLOAT, [1, S, D])],
-                         [h.make_tensor_value_info("y", T.FLOAT, [1, S, D])], inits)
+                         [h.make_tensor_value_info("x", T.FLOAT, [SIZES["batch"], S, D])],
+                         [h.make_tensor_value_info("y", T.FLOAT, [SIZES["batch"], S, D])], inits)
     save(graph, path)
 
 
 def mobilenetv3_block(path):
-    C, E = 16, 32
+    C, E, SE = SIZES["C"], SIZES["E"], SIZES["se"]
     inits = [w("conv1.weight", E, C, 1, 1)] + bn_params("bn1", E) + [
         w("dw.weight", E, 1, 3, 3)] + bn_params("bn2", E) + [
-        w("se.fc1.weight", 8, E, 1, 1), w("se.fc1.bias", 8), w("se.fc2.weight", E, 8, 1, 1),
+        w("se.fc1.weight", SE, E, 1, 1), w("se.fc1.bias", SE), w("se.fc2.weight", E, SE, 1, 1),
         w("se.fc2.bias", E), w("proj.weight", C, E, 1, 1)] + bn_params("bn3", C)
     nodes = [
         n("Conv", ["x", "conv1.weight"], ["/conv1/Conv_output_0"], name="/conv1/Conv"),
@@ -136,13 +147,15 @@ def mobilenetv3_block(path):
         n("Add", ["x", "/bn3/out"], ["y"], name="/Add"),
     ]
     graph = h.make_graph(nodes, "mobilenetv3_block",
-                         [h.make_tensor_value_info("x", T.FLOAT, [1, C, 8, 8])],
-                         [h.make_tensor_value_info("y", T.FLOAT, [1, C, 8, 8])], inits)
+                         [h.make_tensor_value_info("x", T.FLOAT, [SIZES["batch"], C, SIZES["hw"], SIZES["hw"]])],
+                         [h.make_tensor_value_info("y", T.FLOAT, [SIZES["batch"], C, SIZES["hw"], SIZES["hw"]])], inits)
     save(graph, path)
 
 
 if __name__ == "__main__":
     out = Path(sys.argv[1])
+    if "--deploy" in sys.argv[2:]:
+        SIZES.update(DEPLOY)
     out.mkdir(parents=True, exist_ok=True)
     paddle_convbn(out / "paddle_convbn.onnx")
     transformer_block(out / "transformer_block.onnx")

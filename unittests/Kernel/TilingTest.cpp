@@ -1,0 +1,98 @@
+//===- TilingTest.cpp - tile choices against hand-computed figures --------===//
+
+#include "AscendPrec/Conversion/AscendToKernel/Tiling.h"
+
+#include <gtest/gtest.h>
+
+using namespace ascendprec::kernel;
+
+namespace {
+
+/// Ascend910's platform config (data/ops/Ascend910/platform_config).
+CoreFacts ascend910() {
+  CoreFacts facts;
+  facts.cubeCores = facts.vectorCores = 32;
+  facts.l1 = 1048576;
+  facts.l0a = facts.l0b = 65536;
+  facts.l0c = facts.ub = 262144;
+  return facts;
+}
+
+TEST(CubeTiling, OneFractal) {
+  CubeTiling t = chooseCubeTiling({1, 16, 16, 16, 16}, ascend910(), 32);
+  EXPECT_EQ(t.mTile, 16);
+  EXPECT_EQ(t.nTile, 16);
+  EXPECT_EQ(t.kTile, 16);
+  EXPECT_EQ(t.tiles, 1);
+  EXPECT_EQ(t.blockDim, 1);
+}
+
+TEST(CubeTiling, PadsToTheFractal) {
+  // 100x72 x 72x80: M pads to 112, K to 80; 16x32 tiles give the busiest
+  // of 21 cores one tile.
+  CubeTiling t = chooseCubeTiling({1, 100, 80, 72, 16}, ascend910(), 32);
+  EXPECT_EQ(t.mPadded, 112);
+  EXPECT_EQ(t.kPadded, 80);
+  EXPECT_EQ(t.mTile, 16);
+  EXPECT_EQ(t.nTile, 32);
+  EXPECT_EQ(t.tiles, 21);
+  EXPECT_EQ(t.blockDim, 21);
+}
+
+TEST(CubeTiling, LargeSquareFillsEveryCore) {
+  // 1024^3 fp16: L0C holds two 32768-element fp32 accumulators, so the
+  // largest tiles are 128x256 (32 tiles, one per core); L0B then limits the
+  // K step to 64 (2 x 64 x 256 x 2 bytes = 64 KiB).
+  CubeTiling t = chooseCubeTiling({1, 1024, 1024, 1024, 16}, ascend910(), 32);
+  EXPECT_EQ(t.mTile, 128);
+  EXPECT_EQ(t.nTile, 256);
+  EXPECT_EQ(t.kTile, 64);
+  EXPECT_EQ(t.kSteps, 16);
+  EXPECT_EQ(t.tiles, 32);
+  EXPECT_EQ(t.blockDim, 32);
+  // Every buffer fits double-buffered.
+  EXPECT_LE(2 * t.mTile * t.nTile * 4, ascend910().l0c);
+  EXPECT_LE(2 * t.mTile * t.kTile * 2, ascend910().l0a);
+  EXPECT_LE(2 * t.kTile * t.nTile * 2, ascend910().l0b);
+}
+
+TEST(CubeTiling, Int8CountsKInThirtyTwos) {
+  CubeTiling t = chooseCubeTiling({1, 16, 16, 40, 8}, ascend910(), 32);
+  EXPECT_EQ(t.kFractal, 32);
+  EXPECT_EQ(t.kPadded, 64);
+}
+
+TEST(CubeTiling, FewerCoresMeanMoreTilesEach) {
+  // aicore_num=8 (OP-3): the block count follows the cores given.
+  CubeTiling t = chooseCubeTiling({1, 1024, 1024, 1024, 16}, ascend910(), 8);
+  EXPECT_EQ(t.blockDim, 8);
+  EXPECT_EQ(t.tiles % 8, 0);
+}
+
+TEST(VectorTiling, SharesElementsOverCores) {
+  // 10^6 fp16 elements in, fp16 out: 4 bytes a step per element, 32768
+  // fit UB twice; the cores' share (31250 -> 31264, 32-byte aligned) is
+  // smaller, so 32 tiles for 32 cores.
+  VectorTiling t = chooseVectorTiling(1000000, 4, 16, ascend910(), 32);
+  EXPECT_EQ(t.tile, 31264);
+  EXPECT_EQ(t.tiles, 32);
+  EXPECT_EQ(t.blockDim, 32);
+}
+
+TEST(VectorTiling, UBBoundsTheTile) {
+  // 10^8 elements: the share would be 3.1M, UB holds 32768.
+  VectorTiling t = chooseVectorTiling(100000000, 4, 16, ascend910(), 32);
+  EXPECT_EQ(t.tile, 32768);
+  EXPECT_EQ(t.tiles, 3052);
+}
+
+TEST(RowTiling, RowTooLongForUB) {
+  // One row of 100000 fp32 elements (400 KB) does not fit.
+  VectorTiling t = chooseRowTiling(8, 400000, ascend910(), 32);
+  EXPECT_EQ(t.tile, 0);
+  VectorTiling fits = chooseRowTiling(64, 1024, ascend910(), 32);
+  EXPECT_EQ(fits.tile, 2);
+  EXPECT_EQ(fits.blockDim, 32);
+}
+
+} // namespace
