@@ -12,6 +12,9 @@
 
 #include "AscendPrec/Report/Report.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -72,7 +75,9 @@ constexpr const char *kStyle =
     "tr.cast td{border:2px solid #d00}.region{font-size:smaller;color:#555}.fused{font-size:smaller;color:#333}.fused ul{margin:0;padding-left:1.2em}tr.generic td:nth-child(2){font-style:italic}"
     ".counts{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}"
     ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
-    "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}";
+    "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}"
+    ".engines{margin-bottom:1em}.bar{display:inline-block;height:10px;background:#47a}"
+    "#kernels{margin-bottom:1em}";
 
 // Filter: every whitespace-separated word must occur in the row's text.
 // Sort: by the clicked column, numbers numerically, again to reverse.
@@ -126,7 +131,53 @@ void countsTable(raw_ostream &os, StringRef title, const std::map<std::string, s
   os << "</table>\n";
 }
 
-void row(raw_ostream &os, const ReportNode &node) {
+/// Device time, as the lowering estimated it: the total, a bar per kernel
+/// engine, and the kernels that take longest (docs/cost-model.md).
+void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
+  if (!report.lowered)
+    return;
+  double total = report.estDeviceUs();
+  os << "<h2>Device time (estimated)</h2>\n<p id=\"time\">" << formatUs(total) << " in "
+     << report.kernels.size() << " kernels";
+  if (report.estCastUs() > 0)
+    os << ", of which " << formatUs(report.estCastUs()) << " in inserted Casts";
+  if (!report.unlowered.empty())
+    os << "; " << report.unlowered.size() << " ops have no kernel and no estimate: "
+       << escapeHtml(join(report.unlowered));
+  os << ". Estimates from the SoC's platform config; docs/cost-model.md has the formulas.</p>\n";
+  os << "<table class=\"engines\"><tr><th>engine</th><th>est us</th><th>share</th></tr>";
+  for (const auto &[engine, us] : report.estUsByEngine()) {
+    double share = total > 0 ? 100.0 * us / total : 0;
+    os << "<tr><td>" << escapeHtml(engine) << "</td><td>" << llvm::format("%.3g", us)
+       << "</td><td><span class=\"bar\" style=\"width:" << llvm::format("%.0f", 2 * share)
+       << "px\"></span> " << llvm::format("%.0f", share) << "%</td></tr>";
+  }
+  os << "</table>\n";
+  std::vector<const KernelEstimate *> sorted;
+  for (const KernelEstimate &kernel : report.kernels)
+    sorted.push_back(&kernel);
+  llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
+    return a->us > b->us;
+  });
+  os << "<table id=\"kernels\"><tr><th>kernel</th><th>engine</th><th>blocks</th>"
+        "<th>est us</th><th>cube us</th><th>vector us</th><th>data movement us</th>"
+        "<th>nodes</th></tr>\n";
+  for (size_t i = 0; i < std::min(top, sorted.size()); ++i) {
+    const KernelEstimate &k = *sorted[i];
+    os << "<tr><td>" << escapeHtml(k.name) << "</td><td>" << escapeHtml(k.engine) << "</td><td>"
+       << k.blockDim << "</td><td>" << llvm::format("%.3g", k.us) << "</td><td>"
+       << llvm::format("%.3g", k.cubeUs) << "</td><td>" << llvm::format("%.3g", k.vectorUs)
+       << "</td><td>" << llvm::format("%.3g", k.moveUs) << "</td><td>"
+       << escapeHtml(join(k.nodes)) << "</td></tr>\n";
+  }
+  os << "</table>\n";
+  if (sorted.size() > top)
+    os << "<p>The " << top << " longest of " << sorted.size()
+       << " kernels; every node's kernel and estimate are in the table below and in "
+          "report.json.</p>\n";
+}
+
+void row(raw_ostream &os, const ReportNode &node, bool lowered) {
   std::vector<std::string> cells = {node.name,
                                     node.opType + (node.generic ? " (generic)" : ""),
                                     join(node.producers),
@@ -139,6 +190,10 @@ void row(raw_ostream &os, const ReportNode &node) {
                                     node.list,
                                     node.rule,
                                     node.insertedCast ? "inserted Cast" : node.source};
+  if (lowered) {
+    cells.push_back(node.kernel.empty() ? "-" : node.kernel);
+    cells.push_back(estimateCell(node));
+  }
   // An original node name finds the op it was fused into (FU-3).
   std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " " +
                        lower(node.bufferGroup) + " ";
@@ -195,6 +250,7 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
   countsTable(os, "engine", byEngine);
   countsTable(os, "rule", byRule);
   countsTable(os, "list", byList);
+  timeSection(os, report);
 
   os << "<h2>Diagnostics</h2>\n";
   if (report.diagnostics.empty())
@@ -216,7 +272,8 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
          "dtype, rule (all words must match)\"> <span id=\"shown\"></span></p>\n"
          "<table id=\"ops\"><thead><tr><th>node</th><th>op type</th><th>inputs from</th>"
          "<th>engine</th><th>origin</th><th>compute</th><th>in</th><th>out</th>"
-         "<th>impl mode</th><th>list</th><th>rule</th><th>source</th></tr></thead><tbody>\n";
+         "<th>impl mode</th><th>list</th><th>rule</th><th>source</th>"
+     << (report.lowered ? "<th>kernel</th><th>est us</th>" : "") << "</tr></thead><tbody>\n";
   // Each inserted Cast right after the op (or graph input) whose value it
   // converts.
   std::map<std::string, std::vector<const ReportNode *>> castsOf;
@@ -228,20 +285,20 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
     if (it == castsOf.end())
       return;
     for (const ReportNode *cast : it->second)
-      row(os, *cast);
+      row(os, *cast, report.lowered);
     castsOf.erase(it);
   };
   for (const std::string &input : report.graphInputs)
     castsAfter(input);
   for (const ReportNode &node : report.nodes)
     if (!node.insertedCast) {
-      row(os, node);
+      row(os, node, report.lowered);
       castsAfter(node.name);
       for (size_t i = 0; i < node.outputDTypes.size() && node.outputDTypes.size() > 1; ++i)
         castsAfter(node.name + ":" + std::to_string(i));
     }
   for (const auto &[producer, casts] : castsOf) // converting something else
     for (const ReportNode *cast : casts)
-      row(os, *cast);
+      row(os, *cast, report.lowered);
   os << "</tbody></table>\n<script>" << kScript << "</script>\n</body></html>\n";
 }

@@ -21,7 +21,7 @@ namespace {
 constexpr const char *kTarget =
     "#akernel.target<soc = \"Ascend910\", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, "
     "cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, "
-    "l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>";
+    "l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>";
 
 class KernelCostTest : public ::testing::Test {
 protected:

@@ -69,6 +69,52 @@ TEST(CubeTiling, FewerCoresMeanMoreTilesEach) {
   EXPECT_EQ(t.tiles % 8, 0);
 }
 
+/// Ascend910B's platform config, with its memory rates and L2.
+CoreFacts ascend910b() {
+  CoreFacts facts;
+  facts.cubeCores = 20;
+  facts.vectorCores = 40;
+  facts.l1 = 524288;
+  facts.l0a = facts.l0b = 65536;
+  facts.l0c = 131072;
+  facts.ub = 196608;
+  facts.l2 = 201326592;
+  facts.ddrRate = 32;
+  facts.l2Rate = 110;
+  return facts;
+}
+
+TEST(CubeTiling, LoadsCountAgainstSmallTiles) {
+  // A BERT-base FFN: 8 x [128, 768] x [768, 3072]. 16x16 tiles would balance
+  // the multiplies best but reload the A and B panels 12288 times; the
+  // choice weighs those bytes: 128x128 tiles, K in steps of 128.
+  CubeTiling t = chooseCubeTiling({8, 128, 3072, 768, 16, 16}, ascend910b(), 20);
+  EXPECT_EQ(t.mTile, 128);
+  EXPECT_EQ(t.nTile, 128);
+  EXPECT_EQ(t.kTile, 128);
+  EXPECT_EQ(t.tiles, 192);
+  EXPECT_EQ(t.blockDim, 20);
+}
+
+TEST(CubeTiling, EpilogueBuffersMustFitUB) {
+  // A UB group keeping 12 bytes per output element on UB (fp32 tile, an
+  // fp32 result, an fp16 residual and the fp16 exit) cannot take a tile
+  // whose double-buffered epilogue exceeds 192 KiB.
+  CubeTiling t = chooseCubeTiling({8, 128, 768, 3072, 16, 16, 12}, ascend910b(), 20);
+  EXPECT_LE(2 * t.mTile * t.nTile * 12, ascend910b().ub);
+}
+
+TEST(GmReads, RereadsComeFromL2) {
+  // A core's share of a 1 MiB buffer (of 4 cores: 256 KiB) from DDR at 32
+  // B/cycle, the other 768 KiB it reads again from L2 at 110 B/cycle.
+  double cycles = gmReadCycles(1048576, 1048576, 4, ascend910b());
+  EXPECT_DOUBLE_EQ(cycles, 262144.0 / 32 + 786432.0 / 110);
+  // A buffer larger than L2 is read from DDR every time.
+  CoreFacts small = ascend910b();
+  small.l2 = 1024;
+  EXPECT_DOUBLE_EQ(gmReadCycles(1048576, 1048576, 4, small), 1048576.0 / 32);
+}
+
 TEST(VectorTiling, SharesElementsOverCores) {
   // 10^6 fp16 elements in, fp16 out: 4 bytes a step per element, 32768
   // fit UB twice; the cores' share (31250 -> 31264, 32-byte aligned) is

@@ -92,6 +92,18 @@ std::optional<std::string> checkGroup(BufferGroup &group, StringAttr name,
   return std::nullopt;
 }
 
+/// UB bytes per output element of the group's epilogue: the fixpipe's tile,
+/// each member's result tile and each side input's tile.
+int64_t epilogueBytes(const BufferGroup &group) {
+  int64_t bytes = elementBytes(group.cube->getResult(0).getType());
+  for (Operation *op : group.rest)
+    bytes += elementBytes(op->getResult(0).getType());
+  for (Value side : group.sideInputs)
+    if (cast<ShapedType>(side.getType()).getNumElements() > 1)
+      bytes += elementBytes(side.getType());
+  return bytes;
+}
+
 /// Builds the group's kernel and replaces its exit with the launch.
 void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &group,
                 StringAttr name) {
@@ -105,7 +117,7 @@ void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &gro
   KernelBuilder kb(rewriter, context, cube, Engine::Mix, ValueRange(operands).getTypes(),
                    group.exit->getResultTypes(), nodes);
   kb.kernel()->setAttr("ub_group", name);
-  PreparedCube prepared = prepareCube(kb, cube, context);
+  PreparedCube prepared = prepareCube(kb, cube, context, epilogueBytes(group));
   // The group writes its exit value instead of the cube op's result: same
   // shape, maybe another dtype; same offsets.
   auto outShape = cast<ShapedType>(prepared.output.getType()).getShape();

@@ -70,7 +70,7 @@ ConvViews buildConvViews(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringC
 /// The skeleton's tiling and loads for a convolution (the epilogue is the
 /// caller's).
 CubeKernelSpec convSpec(KernelBuilder &kb, ascend::Conv2DOp op, const ConvViews &views,
-                        const LoweringContext &context);
+                        const LoweringContext &context, int64_t epilogueBytes = 0);
 
 /// A cube op's skeleton with where its output and bias go.
 struct PreparedCube {
@@ -84,7 +84,8 @@ struct PreparedCube {
 
 /// The skeleton of MatMulV2, BatchMatMulV2 or Conv2D `op`, whose operands
 /// are `kb`'s first arguments (the epilogue is the caller's).
-PreparedCube prepareCube(KernelBuilder &kb, Operation *op, const LoweringContext &context);
+PreparedCube prepareCube(KernelBuilder &kb, Operation *op, const LoweringContext &context,
+                         int64_t epilogueBytes = 0);
 
 /// The bias tile for the fixpipe at `pos`, if the op has a bias.
 Value fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,

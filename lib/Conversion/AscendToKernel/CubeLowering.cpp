@@ -55,7 +55,9 @@ MatMulShape matMulShape(Operation *op, Value x1, Value x2, bool transposeA, bool
   Type in = getElementTypeOrSelf(x1.getType());
   shape.problem = {shape.c[0], shape.c[1], shape.c[2],
                    transposeA ? shape.a[1] : shape.a[2],
-                   static_cast<int64_t>(in.getIntOrFloatBitWidth())};
+                   static_cast<int64_t>(in.getIntOrFloatBitWidth()),
+                   static_cast<int64_t>(
+                       getElementTypeOrSelf(op->getResult(0).getType()).getIntOrFloatBitWidth())};
   return shape;
 }
 
@@ -75,8 +77,10 @@ std::optional<std::string> checkCubeInputs(Operation *op, Type in, Type other,
 
 /// The skeleton's tiling and loads for a (batch) matrix multiply.
 PreparedCube prepareMatMul(KernelBuilder &kb, Operation *op, Value x1, Value x2, bool hasBias,
-                           bool transposeA, bool transposeB, const LoweringContext &context) {
+                           bool transposeA, bool transposeB, const LoweringContext &context,
+                           int64_t epilogueBytes) {
   MatMulShape shape = matMulShape(op, x1, x2, transposeA, transposeB);
+  shape.problem.epilogueBytes = epilogueBytes;
   PreparedCube cube;
   Value a = kb.reshapeGM(kb.arg(0), shape.a);
   Value b = kb.reshapeGM(kb.arg(1), shape.b);
@@ -114,10 +118,11 @@ PreparedCube prepareMatMul(KernelBuilder &kb, Operation *op, Value x1, Value x2,
   return cube;
 }
 
-PreparedCube prepareConv(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context) {
+PreparedCube prepareConv(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context,
+                         int64_t epilogueBytes) {
   ConvViews views = buildConvViews(kb, op, context);
   PreparedCube cube;
-  cube.spec = convSpec(kb, op, views, context);
+  cube.spec = convSpec(kb, op, views, context, epilogueBytes);
   cube.output = views.y;
   cube.bias = views.bias;
   cube.transposeOutput = true;
@@ -155,15 +160,16 @@ struct CubeLowering : OpConversionPattern<OpT> {
 } // namespace
 
 PreparedCube ascendprec::kernel::prepareCube(KernelBuilder &kb, Operation *op,
-                                             const LoweringContext &context) {
+                                             const LoweringContext &context,
+                                             int64_t epilogueBytes) {
   if (auto matmul = dyn_cast<ascend::MatMulV2Op>(op))
     return prepareMatMul(kb, op, matmul.getX1(), matmul.getX2(),
                          static_cast<bool>(matmul.getBias()), matmul.getTransposeX1(),
-                         matmul.getTransposeX2(), context);
+                         matmul.getTransposeX2(), context, epilogueBytes);
   if (auto batch = dyn_cast<ascend::BatchMatMulV2Op>(op))
     return prepareMatMul(kb, op, batch.getX1(), batch.getX2(), static_cast<bool>(batch.getBias()),
-                         batch.getAdjX1(), batch.getAdjX2(), context);
-  return prepareConv(kb, cast<ascend::Conv2DOp>(op), context);
+                         batch.getAdjX1(), batch.getAdjX2(), context, epilogueBytes);
+  return prepareConv(kb, cast<ascend::Conv2DOp>(op), context, epilogueBytes);
 }
 
 Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
@@ -200,7 +206,8 @@ ConvShape ascendprec::kernel::convShape(ascend::Conv2DOp op, const LoweringConte
   if (shape.smallChannel)
     shape.c0 = 4;
   shape.problem = {shape.images * shape.groups, shape.outH * shape.outW, shape.outChannels,
-                   roundUp(shape.channels, shape.c0) * shape.kh * shape.kw, bits};
+                   roundUp(shape.channels, shape.c0) * shape.kh * shape.kw, bits,
+                   static_cast<int64_t>(y.getElementTypeBitWidth())};
   return shape;
 }
 
@@ -221,9 +228,10 @@ ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, ascend::Conv2DOp
 }
 
 CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, ascend::Conv2DOp op,
-                                           const ConvViews &views,
-                                           const LoweringContext &context) {
+                                           const ConvViews &views, const LoweringContext &context,
+                                           int64_t epilogueBytes) {
   ConvShape shape = convShape(op, context);
+  shape.problem.epilogueBytes = epilogueBytes;
   CubeKernelSpec spec;
   spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
   spec.outerSizes = {shape.images, shape.groups};

@@ -121,7 +121,8 @@ struct ConvertAscendToKernelPass
     module->setAttr("akernel.target", context.target);
     TargetAttr t = context.target;
     context.facts = {t.getCubeCores(), t.getVectorCores(), t.getCubeM(), t.getCubeN(),
-                     t.getCubeK(), t.getL1(), t.getL0a(), t.getL0b(), t.getL0c(), t.getUb()};
+                     t.getCubeK(), t.getL1(), t.getL0a(), t.getL0b(), t.getL0c(), t.getUb(),
+                     t.getL2(), t.getDdrRate(), t.getL2Rate()};
     context.cubeCores = t.getCubeCores();
     context.vectorCores = t.getVectorCores();
     // OP-3: aicore_num=cube|vector bounds the cores the tiling uses.

@@ -49,6 +49,7 @@ TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
                          vectorCores, count(platform.aiCpuCount), count(platform.cubeM),
                          count(platform.cubeN), count(platform.cubeK), count(platform.cubeFreqMHz),
                          count(platform.l1Size), count(platform.l0aSize), count(platform.l0bSize),
-                         count(platform.l0cSize), count(platform.ubSize), count(platform.ddrRate),
+                         count(platform.l0cSize), count(platform.ubSize), count(platform.l2Size),
+                         count(platform.ddrRate),
                          count(platform.l2Rate), ArrayAttr::get(context, inputs));
 }

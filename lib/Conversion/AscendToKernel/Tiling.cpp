@@ -6,6 +6,42 @@
 
 using namespace ascendprec::kernel;
 
+double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_t blocks,
+                                         const CoreFacts &facts) {
+  double ddr = static_cast<double>(std::max<int64_t>(facts.ddrRate, 1));
+  double l2 = static_cast<double>(std::max<int64_t>(facts.l2Rate, 1));
+  double first = std::min(total, sourceBytes / static_cast<double>(std::max<int64_t>(blocks, 1)));
+  bool cached = facts.l2 > 0 && sourceBytes <= static_cast<double>(facts.l2);
+  return first / ddr + (total - first) / (cached ? l2 : ddr);
+}
+
+namespace {
+
+/// The busiest core's cycles for one candidate tile (docs/cost-model.md).
+double cubeTileCycles(const CubeProblem &p, const CoreFacts &facts, int64_t cores,
+                      int64_t mTile, int64_t nTile, int64_t kTile, int64_t kFull,
+                      int64_t kFractal) {
+  double inBytes = std::max<int64_t>(p.inBits / 8, 1);
+  double outBytes = std::max<int64_t>(p.outBits / 8, 1);
+  int64_t mFull = roundUp(p.m, facts.cubeM), nFull = roundUp(p.n, facts.cubeN);
+  int64_t tiles = p.batch * ceilDiv(mFull, mTile) * ceilDiv(nFull, nTile);
+  int64_t blocks = std::min(tiles, cores);
+  double perCore = static_cast<double>(ceilDiv(tiles, cores));
+  double kSteps = static_cast<double>(ceilDiv(kFull, kTile));
+  double cube = perCore * (static_cast<double>(mTile) / facts.cubeM) *
+                (static_cast<double>(nTile) / facts.cubeN) * kSteps *
+                (static_cast<double>(kTile) / kFractal);
+  double aBytes = static_cast<double>(p.batch) * p.m * p.k * inBytes;
+  double bBytes = static_cast<double>(p.k) * p.n * inBytes;
+  double move = gmReadCycles(perCore * kSteps * mTile * kTile * inBytes, aBytes, blocks, facts) +
+                gmReadCycles(perCore * kSteps * kTile * nTile * inBytes, bBytes, blocks, facts) +
+                perCore * mTile * nTile * outBytes / std::max<int64_t>(facts.ddrRate, 1);
+  double longest = std::max(cube, move);
+  return longest + (cube + move - longest) / std::max(perCore * kSteps, 1.0);
+}
+
+} // namespace
+
 CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
                                                 const CoreFacts &facts, int64_t cores) {
   CubeTiling best;
@@ -16,12 +52,12 @@ CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
   int64_t nFull = roundUp(problem.n, facts.cubeN);
   int64_t kFull = roundUp(problem.k, kFractal);
   cores = std::max<int64_t>(cores, 1);
-  int64_t bestWork = -1;
   // Output tiles up to 256 x 256 (CANN's largest base block), in fractals.
   for (int64_t mTile = facts.cubeM; mTile <= std::min<int64_t>(mFull, 256); mTile += facts.cubeM)
     for (int64_t nTile = facts.cubeN; nTile <= std::min<int64_t>(nFull, 256);
          nTile += facts.cubeN) {
-      if (2 * mTile * nTile * 4 > facts.l0c)
+      if (2 * mTile * nTile * 4 > facts.l0c ||
+          2 * mTile * nTile * problem.epilogueBytes + 2 * nTile * 8 > facts.ub)
         continue;
       // The deepest K step that fits L0A, L0B and L1, each double-buffered.
       int64_t kTile = 0;
@@ -34,18 +70,14 @@ CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
       }
       if (kTile == 0)
         continue;
-      int64_t tiles = problem.batch * ceilDiv(mFull, mTile) * ceilDiv(nFull, nTile);
-      int64_t perCore = ceilDiv(tiles, cores);
-      int64_t kSteps = ceilDiv(kFull, kTile);
-      // Padded multiply-accumulate work of the busiest core.
-      int64_t work = perCore * mTile * nTile * kSteps * kTile;
-      bool better = bestWork < 0 || work < bestWork ||
-                    (work == bestWork && mTile * nTile > best.mTile * best.nTile) ||
-                    (work == bestWork && mTile * nTile == best.mTile * best.nTile &&
-                     kTile > best.kTile);
+      double cycles =
+          cubeTileCycles(problem, facts, cores, mTile, nTile, kTile, kFull, kFractal);
+      bool better = best.kTile == 0 || cycles < best.cycles * (1 - 1e-9) ||
+                    (cycles <= best.cycles * (1 + 1e-9) && mTile * nTile > best.mTile * best.nTile);
       if (!better)
         continue;
-      bestWork = work;
+      int64_t tiles = problem.batch * ceilDiv(mFull, mTile) * ceilDiv(nFull, nTile);
+      int64_t kSteps = ceilDiv(kFull, kTile);
       best.mTile = mTile;
       best.nTile = nTile;
       best.kTile = kTile;
@@ -56,6 +88,7 @@ CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
       best.kSteps = kSteps;
       best.blockDim = std::min(tiles, cores);
       best.kFractal = kFractal;
+      best.cycles = cycles;
     }
   return best;
 }

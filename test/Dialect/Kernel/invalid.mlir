@@ -10,7 +10,7 @@ akernel.kernel @no_target attributes {block_dim = 1 : i64, engine = #akernel.eng
 
 #t = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14,
     cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536,
-    l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>
+    l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>
 module attributes {akernel.target = #t} {
   // More blocks than cores (OP-3's aicore_num lowers the count, never raises it).
   // expected-error @+1 {{runs on 40 blocks, but the Ascend910 has 32 cube cores}}
@@ -20,7 +20,7 @@ module attributes {akernel.target = #t} {
 
 // -----
 
-module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   // 32 KiB of L0A fits once, not twice: double buffering counts.
   // expected-error @+1 {{needs 131072 bytes of l0a (double-buffered, 65536 per copy), but the Ascend910's l0a holds 65536; use smaller tiles}}
   akernel.kernel @l0a_overflow attributes {block_dim = 1 : i64, engine = #akernel.engine<cube>, nodes = ["fc"], double_buffer} {
@@ -30,7 +30,7 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
 
 // -----
 
-module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   // expected-error @+1 {{argument #0 is 'memref<16xf16, #akernel.space<ub>>'; a kernel's arguments are buffers in #akernel.space<gm>}}
   akernel.kernel @local_argument attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
   ^bb0(%x: memref<16xf16, #akernel.space<ub>>):
@@ -113,7 +113,7 @@ func.func @fixpipe_bias_dtype(%a: memref<16x32xf32, #akernel.space<l0c>>, %b: me
 
 // -----
 
-module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   func.func @mmad_spaces(%a: memref<16x16xf16, #akernel.space<l1>>, %b: memref<16x16xf16, #akernel.space<l0b>>, %c: memref<16x16xf32, #akernel.space<l0c>>) {
     // expected-error @+1 {{multiplies L0A x L0B into L0C}}
     akernel.mmad %a, %b, %c : memref<16x16xf16, #akernel.space<l1>>, memref<16x16xf16, #akernel.space<l0b>>, memref<16x16xf32, #akernel.space<l0c>>
@@ -262,7 +262,7 @@ func.func @aicpu_outside(%a: memref<16xf32, #akernel.space<gm>>) {
 
 // -----
 
-module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   akernel.kernel @cpu attributes {block_dim = 1 : i64, engine = #akernel.engine<aicpu>, nodes = ["u"]} {
   ^bb0(%a: memref<16xf32, #akernel.space<gm>>):
     %u = akernel.alloc : memref<16xf32, #akernel.space<ub>>
@@ -385,7 +385,7 @@ func.func @launch_missing(%x: tensor<8xf16>) -> tensor<8xf16> {
 
 // -----
 
-module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   akernel.kernel @k attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["k"]} {
   ^bb0(%x: memref<8xf16, #akernel.space<gm>>, %y: memref<8xf16, #akernel.space<gm>>):
   }

@@ -18,7 +18,15 @@ struct CoreFacts {
   int64_t cubeCores = 1, vectorCores = 1;
   int64_t cubeM = 16, cubeN = 16, cubeK = 16;
   int64_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, ub = 0;
+  int64_t l2 = 0;                  ///< the chip's L2 cache, bytes
+  int64_t ddrRate = 1, l2Rate = 1; ///< bytes per cycle per core
 };
+
+/// Cycles to read `total` bytes of a GM buffer of `sourceBytes` on one of
+/// `blocks` cores: each core's share of the buffer comes from DDR the first
+/// time, re-reads from L2 when the buffer fits there (the cost model's
+/// rule, docs/cost-model.md).
+double gmReadCycles(double total, double sourceBytes, int64_t blocks, const CoreFacts &facts);
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
@@ -27,6 +35,10 @@ inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 struct CubeProblem {
   int64_t batch = 1, m = 1, n = 1, k = 1;
   int64_t inBits = 16;
+  int64_t outBits = 16;
+  /// UB bytes per output element of a fused epilogue (a UB group's chain
+  /// on the output tile); 0 for a plain cube kernel.
+  int64_t epilogueBytes = 0;
 };
 
 /// Tiles of a cube kernel: an [mTile, nTile] output tile per step, K in
@@ -39,12 +51,16 @@ struct CubeTiling {
   int64_t blockDim = 0;
   /// K elements per fractal for the input width: 16 for fp16, 32 for int8.
   int64_t kFractal = 0;
+  /// The estimate the choice minimised, cycles of the busiest core.
+  double cycles = 0;
 };
 
-/// Chooses the output tile that gives the busiest core the least padded
-/// work (ties: fewer, larger tiles), and the deepest K step that fits
-/// L0A/L0B and L1 double-buffered; L0C holds two accumulators (fp32/int32).
-/// `cores` is the cube core count after aicore_num (OP-3).
+/// Chooses the output tile, and the deepest K step that fits L0A/L0B and L1
+/// double-buffered (L0C holds two fp32/int32 accumulators), that give the
+/// busiest core the fewest estimated cycles: its fractal multiplies against
+/// the bytes it loads (each tile reloads its A and B panels), overlapped as
+/// double buffering allows; ties go to fewer, larger tiles. `cores` is the
+/// cube core count after aicore_num (OP-3).
 CubeTiling chooseCubeTiling(const CubeProblem &problem, const CoreFacts &facts, int64_t cores);
 
 /// Tiles of a vector kernel over `elements` elements.

@@ -57,6 +57,17 @@ double tripCount(Operation *op) {
   return trips;
 }
 
+/// Cycles for one core of `blocks` to read `total` bytes of a GM buffer of
+/// `source` bytes: its share of the buffer from DDR the first time, re-reads
+/// from L2 when the buffer fits there (a tile loop re-reads its panels).
+double readCycles(double total, double source, int64_t blocks, TargetAttr target) {
+  double ddr = std::max<int64_t>(target.getDdrRate(), 1);
+  double l2 = std::max<int64_t>(target.getL2Rate(), 1);
+  double first = std::min(total, source / std::max<int64_t>(blocks, 1));
+  bool cached = target.getL2() > 0 && source <= static_cast<double>(target.getL2());
+  return first / ddr + (total - first) / (cached ? l2 : ddr);
+}
+
 /// Vector repeats (256-byte passes) for `elements` elements of `type`.
 double repeats(double elements, Type type, const CostConstants &constants) {
   return std::ceil(elements * elementBytes(type) / constants.vectorBytesPerCycle);
@@ -84,6 +95,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       })
       .Case([&](LoadOp load) {
         double bytes = bytesOf(load.getTarget().getType());
+        double source = bytesOf(load.getSource().getType());
         // img2col reads each input element once per band, not once per
         // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
         if (Img2ColAttr img2col = load.getImg2colAttr()) {
@@ -91,7 +103,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
                            static_cast<double>(img2col.getStrides()[0] * img2col.getStrides()[1]);
           bytes /= std::max(overlap, 1.0);
         }
-        units.move += trips * bytes / ddr;
+        units.move += readCycles(trips * bytes, source, blockDim, target);
       })
       .Case([&](StoreOp store) { units.move += trips * bytesOf(store.getSource().getType()) / ddr; })
       .Case([&](FixpipeOp fixpipe) {

@@ -76,7 +76,7 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
   let summary = "The SoC's AI Core facts, from its platform-config .ini";
   let description = [{
     Set on the module by the lowering from the SoC's platform config
-    (OP-4): buffer sizes in bytes, core counts, the cube's M/N/K fractal,
+    (OP-4): buffer sizes in bytes (and the chip's L2 cache), core counts, the cube's M/N/K fractal,
     the clock in MHz, memory rates in bytes per cycle and the input dtypes
     the cube multiplies (from the library's MatMulV2 kernel rows).
 
@@ -84,7 +84,7 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
     module attributes {akernel.target = #akernel.target<soc = "Ascend910",
         cube_cores = 32, vector_cores = 32, aicpu_cores = 14,
         cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000,
-        l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144,
+        l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432,
         ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} { ... }
     ```
   }];
@@ -94,6 +94,7 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
     "int64_t":$cube_m, "int64_t":$cube_n, "int64_t":$cube_k,
     "int64_t":$freq_mhz,
     "int64_t":$l1, "int64_t":$l0a, "int64_t":$l0b, "int64_t":$l0c, "int64_t":$ub,
+    "int64_t":$l2,
     "int64_t":$ddr_rate, "int64_t":$l2_rate,
     "::mlir::ArrayAttr":$cube_inputs
   );
