@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cstdio>
+#include <set>
 
 using namespace ascendprec::report;
 
@@ -52,6 +53,13 @@ std::map<std::string, int64_t> ReportData::fusionsByPass() const {
 
 size_t ReportData::genericCount() const {
   return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
+}
+
+size_t ReportData::distinctKernels() const {
+  std::set<std::string> names;
+  for (const KernelEstimate &kernel : kernels)
+    names.insert(kernel.name);
+  return names.size();
 }
 
 double ReportData::estDeviceUs() const {

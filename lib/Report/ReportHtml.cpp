@@ -138,7 +138,8 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
     return;
   double total = report.estDeviceUs();
   os << "<h2>Device time (estimated)</h2>\n<p id=\"time\">" << formatUs(total) << " in "
-     << report.kernels.size() << " kernels";
+     << report.kernels.size() << " kernel launches of " << report.distinctKernels()
+     << " distinct kernels";
   if (report.estCastUs() > 0)
     os << ", of which " << formatUs(report.estCastUs()) << " in inserted Casts";
   if (!report.unlowered.empty())
@@ -159,7 +160,7 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
   llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
     return a->us > b->us;
   });
-  os << "<table id=\"kernels\"><tr><th>kernel</th><th>engine</th><th>blocks</th>"
+  os << "<table id=\"kernels\"><tr><th>kernel (launch)</th><th>engine</th><th>blocks</th>"
         "<th>est us</th><th>cube us</th><th>vector us</th><th>data movement us</th>"
         "<th>nodes</th></tr>\n";
   for (size_t i = 0; i < std::min(top, sorted.size()); ++i) {

@@ -282,13 +282,16 @@ static std::string castsInGroupsText(const ReportData &report) {
   return inGroups ? " (" + std::to_string(inGroups) + " inside UB groups)" : "";
 }
 
-/// "; est. 38.6 us on the device in 19 kernels (2 ops without a kernel)"
+/// "; est. 38.6 us on the device in 19 kernels (12 distinct) (2 ops without
+/// a kernel)"
 static std::string estimateText(const ReportData &report) {
   if (!report.lowered)
     return "";
+  size_t launches = report.kernels.size(), distinct = report.distinctKernels();
   std::string text = "; est. " + formatUs(report.estDeviceUs()) + " on the device in " +
-                     std::to_string(report.kernels.size()) +
-                     (report.kernels.size() == 1 ? " kernel" : " kernels");
+                     std::to_string(launches) + (launches == 1 ? " kernel" : " kernels");
+  if (distinct < launches)
+    text += " (" + std::to_string(distinct) + " distinct)";
   if (!report.unlowered.empty())
     text += " (" + std::to_string(report.unlowered.size()) +
             (report.unlowered.size() == 1 ? " op" : " ops") + " without a kernel)";

@@ -65,7 +65,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
       json.attribute("constants_converted", report.constantsConverted);
       counts("fusions", report.fusionsByPass());
       if (report.lowered) {
-        json.attribute("kernels", static_cast<int64_t>(report.kernels.size()));
+        json.attribute("kernels", static_cast<int64_t>(report.distinctKernels()));
+        json.attribute("launches", static_cast<int64_t>(report.kernels.size()));
         json.attribute("unlowered_ops", static_cast<int64_t>(report.unlowered.size()));
         json.attribute("est_device_us", roundedUs(report.estDeviceUs()));
         json.attribute("est_cast_us", roundedUs(report.estCastUs()));

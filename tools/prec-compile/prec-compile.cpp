@@ -56,23 +56,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The planned module's kernels: a copy lowered by
-/// prec-convert-ascend-to-kernel with allow-unlowered; null (after an
-/// internal-error message) if the lowering fails.
-mlir::OwningOpRef<mlir::ModuleOp>
-lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> policy) {
-  mlir::OwningOpRef<mlir::ModuleOp> copy = planned.clone();
-  auto pm = mlir::PassManager::on<mlir::ModuleOp>(planned.getContext());
-  pm.addPass(ascendprec::createConvertAscendToKernel(std::move(policy), /*allowUnlowered=*/true));
-  pm.enableVerifier(false);
-  if (mlir::failed(pm.run(*copy)) || mlir::failed(mlir::verify(*copy))) {
-    llvm::errs() << "prec-compile: internal error: lowering the planned model to kernels "
-                    "failed; please report this with the model\n";
-    return nullptr;
-  }
-  return copy;
-}
-
 /// Ends a finished run at once: the output folder is committed and the
 /// streams are flushed, so freeing the IR, the context and the report one
 /// object at a time (a tenth of a 200k-op run) only delays the prompt; the
@@ -185,6 +168,25 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   flags.fusionRespectsPins = isSet("fusion-respects-pins");
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   return flags;
+}
+
+/// The planned module's kernels: a copy lowered by
+/// prec-convert-ascend-to-kernel with allow-unlowered; null (after an
+/// internal-error message) if the lowering fails.
+mlir::OwningOpRef<mlir::ModuleOp>
+lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> policy,
+               const DriverFlags &flags) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = planned.clone();
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(planned.getContext());
+  pm.addPass(ascendprec::createConvertAscendToKernel(std::move(policy), /*allowUnlowered=*/true,
+                                                     flags.explain, flags.explainOnly));
+  pm.enableVerifier(false);
+  if (mlir::failed(pm.run(*copy)) || mlir::failed(mlir::verify(*copy))) {
+    llvm::errs() << "prec-compile: internal error: lowering the planned model to kernels "
+                    "failed; please report this with the model\n";
+    return nullptr;
+  }
+  return copy;
 }
 
 int run(const std::vector<std::string> &args) {
@@ -324,7 +326,7 @@ int run(const std::vector<std::string> &args) {
   // whose estimates the report carries. An op without a lowering is a
   // warning (the report counts it), not a failure.
   progress.begin("lower to kernels");
-  mlir::OwningOpRef<mlir::ModuleOp> kernels = lowerToKernels(*module, policyShared);
+  mlir::OwningOpRef<mlir::ModuleOp> kernels = lowerToKernels(*module, policyShared, *flags);
   progress.end();
   if (!kernels)
     return InternalError;

@@ -26,9 +26,11 @@ namespace ascendprec {
 #include "AscendPrec/Conversion/Passes.h.inc"
 
 /// prec-convert-ascend-to-kernel on `policy` instead of the one recorded
-/// on the module (prec-compile resolves it once).
+/// on the module (prec-compile resolves it once); with `explain`, a remark
+/// per kernel (only those computing a node of `explainOnly`, when given).
 std::unique_ptr<Pass> createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
-                                                  bool allowUnlowered);
+                                                  bool allowUnlowered, bool explain = false,
+                                                  ArrayRef<std::string> explainOnly = {});
 
 /// Registers `prec-lower-to-kernel`: the lowering that fails on any op it
 /// cannot lower, then CSE inside the kernels.

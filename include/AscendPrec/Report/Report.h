@@ -79,9 +79,12 @@ struct ReportData {
   /// Inserted Casts that run inside a UB group's kernel (FU-1).
   int64_t castsInBufferGroups() const;
 
-  /// Kernel estimates, when the model was lowered (in launch order).
+  /// Kernel estimates, when the model was lowered: one per launch, in
+  /// launch order (ops of one signature share a kernel, so a name repeats).
   bool lowered = false;
   std::vector<KernelEstimate> kernels;
+  /// Distinct kernels among the launches.
+  size_t distinctKernels() const;
   /// Planned ops the lowering left without a kernel.
   std::vector<std::string> unlowered;
   /// The sum of every kernel's estimate, microseconds.

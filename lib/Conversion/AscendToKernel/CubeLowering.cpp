@@ -141,6 +141,8 @@ struct CubeLowering : OpConversionPattern<OpT> {
 
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Cube, adaptor.getOperands().getTypes(),
                      op->getResultTypes(), nodesOf(op));
     PreparedCube cube = prepareCube(kb, op, context);

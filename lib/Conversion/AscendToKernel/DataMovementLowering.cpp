@@ -65,6 +65,8 @@ struct DmaLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
     std::optional<StringRef> kind = dmaKindOf(op.getOpType());
     if (!kind)
       return failure();
+    if (launchCachedKernel(rewriter, context, op, operands))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, ValueRange(operands).getTypes(),
                      op->getResultTypes(), nodesOf(op));
     SmallVector<Value> inputs, outputs;
@@ -99,6 +101,8 @@ struct AICpuLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
     ascend::PrecisionAttr decision = op.getPrecisionDecision();
     if (!decision || decision.getEngine() != ascend::Engine::AICPU || !op.hasDedicatedOp())
       return failure();
+    if (launchCachedKernel(rewriter, context, op, operands))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::AICPU, ValueRange(operands).getTypes(),
                      op->getResultTypes(), nodesOf(op));
     SmallVector<Value> buffers(kb.kernel().getBody().getArguments());

@@ -1,6 +1,9 @@
 //===- KernelBuilder.cpp - building one akernel.kernel --------------------===//
 
 #include "KernelBuilder.h"
+#include "LoweringTables.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -134,8 +137,48 @@ void KernelBuilder::setTiling(ArrayRef<std::pair<StringRef, int64_t>> entries) {
   kernelOp.setTilingAttr(body.getDictionaryAttr(attrs));
 }
 
+std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operandTypes) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << op->getName() << "(";
+  llvm::interleaveComma(operandTypes, os);
+  os << ")->(";
+  llvm::interleaveComma(op->getResultTypes(), os);
+  os << "){";
+  for (NamedAttribute attr : op->getAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name == "name" || name == "absorbed" || name == "fused_by" ||
+        name.starts_with("ascend.") || name.starts_with("onnx."))
+      continue;
+    // Of the decision, only the engine changes the kernel (the dtypes are
+    // in the types).
+    if (auto decision = dyn_cast<ascend::PrecisionAttr>(attr.getValue())) {
+      os << "engine=" << ascend::stringifyEngine(decision.getEngine()) << ",";
+      continue;
+    }
+    os << name << "=" << attr.getValue() << ",";
+  }
+  os << "}";
+  return key;
+}
+
+bool ascendprec::kernel::launchCachedKernel(RewriterBase &rewriter, LoweringContext &context,
+                                            Operation *op, ValueRange operands) {
+  auto found = context.kernelBySignature.find(kernelSignature(op, operands.getTypes()));
+  if (found == context.kernelBySignature.end())
+    return false;
+  rewriter.setInsertionPoint(op);
+  std::vector<std::string> nodes = nodesOf(op);
+  SmallVector<StringRef> names(nodes.begin(), nodes.end());
+  auto launch = LaunchOp::create(rewriter, op->getLoc(), op->getResultTypes(),
+                                 FlatSymbolRefAttr::get(op->getContext(), found->second), operands,
+                                 rewriter.getStrArrayAttr(names));
+  rewriter.replaceOp(op, launch.getResults());
+  return true;
+}
+
 LaunchOp KernelBuilder::createLaunch(RewriterBase &rewriter, Location loc, ValueRange operands,
-                                     TypeRange results) {
+                                     TypeRange results, StringRef signature) {
   Operation *anchor = rewriter.getInsertionBlock()->getParentOp();
   while (anchor && !isa<func::FuncOp>(anchor))
     anchor = anchor->getParentOp();
@@ -148,13 +191,17 @@ LaunchOp KernelBuilder::createLaunch(RewriterBase &rewriter, Location loc, Value
   // Renames the kernel when another one has its name (node names can repeat
   // across UB groups and split ops).
   context.symbols->insert(kernelOp);
+  if (!signature.empty())
+    context.kernelBySignature[signature] = kernelOp.getSymName().str();
   return LaunchOp::create(rewriter, loc, results,
-                          FlatSymbolRefAttr::get(kernelOp.getSymNameAttr()), operands);
+                          FlatSymbolRefAttr::get(kernelOp.getSymNameAttr()), operands,
+                          kernelOp.getNodesAttr());
 }
 
 void KernelBuilder::replaceWithLaunch(RewriterBase &rewriter, Operation *op,
                                       ValueRange operands) {
   rewriter.setInsertionPoint(op);
-  LaunchOp launch = createLaunch(rewriter, op->getLoc(), operands, op->getResultTypes());
+  LaunchOp launch = createLaunch(rewriter, op->getLoc(), operands, op->getResultTypes(),
+                                 kernelSignature(op, operands.getTypes()));
   rewriter.replaceOp(op, launch.getResults());
 }

@@ -27,6 +27,15 @@ StoreOp storeTile(OpBuilder &b, Location loc, Value source, Value target, ValueR
 VectorOp vectorOp(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value output,
                   Type compute);
 
+/// What decides an op's kernel: the op, its operand and result types and
+/// its attributes, without its name, plan provenance or fusion bookkeeping.
+std::string kernelSignature(Operation *op, TypeRange operandTypes);
+
+/// Launches the kernel already built for an op of `op`'s signature, if any,
+/// and replaces `op` with it (CANN compiles a kernel once per signature).
+bool launchCachedKernel(RewriterBase &rewriter, LoweringContext &context, Operation *op,
+                        ValueRange operands);
+
 class KernelBuilder {
 public:
   /// A kernel named after `anchor`'s node, placed before the function that
@@ -66,9 +75,10 @@ public:
   /// The launch replacing `op`'s results.
   void replaceWithLaunch(RewriterBase &rewriter, Operation *op, ValueRange operands);
   /// A launch producing `results` (tensor types) from `operands`, at the
-  /// rewriter's insertion point.
+  /// rewriter's insertion point; `signature`, when given, lets later ops of
+  /// the same signature launch this kernel.
   LaunchOp createLaunch(RewriterBase &rewriter, Location loc, ValueRange operands,
-                        TypeRange results);
+                        TypeRange results, StringRef signature = {});
 
 private:
   Value openLoopFrom(Value lower, int64_t bound, int64_t step);

@@ -10,6 +10,7 @@
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 #include "CubeKernel.h"
 #include "LoweringTables.h"
 #include "RowKernels.h"
@@ -20,6 +21,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
 
 namespace ascendprec {
 #define GEN_PASS_DEF_CONVERTASCENDTOKERNEL
@@ -113,6 +115,42 @@ struct ConvertAscendToKernelPass
     populateDataMovementLoweringPatterns(patterns, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    if (explain)
+      explainKernels(module);
+  }
+
+  /// --explain: a remark per kernel on its op, with the tiles, what happens
+  /// to the dtypes and the estimate; with explainOnly, only for kernels
+  /// computing a named node.
+  void explainKernels(ModuleOp module) {
+    auto target = module->getAttrOfType<TargetAttr>("akernel.target");
+    for (KernelOp kernel : module.getOps<KernelOp>()) {
+      if (!explainOnly.empty() && llvm::none_of(kernel.getNodes(), [&](Attribute node) {
+            return llvm::is_contained(explainOnly, cast<StringAttr>(node).getValue());
+          }))
+        continue;
+      KernelCost cost = estimateKernel(kernel, target);
+      double freq = std::max<int64_t>(target.getFreqMhz(), 1);
+      InFlightDiagnostic remark = kernel.emitRemark();
+      remark << "lowered to kernel @" << kernel.getSymName() << ": "
+             << stringifyEngine(kernel.getEngine()) << " on " << kernel.getBlockDim()
+             << (kernel.getBlockDim() == 1 ? " core" : " cores");
+      if (DictionaryAttr tiling = kernel.getTilingAttr()) {
+        remark << ", tiles";
+        for (NamedAttribute entry : tiling)
+          if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
+            remark << " " << entry.getName().getValue() << "=" << value.getInt();
+      }
+      auto us = [](double value) {
+        std::string text;
+        llvm::raw_string_ostream(text) << llvm::format("%.3g", value);
+        return text;
+      };
+      remark << "; " << describeKernelPrecision(kernel) << "; est " << us(cost.us)
+             << " us (cube " << us(cost.cubeCycles / freq) << ", vector "
+             << us(cost.vectorCycles / freq) << ", data movement " << us(cost.moveCycles / freq)
+             << ", with launch)";
+    }
   }
 
   LoweringContext makeContext(ModuleOp module, const policy::Policy &resolved) {
@@ -199,17 +237,23 @@ struct ConvertAscendToKernelPass
   }
 
   std::shared_ptr<const policy::Policy> prebuilt;
+  /// prec-compile's --explain (set by the factory).
+  bool explain = false;
+  std::vector<std::string> explainOnly;
 };
 
 } // namespace
 
 std::unique_ptr<Pass>
 ascendprec::createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
-                                        bool allowUnlowered) {
+                                        bool allowUnlowered, bool explain,
+                                        ArrayRef<std::string> explainOnly) {
   ConvertAscendToKernelOptions options;
   options.allowUnlowered = allowUnlowered;
   auto pass = std::make_unique<ConvertAscendToKernelPass>(options);
   pass->prebuilt = std::move(policy);
+  pass->explain = explain;
+  pass->explainOnly.assign(explainOnly.begin(), explainOnly.end());
   return pass;
 }
 

@@ -100,6 +100,8 @@ struct SoftmaxLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface>
     RowPlan plan = planRows(type, op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef(),
                             softmaxBytes(data, compute), context);
     auto [outer, reduced, inner] = plan.view;
+    if (launchCachedKernel(rewriter, context, op, operands))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{type},
                      op->getResultTypes(), nodesOf(op));
     OpBuilder &b = kb.builder();
@@ -155,6 +157,8 @@ struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
     SmallVector<int64_t> axes = normAxes(op);
     RowPlan plan = planRows(type, axes, layerNormBytes(data, compute), context);
     int64_t outer = plan.view[0], reduced = plan.view[1];
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, adaptor.getOperands().getTypes(),
                      op->getResultTypes(), nodesOf(op));
     OpBuilder &b = kb.builder();

@@ -58,6 +58,8 @@ struct PoolLowering : OpConversionPattern<PoolT> {
     auto out = cast<ShapedType>(op.getType());
     Type data = in.getElementType();
     Type acc = average ? accumulationType(op, "sum", data) : data;
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{in}, TypeRange{out},
                      nodesOf(op));
     int64_t planes = in.getDimSize(0) * in.getDimSize(1);

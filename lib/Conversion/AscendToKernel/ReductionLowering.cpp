@@ -187,6 +187,8 @@ struct ReduceLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> 
     auto outType = cast<ShapedType>(op->getResult(0).getType());
     std::array<int64_t, 3> view = *rowView(inType, axes.asArrayRef());
     Type acc = accumulationType(op, *kind, inType.getElementType());
+    if (launchCachedKernel(rewriter, context, op, operands))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{inType},
                      TypeRange{outType}, nodesOf(op));
     Value x = kb.reshapeGM(kb.arg(0), {view[0], view[1], view[2]});

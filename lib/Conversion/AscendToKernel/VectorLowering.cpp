@@ -145,6 +145,8 @@ struct ElementwiseLowering : OpInterfaceConversionPattern<ascend::AscendOpInterf
     if (!operands.empty())
       data = getElementTypeOrSelf(operands.back().getType());
     auto [compute, newton] = vectorCompute(op, kind->kind, data);
+    if (launchCachedKernel(rewriter, context, op, operands))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, ValueRange(operands).getTypes(),
                      op->getResultTypes(), nodesOf(op));
     SmallVector<Value> inputs;
@@ -189,6 +191,8 @@ struct CastLowering : OpConversionPattern<ascend::CastOp> {
     auto outType = cast<ShapedType>(op.getType());
     Type from = getElementTypeOrSelf(adaptor.getX().getType());
     Type to = outType.getElementType();
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{adaptor.getX().getType()},
                      TypeRange{outType}, nodesOf(op));
     buildElementwiseBody(kb, context, ValueRange{kb.arg(0)}, outType, to, std::nullopt,

@@ -32,7 +32,7 @@
 // CHECK: akernel.fixpipe %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] bias %{{.*}} {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>> -> memref<1x100x80xf16
 // The graph function launches each kernel on tensors.
 // CHECK-LABEL: func.func @matmul
-// CHECK: akernel.launch @fc(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<100x72xf16>, tensor<80x72xf16>, tensor<80xf16>) -> tensor<100x80xf16>
+// CHECK: akernel.launch @fc(%{{.*}}, %{{.*}}, %{{.*}}) {nodes = ["fc"]} : (tensor<100x72xf16>, tensor<80x72xf16>, tensor<80xf16>) -> tensor<100x80xf16>
 // FP32-LABEL: akernel.kernel @fc
 // FP32: akernel.mmad {{.*}} : memref<{{[0-9]+}}x{{[0-9]+}}xf32, #akernel.space<l0a>>, memref<{{[0-9]+}}x{{[0-9]+}}xf32, #akernel.space<l0b>>, memref<{{[0-9]+}}x{{[0-9]+}}xf32, #akernel.space<l0c>>
 func.func @matmul(%a: tensor<100x72xf32>, %b: tensor<80x72xf32>) -> tensor<100x80xf32> {
@@ -85,4 +85,17 @@ func.func @grouped(%x: tensor<1x8x8x8xf16>) -> tensor<1x8x8x8xf16> {
       pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
       : (tensor<1x8x8x8xf16>, tensor<8x1x3x3xf16>) -> tensor<1x8x8x8xf16>
   return %y : tensor<1x8x8x8xf16>
+}
+
+// Ops with the same shapes, dtypes and attributes share one kernel (CANN
+// compiles a kernel once per signature); each launch names its node.
+// CHECK-LABEL: akernel.kernel @layer0
+// CHECK-NOT: akernel.kernel @layer1
+// CHECK-LABEL: func.func @repeated
+// CHECK: akernel.launch @layer0(%{{.*}}, %{{.*}}) {nodes = ["layer0"]}
+// CHECK: akernel.launch @layer0(%{{.*}}, %{{.*}}) {nodes = ["layer1"]}
+func.func @repeated(%x: tensor<32x64xf16>, %w0: tensor<64x64xf16>, %w1: tensor<64x64xf16>) -> tensor<32x64xf16> {
+  %a = ascend.MatMulV2 %x, %w0 {name = "layer0"} : (tensor<32x64xf16>, tensor<64x64xf16>) -> tensor<32x64xf16>
+  %b = ascend.MatMulV2 %a, %w1 {name = "layer1"} : (tensor<32x64xf16>, tensor<64x64xf16>) -> tensor<32x64xf16>
+  return %b : tensor<32x64xf16>
 }

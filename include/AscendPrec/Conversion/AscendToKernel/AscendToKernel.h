@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ struct LoweringContext {
   bool deterministic = false;   ///< OP-3: no atomic accumulation across cores
   bool enableSmallChannel = true; ///< OP-3: Conv with C <= 4 pads channels to 4
   SymbolTable *symbols = nullptr;
+  /// Kernels built so far by signature (kernelKey): an op with the same
+  /// shapes, dtypes and attributes launches the same kernel.
+  llvm::StringMap<std::string> kernelBySignature;
 };
 
 /// The `#akernel.target` for a SoC: its platform config (OP-4) and the

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -237,9 +238,23 @@ std::vector<KernelCost> ascendprec::kernel::estimateModule(ModuleOp module,
   if (!target)
     return costs;
   SymbolTable symbols(module);
+  // A kernel launched for several nodes (same signature) is estimated once;
+  // each launch is a cost of its own, named after its nodes.
+  llvm::DenseMap<Operation *, KernelCost> byKernel;
   module.walk([&](LaunchOp launch) {
-    if (auto kernel = symbols.lookup<KernelOp>(launch.getKernel()))
-      costs.push_back(estimateKernel(kernel, target, constants));
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    if (!kernel)
+      return;
+    auto [it, inserted] = byKernel.try_emplace(kernel.getOperation());
+    if (inserted)
+      it->second = estimateKernel(kernel, target, constants);
+    KernelCost cost = it->second;
+    if (ArrayAttr nodes = launch.getNodesAttr()) {
+      cost.nodes.clear();
+      for (Attribute node : nodes)
+        cost.nodes.push_back(cast<StringAttr>(node).str());
+    }
+    costs.push_back(std::move(cost));
   });
   return costs;
 }
@@ -248,4 +263,53 @@ double ascendprec::kernel::cubePeakMacsPerSecond(TargetAttr target, Type input) 
   double kFractal = target.getCubeK() * 16.0 / input.getIntOrFloatBitWidth();
   double macsPerCycle = static_cast<double>(target.getCubeM()) * target.getCubeN() * kFractal;
   return macsPerCycle * target.getCubeCores() * target.getFreqMhz() * 1e6;
+}
+
+std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
+  std::vector<std::string> steps;
+  auto add = [&](std::string step) {
+    if (llvm::find(steps, step) == steps.end())
+      steps.push_back(std::move(step));
+  };
+  auto typeText = [](Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    getElementTypeOrSelf(type).print(os);
+    return text;
+  };
+  kernel.getBody().walk([&](Operation *op) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case([&](MmadOp mmad) {
+          add("cube " + typeText(mmad.getLhs().getType()) + " -> " +
+              typeText(mmad.getAcc().getType()) + " accumulate");
+        })
+        .Case([&](FixpipeOp fixpipe) {
+          add("fixpipe " + stringifyRoundingMode(fixpipe.getRound()).str() + " to " +
+              typeText(fixpipe.getTarget().getType()) + (fixpipe.getBias() ? " with bias" : ""));
+        })
+        .Case([&](VectorOp vop) {
+          add("vector " + vop.getKind().str() + " in " + typeText(vop.getCompute()) +
+              (vop.getNewton() ? " + Newton step" : ""));
+        })
+        .Case([&](ReduceOp reduce) {
+          add(reduce.getKind().str() + " accumulating in " + typeText(reduce.getAcc()) + " (" +
+              stringifyReduceOrder(reduce.getOrder()).str() + " order)");
+        })
+        .Case([&](kernel::CastOp cast) {
+          add("vcast " + typeText(cast.getInput().getType()) + " -> " +
+              typeText(cast.getOutput().getType()) + " " +
+              stringifyRoundingMode(cast.getRound()).str());
+        })
+        .Case([&](PoolOp pool) {
+          add(pool.getKind().str() + " pool accumulating in " + typeText(pool.getAcc()));
+        })
+        .Case([&](DmaOp dma) {
+          add("DMA " + dma.getKind().str() + (dma.getBoundsCheck() ? " with index checks" : ""));
+        })
+        .Case([&](AICPUCallOp call) { add("AI CPU " + call.getOpType().str()); });
+  });
+  std::string text;
+  for (size_t i = 0; i < steps.size(); ++i)
+    text += (i ? "; " : "") + steps[i];
+  return text;
 }

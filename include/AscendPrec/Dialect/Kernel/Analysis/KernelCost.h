@@ -52,6 +52,11 @@ KernelCost estimateKernel(KernelOp kernel, TargetAttr target,
 std::vector<KernelCost> estimateModule(mlir::ModuleOp module,
                                        const CostConstants &constants = {});
 
+/// What a kernel does to the dtypes, in the order it happens: "cube f16 ->
+/// f32 accumulate; fixpipe rint to f16" or "vector exp in f32; vcast f32 ->
+/// f16 rint" (for --explain).
+std::string describeKernelPrecision(KernelOp kernel);
+
 /// Multiply-accumulates per second the cube sustains on `input` (all cube
 /// cores, the fractal per cycle, the clock): the model's peak.
 double cubePeakMacsPerSecond(TargetAttr target, mlir::Type input);

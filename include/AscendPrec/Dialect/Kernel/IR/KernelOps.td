@@ -357,14 +357,18 @@ def Kernel_LaunchOp : Kernel_Op<"launch",
   let description = [{
     The lowered graph stays a function on tensors; each lowered op becomes a
     launch of its kernel. The operands bind to the kernel's first GM
-    arguments, the results to the rest (same shapes and dtypes).
+    arguments, the results to the rest (same shapes and dtypes). `nodes`
+    names the graph nodes this launch computes: ops with the same shapes,
+    dtypes and attributes share one kernel, as CANN reuses a compiled
+    kernel, so a kernel's own `nodes` name only its first use.
 
     ```mlir
     %y = akernel.launch @conv1(%x, %w) : (tensor<1x3x8x8xf16>, tensor<16x3x3x3xf16>)
         -> tensor<1x16x8x8xf16>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyRankedTensor>:$args);
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyRankedTensor>:$args,
+                       OptionalAttr<StrArrayAttr>:$nodes);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $kernel `(` $args `)` attr-dict `:` functional-type($args, $results)
