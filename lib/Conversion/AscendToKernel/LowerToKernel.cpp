@@ -55,7 +55,7 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (decision && decision.getEngine() == ascend::Engine::AICPU)
     return std::nullopt;
   if (isViewOpType(opType) || dmaKindOf(opType) || elementwiseKindOf(op) ||
-      isa<ascend::CastOp>(op))
+      isa<ascend::CastOp, ascend::BatchNormOp>(op))
     return std::nullopt;
   if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp>(op))
     return whyCubeNotLowerable(op, context);

@@ -3,7 +3,11 @@
 #include "LoweringTables.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <cstdio>
+#include <cstdlib>
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -34,6 +38,19 @@ const llvm::StringMap<StringRef> &elementwiseKinds() {
 
 } // namespace
 
+double ascendprec::kernel::paramValue(const llvm::APFloat &value) {
+  float exact = value.convertToFloat();
+  // The fewest significant digits that read back as the same float.
+  for (int digits = 1; digits < 10; ++digits) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(exact));
+    double shortest = std::strtod(text, nullptr);
+    if (static_cast<float>(shortest) == exact)
+      return shortest;
+  }
+  return exact;
+}
+
 std::optional<ElementwiseKind> ascendprec::kernel::elementwiseKindOf(Operation *op) {
   auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
   if (!ascendOp || !ascendOp.hasDedicatedOp())
@@ -44,14 +61,14 @@ std::optional<ElementwiseKind> ascendprec::kernel::elementwiseKindOf(Operation *
   ElementwiseKind kind{found->second.str(), {}};
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](ascend::LeakyReluOp leaky) {
-        kind.params = {leaky.getNegativeSlope().convertToDouble()};
+        kind.params = {paramValue(leaky.getNegativeSlope())};
       })
       .Case([&](ascend::HardSigmoidOp hard) {
-        kind.params = {hard.getAlpha().convertToDouble(), hard.getBeta().convertToDouble()};
+        kind.params = {paramValue(hard.getAlpha()), paramValue(hard.getBeta())};
       })
-      .Case([&](ascend::EluOp elu) { kind.params = {elu.getAlpha().convertToDouble()}; })
+      .Case([&](ascend::EluOp elu) { kind.params = {paramValue(elu.getAlpha())}; })
       .Case([&](ascend::ThresholdedReluOp relu) {
-        kind.params = {relu.getAlpha().convertToDouble()};
+        kind.params = {paramValue(relu.getAlpha())};
       });
   return kind;
 }

@@ -5,6 +5,7 @@
 
 #include "AscendPrec/Support/MLIR.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ struct ElementwiseKind {
   std::string kind;
   SmallVector<double> params;
 };
+
+/// An f32 attribute as the double a person wrote (1e-3, not
+/// 0.0010000000474974513): the shortest decimal that reads back as the float.
+double paramValue(const llvm::APFloat &value);
 
 /// The `akernel.vop` kind of an elementwise ascend op, if it is one.
 std::optional<ElementwiseKind> elementwiseKindOf(Operation *op);

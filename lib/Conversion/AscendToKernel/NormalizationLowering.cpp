@@ -200,7 +200,7 @@ struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
     ReduceOp::create(b, loc, "mean", squares, variance, b.getDenseI64ArrayAttr({1}), acc,
                      ReduceOrder::Tree);
     auto addEps = vectorOp(b, loc, "adds", ValueRange{variance}, inverse, acc);
-    addEps.setParams(ArrayRef<double>{op.getEpsilon().convertToDouble()});
+    addEps.setParams(ArrayRef<double>{paramValue(op.getEpsilon())});
     vop(b, loc, "rsqrt", inverse, inverse, acc);
     vop(b, loc, "mul", {centred, inverse}, centred, compute);
     vop(b, loc, "mul", {centred, gammaUB}, centred, compute);

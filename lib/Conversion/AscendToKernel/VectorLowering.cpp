@@ -84,7 +84,8 @@ Value alignedForBroadcast(KernelBuilder &kb, Value gm, ArrayRef<int64_t> outShap
 /// computing the output tile from the input tiles, store.
 void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRange inputs,
                           ShapedType outType, Type compute, std::optional<int64_t> channelAxis,
-                          function_ref<void(OpBuilder &, ValueRange, Value)> emit) {
+                          function_ref<void(OpBuilder &, ValueRange, Value)> emit,
+                          int64_t scratchBytesPerElement = 0) {
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   int64_t elements = outType.getNumElements();
@@ -93,7 +94,8 @@ void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRang
     inTypes.push_back(input.getType());
   int64_t align = std::max<int64_t>(32 / elementBytes(outType), 1);
   VectorTiling tiling = chooseVectorTiling(
-      elements, bytesPerElement(inTypes, outType.getElementType(), compute), align,
+      elements,
+      bytesPerElement(inTypes, outType.getElementType(), compute) + scratchBytesPerElement, align,
       context.facts, context.vectorCores);
   kb.setTiling({{"tile", tiling.tile}, {"tiles", tiling.tiles}});
   kb.setDoubleBuffer();
@@ -210,9 +212,55 @@ struct CastLowering : OpConversionPattern<ascend::CastOp> {
   LoweringContext &context;
 };
 
+/// BatchNorm in its inference form is elementwise with per-channel
+/// statistics: (x - mean) * rsqrt(variance + epsilon) * scale + offset, in
+/// the compute dtype (fp32 for fp16 data under high_precision).
+struct BatchNormLowering : OpConversionPattern<ascend::BatchNormOp> {
+  BatchNormLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::BatchNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
+    auto outType = cast<ShapedType>(op.getType());
+    Type compute = vectorCompute(op, "rsqrt", outType.getElementType()).first;
+    if (op.getImplMode() == ascend::ImplMode::HighPrecision)
+      compute = Float32Type::get(op.getContext());
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, adaptor.getOperands().getTypes(),
+                     op->getResultTypes(), nodesOf(op));
+    SmallVector<Value> inputs;
+    for (unsigned i = 0; i < 5; ++i)
+      inputs.push_back(kb.arg(i));
+    double epsilon = paramValue(op.getEpsilon());
+    buildElementwiseBody(kb, context, inputs, outType, compute, /*channelAxis=*/1,
+                         [&](OpBuilder &b, ValueRange tiles, Value out) {
+                           Location loc = kb.loc();
+                           // tiles: x, scale, offset, mean, variance
+                           Value work = kb.alloc(cast<ShapedType>(out.getType()).getShape(),
+                                                 compute, MemorySpace::UB);
+                           Value inverse = kb.alloc(cast<ShapedType>(out.getType()).getShape(),
+                                                    compute, MemorySpace::UB);
+                           auto addEps = vectorOp(b, loc, "adds", tiles[4], inverse, compute);
+                           addEps.setParams(ArrayRef<double>{epsilon});
+                           vectorOp(b, loc, "rsqrt", inverse, inverse, compute);
+                           vectorOp(b, loc, "sub", {tiles[0], tiles[3]}, work, compute);
+                           vectorOp(b, loc, "mul", {work, inverse}, work, compute);
+                           vectorOp(b, loc, "mul", {work, tiles[1]}, work, compute);
+                           vectorOp(b, loc, "add", {work, tiles[2]}, out, compute);
+                         },
+                         /*scratchBytesPerElement=*/2 * elementBytes(compute));
+    kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
 } // namespace
 
 void ascendprec::kernel::populateVectorLoweringPatterns(RewritePatternSet &patterns,
                                                         LoweringContext &context) {
-  patterns.add<ElementwiseLowering, CastLowering>(patterns.getContext(), context);
+  patterns.add<ElementwiseLowering, CastLowering, BatchNormLowering>(patterns.getContext(),
+                                                                     context);
 }

@@ -46,3 +46,18 @@ func.func @casts(%x: tensor<1000xf32>) -> (tensor<1000xi32>, tensor<1000xf16>) {
   %z = ascend.Cast %x {name = "to_half"} : tensor<1000xf32> to tensor<1000xf16>
   return %y, %z : tensor<1000xi32>, tensor<1000xf16>
 }
+
+// BatchNorm (inference, outside a Conv+BN fusion): per-channel statistics
+// broadcast along dimension 1.
+// CHECK-LABEL: akernel.kernel @bn
+// The statistics stay fp32 (planning keeps BatchNorm's parameters).
+// CHECK-COUNT-4: akernel.load %{{.*}}[%{{.*}}] -> %{{.*}} {broadcast = array<i64: 2, 8, 4, 4>} : memref<1x8x1x1xf32
+// CHECK: akernel.vop "adds" {{.*}}params = array<f64: 1.000000e-03>
+// CHECK: akernel.vop "rsqrt"
+// CHECK: akernel.vop "sub"
+// CHECK: akernel.vop "add"
+func.func @batchnorm(%x: tensor<2x8x4x4xf16>, %s: tensor<8xf16>, %o: tensor<8xf16>, %m: tensor<8xf16>, %v: tensor<8xf16>) -> tensor<2x8x4x4xf16> {
+  %y = ascend.BatchNorm %x, %s, %o, %m, %v {name = "bn", epsilon = 1.0e-3 : f32}
+      : (tensor<2x8x4x4xf16>, tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<8xf16>) -> tensor<2x8x4x4xf16>
+  return %y : tensor<2x8x4x4xf16>
+}
