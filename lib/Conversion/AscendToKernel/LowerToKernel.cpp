@@ -61,7 +61,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyCubeNotLowerable(op, context);
   if (reductionKindOf(opType))
     return whyReductionNotLowerable(op, context);
-  if (isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op, ascend::LayerNormOp>(op))
+  if (isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op, ascend::LayerNormOp,
+          ascend::InstanceNormOp>(op))
     return whyNormalizationNotLowerable(op, context);
   if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp>(op))
     return whyPoolingNotLowerable(op, context);

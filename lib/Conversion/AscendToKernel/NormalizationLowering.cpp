@@ -42,6 +42,15 @@ RowPlan planRows(ShapedType type, ArrayRef<int64_t> axes, int64_t bytesPerElemen
   return plan;
 }
 
+/// InstanceNorm's axes: the spatial ones.
+SmallVector<int64_t> normAxes(ascend::InstanceNormOp op) {
+  int64_t rank = cast<ShapedType>(op.getX().getType()).getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t axis = 2; axis < rank; ++axis)
+    axes.push_back(axis);
+  return axes;
+}
+
 /// LayerNorm's axes: begin_norm_axis (negative counts from the end) on.
 SmallVector<int64_t> normAxes(ascend::LayerNormOp op) {
   int64_t rank = cast<ShapedType>(op.getX().getType()).getRank();
@@ -142,11 +151,17 @@ struct SoftmaxLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface>
   LoweringContext &context;
 };
 
-struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
-  LayerNormLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+/// LayerNorm (gamma and beta per column, loaded once) and InstanceNorm
+/// (per channel, i.e. per row, loaded with each tile of rows) share one
+/// kernel: mean, variance, rsqrt(variance + epsilon), scale and shift.
+template <typename NormT>
+struct RowNormLowering : OpConversionPattern<NormT> {
+  static constexpr bool kPerRowParams = std::is_same_v<NormT, ascend::InstanceNormOp>;
 
-  LogicalResult matchAndRewrite(ascend::LayerNormOp op, OpAdaptor adaptor,
+  RowNormLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern<NormT>(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(NormT op, typename NormT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<ShapedType>(adaptor.getX().getType());
     Type data = type.getElementType();
@@ -154,8 +169,7 @@ struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
     if (data.isF16() && compute.isF16() && op.getImplMode() == ascend::ImplMode::HighPrecision)
       compute = Float32Type::get(op.getContext());
     Type acc = accumulationType(op, "mean", compute);
-    SmallVector<int64_t> axes = normAxes(op);
-    RowPlan plan = planRows(type, axes, layerNormBytes(data, compute), context);
+    RowPlan plan = planRows(type, normAxes(op), layerNormBytes(data, compute), context);
     int64_t outer = plan.view[0], reduced = plan.view[1];
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
@@ -166,32 +180,41 @@ struct LayerNormLowering : OpConversionPattern<ascend::LayerNormOp> {
     kb.setStepTiling("rows", plan.rows);
     int64_t rows = plan.rows.tile;
     Value x = kb.reshapeGM(kb.arg(0), {outer, reduced});
-    Value gamma = kb.reshapeGM(kb.arg(1), {1, reduced});
-    Value beta = kb.reshapeGM(kb.arg(2), {1, reduced});
     SmallVector<Value> outputs = {kb.reshapeGM(kb.output(0), {outer, reduced}),
                                   kb.reshapeGM(kb.output(1), {outer, 1}),
                                   kb.reshapeGM(kb.output(2), {outer, 1})};
-    auto paramType = [](Value gm) { return getElementTypeOrSelf(gm.getType()); };
-    Value in = kb.alloc({rows, reduced}, data, MemorySpace::UB);
-    Value centred = kb.alloc({rows, reduced}, compute, MemorySpace::UB);
-    Value squares = kb.alloc({rows, reduced}, compute, MemorySpace::UB);
-    Value mean = kb.alloc({rows, 1}, acc, MemorySpace::UB);
-    Value variance = kb.alloc({rows, 1}, acc, MemorySpace::UB);
-    Value inverse = kb.alloc({rows, 1}, acc, MemorySpace::UB);
-    Value gammaUB = kb.alloc({1, reduced}, paramType(gamma), MemorySpace::UB);
-    Value betaUB = kb.alloc({1, reduced}, paramType(beta), MemorySpace::UB);
-    Value out = kb.alloc({rows, reduced}, getElementTypeOrSelf(outputs[0].getType()),
-                         MemorySpace::UB);
-    Value meanOut = kb.alloc({rows, 1}, getElementTypeOrSelf(outputs[1].getType()),
-                             MemorySpace::UB);
-    Value varianceOut = kb.alloc({rows, 1}, getElementTypeOrSelf(outputs[2].getType()),
-                                 MemorySpace::UB);
-    // gamma and beta are the same for every row: loaded once per core.
-    loadTile(b, loc, gamma, ValueRange{kb.index(0), kb.index(0)}, gammaUB);
-    loadTile(b, loc, beta, ValueRange{kb.index(0), kb.index(0)}, betaUB);
+    auto alloc = [&](ArrayRef<int64_t> shape, Type element) {
+      return kb.alloc(shape, getElementTypeOrSelf(element), MemorySpace::UB);
+    };
+    Value in = alloc({rows, reduced}, data);
+    Value centred = alloc({rows, reduced}, compute);
+    Value squares = alloc({rows, reduced}, compute);
+    Value mean = alloc({rows, 1}, acc), variance = alloc({rows, 1}, acc);
+    Value inverse = alloc({rows, 1}, acc);
+    Value out = alloc({rows, reduced}, outputs[0].getType());
+    Value meanOut = alloc({rows, 1}, outputs[1].getType());
+    Value varianceOut = alloc({rows, 1}, outputs[2].getType());
+    // LayerNorm's gamma and beta are the same for every row: loaded once
+    // per core. InstanceNorm's are per channel: row r is channel r % C, read
+    // with each tile through a broadcast over the images.
+    SmallVector<int64_t> paramShape = kPerRowParams ? SmallVector<int64_t>{rows, 1}
+                                                    : SmallVector<int64_t>{1, reduced};
+    Value gammaUB = alloc(paramShape, kb.arg(1).getType());
+    Value betaUB = alloc(paramShape, kb.arg(2).getType());
+    int64_t channels = kPerRowParams ? type.getDimSize(1) : reduced;
+    Value gamma = kb.reshapeGM(kb.arg(1), {1, channels});
+    Value beta = kb.reshapeGM(kb.arg(2), {1, channels});
+    if (!kPerRowParams) {
+      loadTile(b, loc, gamma, ValueRange{kb.index(0), kb.index(0)}, gammaUB);
+      loadTile(b, loc, beta, ValueRange{kb.index(0), kb.index(0)}, betaUB);
+    }
     Value tile = kb.openTileLoop(plan.rows.tiles, plan.rows.blockDim);
     Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows));
     SmallVector<Value> at = {row, kb.index(0)};
+    if (kPerRowParams)
+      for (auto [source, target] : {std::pair{gamma, gammaUB}, std::pair{beta, betaUB}})
+        loadTile(b, loc, source, ValueRange{row}, target)
+            .setBroadcast(ArrayRef<int64_t>{outer / channels, channels});
     loadTile(b, loc, x, at, in);
     ReduceOp::create(b, loc, "mean", in, mean, b.getDenseI64ArrayAttr({1}), acc,
                      ReduceOrder::Tree);
@@ -235,6 +258,15 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
       return std::string("normalizes rows too long for UB");
     return std::nullopt;
   }
+  if (auto instanceNorm = dyn_cast<ascend::InstanceNormOp>(op)) {
+    auto type = cast<ShapedType>(instanceNorm.getX().getType());
+    Type compute = Float32Type::get(op->getContext());
+    if (type.getRank() < 3 || planRows(type, normAxes(instanceNorm),
+                                       layerNormBytes(type.getElementType(), compute), context)
+                                      .rows.tile == 0)
+      return std::string("normalizes planes too large for UB");
+    return std::nullopt;
+  }
   if (!isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op>(op))
     return std::nullopt;
   auto type = cast<ShapedType>(op->getOperand(0).getType());
@@ -249,5 +281,6 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
 
 void ascendprec::kernel::populateNormalizationLoweringPatterns(RewritePatternSet &patterns,
                                                                LoweringContext &context) {
-  patterns.add<SoftmaxLowering, LayerNormLowering>(patterns.getContext(), context);
+  patterns.add<SoftmaxLowering, RowNormLowering<ascend::LayerNormOp>,
+               RowNormLowering<ascend::InstanceNormOp>>(patterns.getContext(), context);
 }

@@ -66,3 +66,17 @@ func.func @pool(%x: tensor<1x8x16x16xf16>) -> (tensor<1x8x8x8xf16>, tensor<1x8x8
   %z = ascend.AvgPool %x {name = "avg", ksize = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x8x16x16xf16>) -> tensor<1x8x8x8xf16>
   return %y, %z : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>
 }
+
+// InstanceNorm: a row per (image, channel) over H*W; gamma and beta are
+// per channel, read with each tile of rows through a broadcast over the
+// images.
+// CHECK-LABEL: akernel.kernel @in
+// CHECK: akernel.load %{{.*}}[%{{.*}}] -> %{{.*}} {broadcast = array<i64: 2, 4>} : memref<1x4xf32
+// CHECK: akernel.vreduce "mean" %{{.*}} -> %{{.*}} {acc = f32, axes = array<i64: 1>, order = #akernel.order<tree>} : memref<{{[0-9]+}}x64xf32
+func.func @instancenorm(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
+  %g = ascend.Const dense<1.0> : tensor<4xf32> {name = "in.g"}
+  %b = ascend.Const dense<0.0> : tensor<4xf32> {name = "in.b"}
+  %y, %m, %v = ascend.InstanceNorm %x, %g, %b {name = "in"}
+      : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x8x8xf32>, tensor<2x4x1x1xf32>, tensor<2x4x1x1xf32>)
+  return %y : tensor<2x4x8x8xf32>
+}
