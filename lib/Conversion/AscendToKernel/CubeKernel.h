@@ -57,19 +57,20 @@ struct ConvShape {
   bool smallChannel = false;
   CubeProblem problem;
 };
-ConvShape convShape(ascend::Conv2DOp op, const LoweringContext &context);
+/// Of a Conv2D or a Conv2DBackpropInput (a transposed convolution).
+ConvShape convShape(Operation *op, const LoweringContext &context);
 
 /// The GM views a convolution kernel reads and writes.
 struct ConvViews {
   Value x;    ///< [N, G, C/G, H, W]
-  Value w;    ///< [G, Cout/G, C/G*kh*kw]
+  Value w;    ///< [G, Cout/G, C/G*kh*kw]; transposed: [G, C/G, Cout/G, kh*kw]
   Value bias; ///< [G, Cout/G], or null
   Value y;    ///< [N, G, Cout/G, Ho*Wo]
 };
-ConvViews buildConvViews(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context);
+ConvViews buildConvViews(KernelBuilder &kb, Operation *op, const LoweringContext &context);
 /// The skeleton's tiling and loads for a convolution (the epilogue is the
 /// caller's).
-CubeKernelSpec convSpec(KernelBuilder &kb, ascend::Conv2DOp op, const ConvViews &views,
+CubeKernelSpec convSpec(KernelBuilder &kb, Operation *op, const ConvViews &views,
                         const LoweringContext &context, int64_t epilogueBytes = 0);
 
 /// A cube op's skeleton with where its output and bias go.

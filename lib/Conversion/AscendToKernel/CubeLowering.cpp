@@ -118,7 +118,7 @@ PreparedCube prepareMatMul(KernelBuilder &kb, Operation *op, Value x1, Value x2,
   return cube;
 }
 
-PreparedCube prepareConv(KernelBuilder &kb, ascend::Conv2DOp op, const LoweringContext &context,
+PreparedCube prepareConv(KernelBuilder &kb, Operation *op, const LoweringContext &context,
                          int64_t epilogueBytes) {
   ConvViews views = buildConvViews(kb, op, context);
   PreparedCube cube;
@@ -171,7 +171,7 @@ PreparedCube ascendprec::kernel::prepareCube(KernelBuilder &kb, Operation *op,
   if (auto batch = dyn_cast<ascend::BatchMatMulV2Op>(op))
     return prepareMatMul(kb, op, batch.getX1(), batch.getX2(), static_cast<bool>(batch.getBias()),
                          batch.getAdjX1(), batch.getAdjX2(), context, epilogueBytes);
-  return prepareConv(kb, cast<ascend::Conv2DOp>(op), context, epilogueBytes);
+  return prepareConv(kb, op, context, epilogueBytes);
 }
 
 Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
@@ -186,12 +186,52 @@ Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const Pre
 // Conv2D
 //===----------------------------------------------------------------------===//
 
-ConvShape ascendprec::kernel::convShape(ascend::Conv2DOp op, const LoweringContext &context) {
+namespace {
+
+/// A convolution or a transposed one, as the lowering needs it.
+struct ConvOperands {
+  Value x, filter, bias, y;
+  ArrayRef<int64_t> strides, pads, dilations, outputPadding;
+  int64_t groups = 1;
+  bool transposed = false; ///< Conv2DBackpropInput (ONNX ConvTranspose)
+};
+
+ConvOperands convOperands(Operation *op) {
+  ConvOperands c;
+  if (auto conv = dyn_cast<ascend::Conv2DOp>(op)) {
+    c = {conv.getX(), conv.getFilter(), conv.getBias(), conv.getY(), conv.getStrides(),
+         conv.getPads(), conv.getDilations(), {}, static_cast<int64_t>(conv.getGroups()), false};
+    return c;
+  }
+  auto deconv = cast<ascend::Conv2DBackpropInputOp>(op);
+  c = {deconv.getX(), deconv.getFilter(), deconv.getBias(), deconv.getY(), deconv.getStrides(),
+       deconv.getPads(), deconv.getDilations(), deconv.getOutputPadding(),
+       static_cast<int64_t>(deconv.getGroups()),
+       true};
+  return c;
+}
+
+/// The pads of the convolution a transposed convolution equals (on its
+/// input spread out by the strides): dilation * (k - 1) - pad at each end,
+/// plus the output padding at the end. Negative when the transposed
+/// convolution crops more than the window reaches.
+SmallVector<int64_t> equivalentPads(const ConvOperands &c, int64_t kh, int64_t kw) {
+  if (!c.transposed)
+    return SmallVector<int64_t>(c.pads);
+  int64_t reachH = c.dilations[0] * (kh - 1), reachW = c.dilations[1] * (kw - 1);
+  return {reachH - c.pads[0], reachH - c.pads[1] + c.outputPadding[0], reachW - c.pads[2],
+          reachW - c.pads[3] + c.outputPadding[1]};
+}
+
+} // namespace
+
+ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &context) {
+  ConvOperands c = convOperands(op);
   ConvShape shape;
-  auto x = cast<ShapedType>(op.getX().getType());
-  auto w = cast<ShapedType>(op.getFilter().getType());
-  auto y = cast<ShapedType>(op.getType());
-  shape.groups = op.getGroups();
+  auto x = cast<ShapedType>(c.x.getType());
+  auto w = cast<ShapedType>(c.filter.getType());
+  auto y = cast<ShapedType>(c.y.getType());
+  shape.groups = c.groups;
   shape.images = x.getDimSize(0);
   shape.channels = x.getDimSize(1) / shape.groups;
   shape.outChannels = y.getDimSize(1) / shape.groups;
@@ -213,44 +253,58 @@ ConvShape ascendprec::kernel::convShape(ascend::Conv2DOp op, const LoweringConte
   return shape;
 }
 
-ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, ascend::Conv2DOp op,
+ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, Operation *op,
                                             const LoweringContext &context) {
   ConvShape shape = convShape(op, context);
-  auto x = cast<ShapedType>(op.getX().getType());
+  ConvOperands c = convOperands(op);
+  auto x = cast<ShapedType>(c.x.getType());
   ConvViews views;
   views.x = kb.reshapeGM(kb.arg(0), {shape.images, shape.groups, shape.channels,
                                      x.getDimSize(2), x.getDimSize(3)});
-  views.w = kb.reshapeGM(kb.arg(1), {shape.groups, shape.outChannels,
-                                     shape.channels * shape.kh * shape.kw});
-  if (op.getBias())
+  // A convolution's filter is [Cout, C/G, kh, kw]; a transposed one's
+  // [C, Cout/G, kh, kw], read through transposed_filter.
+  views.w = c.transposed
+                ? kb.reshapeGM(kb.arg(1), {shape.groups, shape.channels, shape.outChannels,
+                                           shape.kh * shape.kw})
+                : kb.reshapeGM(kb.arg(1), {shape.groups, shape.outChannels,
+                                           shape.channels * shape.kh * shape.kw});
+  if (c.bias)
     views.bias = kb.reshapeGM(kb.arg(2), {shape.groups, shape.outChannels});
   views.y = kb.reshapeGM(kb.output(), {shape.images, shape.groups, shape.outChannels,
                                        shape.outH * shape.outW});
   return views;
 }
 
-CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, ascend::Conv2DOp op,
+CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, Operation *op,
                                            const ConvViews &views, const LoweringContext &context,
                                            int64_t epilogueBytes) {
   ConvShape shape = convShape(op, context);
+  ConvOperands c = convOperands(op);
   shape.problem.epilogueBytes = epilogueBytes;
   CubeKernelSpec spec;
   spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
   spec.outerSizes = {shape.images, shape.groups};
-  spec.inputType = getElementTypeOrSelf(op.getX().getType());
-  ArrayRef<int64_t> pads = op.getPads();
-  auto img2col = Img2ColAttr::get(op.getContext(), {shape.kh, shape.kw}, op.getStrides(),
-                                  {pads[0], pads[1], pads[2], pads[3]}, op.getDilations(),
-                                  {shape.outH, shape.outW}, shape.c0);
+  spec.inputType = getElementTypeOrSelf(c.x.getType());
+  // A transposed convolution is the convolution (stride 1) of its input
+  // spread out by the strides, with the flipped filter.
+  SmallVector<int64_t> unit = {1, 1};
+  auto img2col = Img2ColAttr::get(
+      op->getContext(), {shape.kh, shape.kw}, c.transposed ? ArrayRef<int64_t>(unit) : c.strides,
+      equivalentPads(c, shape.kh, shape.kw), c.dilations, {shape.outH, shape.outW}, shape.c0,
+      c.transposed ? c.strides : ArrayRef<int64_t>());
   Value x = views.x, w = views.w;
   Location loc = kb.loc();
+  bool transposed = c.transposed;
   spec.loadA = [x, img2col, loc](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
     auto load = loadTile(b, loc, x, ValueRange{pos.outer[0], pos.outer[1], pos.m, k}, l1);
     load.setImg2colAttr(img2col);
   };
-  spec.loadB = [w, loc](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
-    auto load = loadTile(b, loc, w, ValueRange{pos.outer[1], pos.n, k}, l1);
-    load.setTranspose(true);
+  spec.loadB = [w, loc, transposed](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
+    if (transposed) {
+      loadTile(b, loc, w, ValueRange{pos.outer[1], k, pos.n}, l1).setTransposedFilter(true);
+      return;
+    }
+    loadTile(b, loc, w, ValueRange{pos.outer[1], pos.n, k}, l1).setTranspose(true);
   };
   return spec;
 }
@@ -278,10 +332,14 @@ std::optional<std::string> ascendprec::kernel::whyCubeNotLowerable(Operation *op
         cast<ShapedType>(batch.getX2().getType()).getRank() < 2)
       return std::string("multiplies a 1-D operand (reshape it to a matrix)");
     problem = shape.problem;
-  } else if (auto conv = dyn_cast<ascend::Conv2DOp>(op)) {
-    in = getElementTypeOrSelf(conv.getX().getType());
-    other = getElementTypeOrSelf(conv.getFilter().getType());
-    problem = convShape(conv, context).problem;
+  } else if (isa<ascend::Conv2DOp, ascend::Conv2DBackpropInputOp>(op)) {
+    ConvOperands c = convOperands(op);
+    in = getElementTypeOrSelf(c.x.getType());
+    other = getElementTypeOrSelf(c.filter.getType());
+    ConvShape shape = convShape(op, context);
+    problem = shape.problem;
+    if (llvm::any_of(equivalentPads(c, shape.kh, shape.kw), [](int64_t pad) { return pad < 0; }))
+      return std::string("crops more than its window reaches (pads above dilation * (k - 1))");
   } else {
     return std::nullopt;
   }
@@ -295,5 +353,6 @@ std::optional<std::string> ascendprec::kernel::whyCubeNotLowerable(Operation *op
 void ascendprec::kernel::populateCubeLoweringPatterns(RewritePatternSet &patterns,
                                                       LoweringContext &context) {
   patterns.add<CubeLowering<ascend::MatMulV2Op>, CubeLowering<ascend::BatchMatMulV2Op>,
-               CubeLowering<ascend::Conv2DOp>>(patterns.getContext(), context);
+               CubeLowering<ascend::Conv2DOp>, CubeLowering<ascend::Conv2DBackpropInputOp>>(
+      patterns.getContext(), context);
 }

@@ -36,7 +36,8 @@ int64_t ascendprec::kernel::elementBytes(Type type) {
 LoadOp ascendprec::kernel::loadTile(OpBuilder &b, Location loc, Value source, ValueRange offsets,
                                     Value target) {
   return LoadOp::create(b, loc, source, offsets, target, /*transpose=*/nullptr,
-                        /*broadcast=*/nullptr, /*img2col=*/nullptr);
+                        /*broadcast=*/nullptr, /*img2col=*/nullptr,
+                        /*transposed_filter=*/nullptr);
 }
 
 StoreOp ascendprec::kernel::storeTile(OpBuilder &b, Location loc, Value source, Value target,

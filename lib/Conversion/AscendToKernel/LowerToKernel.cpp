@@ -57,7 +57,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (isViewOpType(opType) || dmaKindOf(opType) || elementwiseKindOf(op) ||
       isa<ascend::CastOp, ascend::BatchNormOp>(op))
     return std::nullopt;
-  if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp>(op))
+  if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp,
+          ascend::Conv2DBackpropInputOp>(op))
     return whyCubeNotLowerable(op, context);
   if (reductionKindOf(opType))
     return whyReductionNotLowerable(op, context);

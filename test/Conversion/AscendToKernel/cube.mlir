@@ -99,3 +99,18 @@ func.func @repeated(%x: tensor<32x64xf16>, %w0: tensor<64x64xf16>, %w1: tensor<6
   %b = ascend.MatMulV2 %a, %w1 {name = "layer1"} : (tensor<32x64xf16>, tensor<64x64xf16>) -> tensor<32x64xf16>
   return %b : tensor<32x64xf16>
 }
+
+// A transposed convolution (ONNX ConvTranspose) is the stride-1 convolution
+// of its input spread out by the strides (input_dilations), padded by
+// dilation * (k - 1) - pad, with the flipped filter (transposed_filter).
+// CHECK-LABEL: akernel.kernel @up
+// CHECK: akernel.load {{.*}} {img2col = #akernel.img2col<kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], out = [8, 8], c0 = 4, input_dilations = [2, 2]>}
+// CHECK: akernel.load {{.*}} {transposed_filter} : memref<1x4x2x4xf16
+// CHECK: akernel.fixpipe {{.*}} {round = #akernel.round<rint>, transpose} : memref<16x16xf32, #akernel.space<l0c>> -> memref<1x1x2x64xf16
+func.func @deconv(%x: tensor<1x4x4x4xf16>) -> tensor<1x2x8x8xf16> {
+  %w = ascend.Const dense<0.5> : tensor<4x2x2x2xf16> {name = "up.w"}
+  %y = ascend.Conv2DBackpropInput %x, %w {name = "up", strides = array<i64: 2, 2>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>}
+      : (tensor<1x4x4x4xf16>, tensor<4x2x2x2xf16>) -> tensor<1x2x8x8xf16>
+  return %y : tensor<1x2x8x8xf16>
+}

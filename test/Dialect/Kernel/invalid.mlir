@@ -395,3 +395,30 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     return %y : tensor<8xf16>
   }
 }
+
+// -----
+
+func.func @load_filter(%w: memref<8x9xf16, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{with transposed_filter reads a [..., Cin, Cout, kh*kw] filter into a 2-D tile}}
+  akernel.load %w[%c0, %c0] -> %t {transposed_filter} : memref<8x9xf16, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @load_modes(%w: memref<1x4x2x4xf16, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{takes one of transpose, broadcast, img2col and transposed_filter}}
+  akernel.load %w[%c0, %c0, %c0] -> %t {transposed_filter, transpose} : memref<1x4x2x4xf16, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @img2col_dilations(%x: memref<1x3x8x8xf16, #akernel.space<gm>>, %t: memref<64x48xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{img2col's input_dilations are 2 positive factors}}
+  akernel.load %x[%c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], out = [8, 8], c0 = 4, input_dilations = [0, 2]>} : memref<1x3x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
+  return
+}

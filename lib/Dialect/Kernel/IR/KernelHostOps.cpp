@@ -52,7 +52,8 @@ LogicalResult ViewOp::verify() {
 LogicalResult Img2ColAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                                   ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations,
-                                  ArrayRef<int64_t> out, int64_t c0) {
+                                  ArrayRef<int64_t> out, int64_t c0,
+                                  ArrayRef<int64_t> inputDilations) {
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2 || out.size() != 2 ||
       pads.size() != 4)
     return emitError() << "img2col takes 2 kernel sizes, strides, dilations and output sizes "
@@ -63,6 +64,8 @@ LogicalResult Img2ColAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!positive(kernel) || !positive(strides) || !positive(dilations) || !positive(out) ||
       llvm::any_of(pads, [](int64_t pad) { return pad < 0; }))
     return emitError() << "img2col sizes, strides and dilations are positive, pads not negative";
+  if (!inputDilations.empty() && (inputDilations.size() != 2 || !positive(inputDilations)))
+    return emitError() << "img2col's input_dilations are 2 positive factors";
   if (c0 != 4 && c0 != 8 && c0 != 16 && c0 != 32)
     return emitError() << "img2col's channel granule c0 is 4 (small channel), 8, 16 or 32, not "
                        << c0;

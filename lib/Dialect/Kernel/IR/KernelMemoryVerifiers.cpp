@@ -181,9 +181,10 @@ LogicalResult LoadOp::verify() {
     return emitOpError("does not convert ")
            << source.getElementType() << " to " << target.getElementType()
            << "; use akernel.vcast on UB";
-  int modes = (getTranspose() ? 1 : 0) + (getBroadcast() ? 1 : 0) + (getImg2col() ? 1 : 0);
+  int modes = (getTranspose() ? 1 : 0) + (getBroadcast() ? 1 : 0) + (getImg2col() ? 1 : 0) +
+              (getTransposedFilter() ? 1 : 0);
   if (modes > 1)
-    return emitOpError("takes one of transpose, broadcast and img2col");
+    return emitOpError("takes one of transpose, broadcast, img2col and transposed_filter");
   size_t offsets = getOffsets().size();
   if (std::optional<ArrayRef<int64_t>> shape = getBroadcast()) {
     if (offsets != 1)
@@ -202,6 +203,15 @@ LogicalResult LoadOp::verify() {
     if (offsets != static_cast<size_t>(source.getRank() - 1))
       return emitOpError("with img2col takes ")
              << source.getRank() - 1 << " offsets (leading dimensions, first row, first column)";
+    return success();
+  }
+  if (getTransposedFilter()) {
+    if (source.getRank() < 3 || target.getRank() != 2)
+      return emitOpError("with transposed_filter reads a [..., Cin, Cout, kh*kw] filter into a "
+                         "2-D tile");
+    if (offsets != static_cast<size_t>(source.getRank() - 1))
+      return emitOpError("with transposed_filter takes ")
+             << source.getRank() - 1 << " offsets (leading dimensions, first k, first n)";
     return success();
   }
   if (getTranspose() && target.getRank() != 2)

@@ -120,7 +120,10 @@ def Kernel_Img2ColAttr : AttrDef<Kernel_Dialect, "Img2Col"> {
     columns past the channels read 0. `c0` is the channel granule the
     patch columns are padded to (16, or 4 on the small-channel path for
     C <= 4 with `enable_small_channel=1`, OP-3): K is
-    `round_up(C, c0) * kernel[0] * kernel[1]` rounded to the fractal.
+    `round_up(C, c0) * kernel[0] * kernel[1]` rounded to the fractal. With
+    `input_dilations` (a transposed convolution), the map is first spread
+    out: pixel (h, w) of the spread map is the input's (h / d0, w / d1) when
+    both divide, else 0.
 
     ```mlir
     #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1],
@@ -132,11 +135,13 @@ def Kernel_Img2ColAttr : AttrDef<Kernel_Dialect, "Img2Col"> {
                         ArrayRefParameter<"int64_t">:$pads,
                         ArrayRefParameter<"int64_t">:$dilations,
                         ArrayRefParameter<"int64_t">:$out,
-                        "int64_t":$c0);
+                        "int64_t":$c0,
+                        OptionalArrayRefParameter<"int64_t">:$input_dilations);
   let assemblyFormat = [{
     `<` `kernel` `=` `[` $kernel `]` `,` `strides` `=` `[` $strides `]` `,`
     `pads` `=` `[` $pads `]` `,` `dilations` `=` `[` $dilations `]` `,`
-    `out` `=` `[` $out `]` `,` `c0` `=` $c0 `>`
+    `out` `=` `[` $out `]` `,` `c0` `=` $c0
+    (`,` `input_dilations` `=` `[` $input_dilations^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
 }

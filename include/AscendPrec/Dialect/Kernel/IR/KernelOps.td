@@ -130,7 +130,13 @@ def Kernel_LoadOp : Kernel_Op<"load"> {
       flattened shape: how an elementwise kernel reads a bias or a scale;
     * `img2col = #akernel.img2col<...>`: `source` is an `[..., C, H, W]`
       feature map, read as the convolution's patch matrix; the offsets are
-      the leading dimensions', then the first row and column.
+      the leading dimensions', then the first row and column;
+    * `transposed_filter`: `source` is a transposed convolution's filter
+      seen as `[..., Cin, Cout, kh*kw]`, read as the equivalent
+      convolution's [K, N] matrix: tile element [k, n], with
+      k = cin * kh*kw + r, reads `[cin, n, kh*kw - 1 - r]` (the window
+      flipped); the offsets are the leading dimensions', then the first
+      k and n.
 
     ```mlir
     akernel.load %a[%m, %k] -> %a_l1 : memref<100x72xf16, #akernel.space<gm>>
@@ -140,7 +146,8 @@ def Kernel_LoadOp : Kernel_Op<"load"> {
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
                        Kernel_StaticMemRef:$target, UnitAttr:$transpose,
                        OptionalAttr<DenseI64ArrayAttr>:$broadcast,
-                       OptionalAttr<Kernel_Img2ColAttr>:$img2col);
+                       OptionalAttr<Kernel_Img2ColAttr>:$img2col,
+                       UnitAttr:$transposed_filter);
   let assemblyFormat = [{
     $source `[` $offsets `]` `->` $target attr-dict `:` type($source) `->` type($target)
   }];
