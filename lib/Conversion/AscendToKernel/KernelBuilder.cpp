@@ -110,7 +110,9 @@ Value KernelBuilder::reshapeGM(Value gm, ArrayRef<int64_t> shape) {
 }
 
 Value KernelBuilder::openTileLoop(int64_t tiles, int64_t blockDim) {
-  kernelOp.setBlockDim(blockDim);
+  // An empty tensor (a zero-size dimension) has no tiles; its kernel still
+  // runs on one block, doing nothing.
+  kernelOp.setBlockDim(std::max<int64_t>(blockDim, 1));
   Value block = BlockIdxOp::create(body, location, body.getIndexType());
   return openLoopFrom(block, tiles, blockDim);
 }

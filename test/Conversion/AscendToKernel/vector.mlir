@@ -61,3 +61,12 @@ func.func @batchnorm(%x: tensor<2x8x4x4xf16>, %s: tensor<8xf16>, %o: tensor<8xf1
       : (tensor<2x8x4x4xf16>, tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<8xf16>) -> tensor<2x8x4x4xf16>
   return %y : tensor<2x8x4x4xf16>
 }
+
+// An empty tensor (ONNX allows zero-size dimensions) has no tiles; its
+// kernel runs on one block and does nothing.
+// CHECK-LABEL: akernel.kernel @empty
+// CHECK-SAME: block_dim = 1 : i64
+func.func @empty(%x: tensor<0x4xf16>) -> tensor<0x4xf16> {
+  %y = ascend.Relu %x {name = "empty"} : tensor<0x4xf16>
+  return %y : tensor<0x4xf16>
+}
