@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
@@ -22,6 +23,10 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <onnx/onnx_pb.h>
+
+#include <iterator>
+#include <map>
+#include <set>
 
 #include <filesystem>
 #include <fstream>
@@ -55,6 +60,25 @@ static bool hasOnlyFloatInputs(const std::string &bytes) {
   return true;
 }
 
+/// Ops left without a kernel, by the reason's first words.
+using LoweringStats = std::map<std::string, int>;
+
+/// Lowers a planned module to kernels (allow-unlowered) and verifies it.
+LogicalResult lowerPlanned(ModuleOp planned, MLIRContext &context, std::string &diagnostics,
+                           LoweringStats &stats) {
+  diagnostics.clear();
+  auto pm = PassManager::on<ModuleOp>(&context);
+  pm.addPass(ascendprec::createConvertAscendToKernel(nullptr, /*allowUnlowered=*/true));
+  if (failed(pm.run(planned)) || failed(verify(planned)))
+    return failure();
+  if (auto unlowered = planned->getAttrOfType<ArrayAttr>("akernel.unlowered"))
+    stats["ops without a kernel"] += static_cast<int>(unlowered.size());
+  stats["kernels"] += static_cast<int>(
+      std::distance(planned.getOps<ascendprec::kernel::KernelOp>().begin(),
+                    planned.getOps<ascendprec::kernel::KernelOp>().end()));
+  return success();
+}
+
 int main(int argc, char **argv) {
   bool listGeneric = argc > 1 && std::string(argv[1]) == "--list-generic";
   if (listGeneric) {
@@ -75,6 +99,8 @@ int main(int argc, char **argv) {
   std::map<std::string, unsigned> unmapped;
   std::map<std::string, unsigned> planned, ruleErrors;
   std::vector<std::string> problems;
+  std::set<std::string> loweredModels;
+  LoweringStats loweringStats;
   std::vector<std::string> rejectedModels, controlFlowModels;
 
   for (int d = 2; d < argc; ++d) {
@@ -155,6 +181,13 @@ int main(int argc, char **argv) {
         ascendprec::ascend::buildPrecisionPipeline(pm, options);
         if (succeeded(pm.run(*copy)) && succeeded(verify(*copy))) {
           ++planned[mode];
+          // The first plan of each model is lowered to kernels too (issue
+          // 13): ops without a lowering are a result; a failing lowering or
+          // invalid kernels are a problem.
+          if (loweredModels.insert(file.string()).second &&
+              failed(lowerPlanned(*copy, context, diagnostics, loweringStats)))
+            problems.push_back(std::string("lowering failed (") + mode + "): " +
+                               file.string() + ": " + diagnostics);
           continue;
         }
         // A rule that cannot be met is a result, not a failure.
@@ -194,6 +227,10 @@ int main(int argc, char **argv) {
   for (const char *mode : kModes)
     std::cout << "    " << mode << ": " << planned[mode] << " planned, "
               << ruleErrors[mode] << " rule errors\n";
+  std::cout << "  lowered to kernels: " << loweredModels.size() << " models,";
+  for (const auto &[what, count] : loweringStats)
+    std::cout << " " << count << " " << what << ",";
+  std::cout << "\n";
   for (const std::string &problem : problems)
     std::cout << "PROBLEM " << problem << "\n";
   std::cout << (problems.empty() ? "sweep: OK\n" : "sweep: FAILED\n");
