@@ -18,15 +18,17 @@ std::string helpText() {
   std::string text =
       "OVERVIEW: prec-compile - plan an Ascend model's precision as CANN would, and say why\n\n"
       "USAGE: prec-compile MODEL.onnx|MODEL.mlir --soc_version=SOC [CANN options] --output=DIR\n\n"
-      "Writes DIR/planned.mlir, DIR/report.{json,txt,html,dot}, DIR/report.lock.cfg\n"
-      "(a customize_dtypes lockfile) and DIR/options.json (the effective options).\n"
+      "Writes DIR/planned.mlir, DIR/kernels.mlir (the plan lowered to AI Core kernels,\n"
+      "with an estimated device time per kernel in the report),\n"
+      "DIR/report.{json,txt,html,dot}, DIR/report.lock.cfg (a customize_dtypes\n"
+      "lockfile) and DIR/options.json (the effective options).\n"
       "Nothing is written unless everything succeeds. Exit status: 0 success,\n"
       "1 user error (bad option, file or model; a rule that cannot be met),\n"
       "2 internal error.\n\n"
       "Input and output:\n" +
       optionLine("--output=DIR", "output folder (required)") +
       optionLine("--session_options=FILE", "JSON object of CANN options; the command line wins") +
-      optionLine("--explain", "print why every op got its dtype") +
+      optionLine("--explain", "print why every op got its dtype, and its kernel") +
       optionLine("--keep-io-dtypes=false", "let the model's inputs/outputs take planned dtypes") +
       optionLine("--quiet", "no progress lines (also when stderr is not a terminal)") +
       optionLine("--full-constants", "write constants over 16 elements into planned.mlir (default: elided)") +
