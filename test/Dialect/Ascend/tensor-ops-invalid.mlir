@@ -63,6 +63,14 @@ func.func @tile(%x: tensor<3x4xf32>) {
 
 // -----
 
+func.func @tile_overflow(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiles dimension 0 of 4 by 2305843009213693956, past 2^63 elements}}
+  %t = ascend.Tile %x {name = "tile", multiples = array<i64: 2305843009213693956>} : (tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @onehot(%i: tensor<3xi64>, %d: tensor<i64>, %on: tensor<f16>, %off: tensor<f32>) {
   // expected-error @+1 {{expects 'on_value' and 'off_value' of the result's element type 'f32'}}
   %o = ascend.OneHot %i, %d, %on, %off {name = "onehot"} : (tensor<3xi64>, tensor<i64>, tensor<f16>, tensor<f32>) -> tensor<3x?xf32>

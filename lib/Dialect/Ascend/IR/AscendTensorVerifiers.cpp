@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -79,9 +80,12 @@ LogicalResult TileOp::verify() {
       failed(expectRank(*this, "result", getY(), x.getRank())))
     return failure();
   for (int64_t d = 0; d < x.getRank(); ++d) {
-    int64_t in = x.getDimSize(d);
-    if (failed(expectDim(*this, Twine("result dimension ") + Twine(d), y.getDimSize(d),
-                         isKnown(in) ? in * multiples[d] : ShapedType::kDynamic)))
+    int64_t in = x.getDimSize(d), tiled = ShapedType::kDynamic;
+    // A mutated model can ask for more elements than an int64 counts.
+    if (isKnown(in) && llvm::MulOverflow(in, multiples[d], tiled))
+      return emitOpError("tiles dimension ")
+             << d << " of " << in << " by " << multiples[d] << ", past 2^63 elements";
+    if (failed(expectDim(*this, Twine("result dimension ") + Twine(d), y.getDimSize(d), tiled)))
       return failure();
   }
   return success();
