@@ -137,9 +137,15 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
   if (!report.lowered)
     return;
   double total = report.estDeviceUs();
-  os << "<h2>Device time (estimated)</h2>\n<p id=\"time\">" << formatUs(total) << " in "
-     << report.kernels.size() << " kernel launches of " << report.distinctKernels()
-     << " distinct kernels";
+  os << "<h2>Device time (estimated)</h2>\n<p id=\"time\">";
+  if (report.kernels.empty()) {
+    os << "No estimate: no op was lowered to a kernel (" << report.unlowered.size()
+       << " ops without a kernel; the diagnostics say why).</p>\n";
+    return;
+  }
+  size_t launches = report.kernels.size(), distinct = report.distinctKernels();
+  os << formatUs(total) << " in " << launches << (launches == 1 ? " kernel launch" : " kernel launches")
+     << " of " << distinct << (distinct == 1 ? " distinct kernel" : " distinct kernels");
   if (report.estCastUs() > 0)
     os << ", of which " << formatUs(report.estCastUs()) << " in inserted Casts";
   if (!report.unlowered.empty())
@@ -160,12 +166,14 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
   llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
     return a->us > b->us;
   });
-  os << "<table id=\"kernels\"><tr><th>kernel (launch)</th><th>engine</th><th>blocks</th>"
+  os << "<table id=\"kernels\"><tr><th>launch (node)</th><th>engine</th><th>blocks</th>"
         "<th>est us</th><th>cube us</th><th>vector us</th><th>data movement us</th>"
         "<th>nodes</th></tr>\n";
   for (size_t i = 0; i < std::min(top, sorted.size()); ++i) {
     const KernelEstimate &k = *sorted[i];
-    os << "<tr><td>" << escapeHtml(k.name) << "</td><td>" << escapeHtml(k.engine) << "</td><td>"
+    os << "<tr><td>" << escapeHtml(k.node)
+       << (k.node != k.name ? " (kernel " + k.name + ")" : std::string()) << "</td><td>"
+       << escapeHtml(k.engine) << "</td><td>"
        << k.blockDim << "</td><td>" << llvm::format("%.3g", k.us) << "</td><td>"
        << llvm::format("%.3g", k.cubeUs) << "</td><td>" << llvm::format("%.3g", k.vectorUs)
        << "</td><td>" << llvm::format("%.3g", k.moveUs) << "</td><td>"
@@ -246,7 +254,8 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
     os << "; " << inGroups << " of them inside UB groups";
   os << "), " << report.castsRemoved
      << " removed, " << report.constantsConverted << " constants converted, "
-     << report.diagnostics.size() << " diagnostics.</p>\n";
+     << report.diagnostics.size()
+     << (report.diagnostics.size() == 1 ? " diagnostic.</p>\n" : " diagnostics.</p>\n");
   countsTable(os, "compute dtype", byDType);
   countsTable(os, "engine", byEngine);
   countsTable(os, "rule", byRule);

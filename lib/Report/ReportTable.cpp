@@ -164,7 +164,7 @@ std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t 
   });
   line += ". Longest:";
   for (size_t i = 0; i < std::min(top, sorted.size()); ++i)
-    line += std::string(i ? ", " : " ") + sorted[i]->name + " " + formatUs(sorted[i]->us);
+    line += std::string(i ? ", " : " ") + sorted[i]->node + " " + formatUs(sorted[i]->us);
   return line + "\n";
 }
 
@@ -287,6 +287,9 @@ static std::string castsInGroupsText(const ReportData &report) {
 static std::string estimateText(const ReportData &report) {
   if (!report.lowered)
     return "";
+  if (report.kernels.empty())
+    return "; no device-time estimate (" + std::to_string(report.unlowered.size()) +
+           (report.unlowered.size() == 1 ? " op" : " ops") + " without a kernel)";
   size_t launches = report.kernels.size(), distinct = report.distinctKernels();
   std::string text = "; est. " + formatUs(report.estDeviceUs()) + " on the device in " +
                      std::to_string(launches) + (launches == 1 ? " kernel" : " kernels");

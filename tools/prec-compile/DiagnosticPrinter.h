@@ -29,7 +29,8 @@ public:
   /// The source manager text models are parsed with (for carets).
   llvm::SourceMgr &sourceMgr() { return sources; }
 
-  /// Between the two calls, warnings are kept as import diagnostics.
+  /// Between the two calls, warnings are kept for the report (ONNX import's,
+  /// the kernel lowering's).
   void startLoading() { loading = true; }
   std::vector<ascendprec::report::ReportData::Diagnostic> stopLoading();
 

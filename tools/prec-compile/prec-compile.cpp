@@ -182,8 +182,11 @@ lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> pol
                                                      flags.explain, flags.explainOnly));
   pm.enableVerifier(false);
   if (mlir::failed(pm.run(*copy)) || mlir::failed(mlir::verify(*copy))) {
-    llvm::errs() << "prec-compile: internal error: lowering the planned model to kernels "
-                    "failed; please report this with the model\n";
+    // The precision plan stands on its own: it is still written, without
+    // kernels.mlir and without estimates.
+    llvm::errs() << "prec-compile: warning: internal error while lowering the plan to "
+                    "kernels (please report it with the model); the precision plan and "
+                    "reports are written without kernels.mlir and without time estimates\n";
     return nullptr;
   }
   return copy;
@@ -326,11 +329,14 @@ int run(const std::vector<std::string> &args) {
   // whose estimates the report carries. An op without a lowering is a
   // warning (the report counts it), not a failure.
   progress.begin("lower to kernels");
+  // The lowering's warnings (ops without a kernel) go into the report too.
+  diagnostics.startLoading();
   mlir::OwningOpRef<mlir::ModuleOp> kernels = lowerToKernels(*module, policyShared, *flags);
+  for (ascendprec::report::ReportData::Diagnostic &diag : diagnostics.stopLoading())
+    report.diagnostics.push_back(std::move(diag));
   progress.end();
-  if (!kernels)
-    return InternalError;
-  ascendprec::kernel::attachKernelEstimates(*kernels, report);
+  if (kernels)
+    ascendprec::kernel::attachKernelEstimates(*kernels, report);
 
   progress.begin("write outputs");
   // planned.mlir is printed while the report files are formatted: the
@@ -346,7 +352,7 @@ int run(const std::vector<std::string> &args) {
   irWriter.join();
   if (mlir::failed(reported))
     return UserError;
-  if (wrote)
+  if (wrote && kernels)
     wrote = writePlannedIR(out->stagedPath("kernels.mlir"), *kernels, /*fullConstants=*/false,
                            writeError);
   std::vector<std::string> written;

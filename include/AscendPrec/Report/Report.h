@@ -45,6 +45,9 @@ struct ReportNode {
 /// One lowered kernel's estimate, for the time breakdown.
 struct KernelEstimate {
   std::string name, engine;
+  /// The launch's first node; differs from `name` when the launch reuses a
+  /// kernel built for another node of the same signature.
+  std::string node;
   int64_t blockDim = 1;
   double us = 0, cubeUs = 0, vectorUs = 0, moveUs = 0;
   std::vector<std::string> nodes;

@@ -187,7 +187,8 @@ void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &gro
 
 } // namespace
 
-void ascendprec::kernel::lowerBufferGroups(ModuleOp module, LoweringContext &context) {
+void ascendprec::kernel::lowerBufferGroups(ModuleOp module, LoweringContext &context,
+                                           bool explain) {
   IRRewriter rewriter(module.getContext());
   SmallVector<std::pair<StringAttr, BufferGroup>> groups;
   module.walk([&](Block *block) {
@@ -209,8 +210,9 @@ void ascendprec::kernel::lowerBufferGroups(ModuleOp module, LoweringContext &con
   for (auto &[name, group] : groups) {
     if (std::optional<std::string> why = checkGroup(group, name, context)) {
       Operation *anchor = group.cube ? group.cube : group.rest.front();
-      emitRemark(anchor->getLoc()) << "UB group '" << name.getValue()
-                                   << "' is lowered as separate kernels: " << *why;
+      if (explain)
+        emitRemark(anchor->getLoc()) << "UB group '" << name.getValue()
+                                     << "' is not one kernel: its cube op or chain " << *why;
       continue;
     }
     lowerGroup(rewriter, context, group, name);

@@ -67,7 +67,7 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyNormalizationNotLowerable(op, context);
   if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp>(op))
     return whyPoolingNotLowerable(op, context);
-  return "has no kernel lowering yet (" + opType.str() + ")";
+  return std::string("has no kernel lowering yet");
 }
 
 namespace {
@@ -99,7 +99,7 @@ struct ConvertAscendToKernelPass
     llvm::DenseSet<Operation *> kept;
     if (failed(nameUnlowered(module, context, kept)))
       return signalPassFailure();
-    lowerBufferGroups(module, context);
+    lowerBufferGroups(module, context, explain);
 
     ConversionTarget target(getContext());
     target.addLegalDialect<KernelDialect, arith::ArithDialect, scf::SCFDialect,
@@ -126,33 +126,52 @@ struct ConvertAscendToKernelPass
   /// computing a named node.
   void explainKernels(ModuleOp module) {
     auto target = module->getAttrOfType<TargetAttr>("akernel.target");
-    for (KernelOp kernel : module.getOps<KernelOp>()) {
-      if (!explainOnly.empty() && llvm::none_of(kernel.getNodes(), [&](Attribute node) {
-            return llvm::is_contained(explainOnly, cast<StringAttr>(node).getValue());
-          }))
-        continue;
-      KernelCost cost = estimateKernel(kernel, target);
-      double freq = std::max<int64_t>(target.getFreqMhz(), 1);
-      InFlightDiagnostic remark = kernel.emitRemark();
-      remark << "lowered to kernel @" << kernel.getSymName() << ": "
-             << stringifyEngine(kernel.getEngine()) << " on " << kernel.getBlockDim()
-             << (kernel.getBlockDim() == 1 ? " core" : " cores");
-      if (DictionaryAttr tiling = kernel.getTilingAttr()) {
-        remark << ", tiles";
-        for (NamedAttribute entry : tiling)
-          if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
-            remark << " " << entry.getName().getValue() << "=" << value.getInt();
-      }
-      auto us = [](double value) {
-        std::string text;
-        llvm::raw_string_ostream(text) << llvm::format("%.3g", value);
-        return text;
-      };
-      remark << "; " << describeKernelPrecision(kernel) << "; est " << us(cost.us)
-             << " us (cube " << us(cost.cubeCycles / freq) << ", vector "
+    SymbolTable symbols(module);
+    llvm::DenseMap<Operation *, KernelCost> costs;
+    // One remark per launch (a kernel shared by several nodes is explained
+    // for each of them), on the node's own location.
+    module.walk([&](LaunchOp launch) {
+      auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+      ArrayAttr nodes = launch.getNodesAttr() ? launch.getNodesAttr() : kernel.getNodes();
+      if (!kernel || (!explainOnly.empty() && llvm::none_of(nodes, [&](Attribute node) {
+                        return llvm::is_contained(explainOnly, cast<StringAttr>(node).getValue());
+                      })))
+        return;
+      auto [it, inserted] = costs.try_emplace(kernel.getOperation());
+      if (inserted)
+        it->second = estimateKernel(kernel, target);
+      explainLaunch(launch, kernel, it->second, target);
+    });
+  }
+
+  void explainLaunch(LaunchOp launch, KernelOp kernel, const KernelCost &cost,
+                     TargetAttr target) {
+    double freq = std::max<int64_t>(target.getFreqMhz(), 1);
+    auto us = [](double value) {
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%.3g", value);
+      return text;
+    };
+    InFlightDiagnostic remark = launch.emitRemark();
+    remark << "lowered to kernel @" << kernel.getSymName();
+    ArrayAttr nodes = launch.getNodesAttr();
+    if (nodes && !nodes.empty() && kernel.getSymName() != cast<StringAttr>(nodes[0]).getValue())
+      remark << " (shared with the ops of the same signature)";
+    remark << ": " << stringifyEngine(kernel.getEngine()) << " on " << kernel.getBlockDim()
+           << (kernel.getBlockDim() == 1 ? " core" : " cores");
+    if (DictionaryAttr tiling = kernel.getTilingAttr()) {
+      remark << ", tiles";
+      for (NamedAttribute entry : tiling)
+        if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
+          remark << " " << entry.getName().getValue() << "=" << value.getInt();
+    }
+    remark << "; " << describeKernelPrecision(kernel) << "; est " << us(cost.us) << " us";
+    if (cost.engine == Engine::AICPU)
+      remark << " on the AI CPU, with launch";
+    else
+      remark << " (cube " << us(cost.cubeCycles / freq) << ", vector "
              << us(cost.vectorCycles / freq) << ", data movement " << us(cost.moveCycles / freq)
              << ", with launch)";
-    }
   }
 
   LoweringContext makeContext(ModuleOp module, const policy::Policy &resolved) {
@@ -218,7 +237,7 @@ struct ConvertAscendToKernelPass
         for (Operation *op : ArrayRef(ops).drop_front().take_front(5))
           diag << " '" << cast<ascend::AscendOpInterface>(op).getNodeName() << "'";
         if (ops.size() > 6)
-          diag << " and " << ops.size() - 6 << " others";
+          diag << " and " << ops.size() - 6 << (ops.size() == 7 ? " other" : " others");
       }
       diag << " (no kernel, no time estimate)";
     }

@@ -30,16 +30,33 @@ struct RowPlan {
 
 /// Bytes per row: `full` buffers of a whole row at `bytes` each, plus
 /// per-row scalars.
+/// Every UB byte a step needs, as the kernel verifier counts it: per
+/// element of a row (`bytesPerElement`), per row (`bytesPerRow`: the row's
+/// statistics) and once (`fixedBytes`: parameters shared by all rows).
 RowPlan planRows(ShapedType type, ArrayRef<int64_t> axes, int64_t bytesPerElement,
-                 const LoweringContext &context) {
+                 const LoweringContext &context, int64_t bytesPerRow = 16,
+                 int64_t fixedBytes = 0) {
   RowPlan plan;
   std::optional<std::array<int64_t, 3>> view = rowView(type, axes);
   if (!view)
     return plan;
   plan.view = *view;
-  int64_t rowBytes = (*view)[1] * (*view)[2] * bytesPerElement + 4 * 4 * (*view)[2];
-  plan.rows = chooseRowTiling((*view)[0], rowBytes, context.facts, context.vectorCores);
+  int64_t rowBytes = (*view)[1] * (*view)[2] * bytesPerElement + bytesPerRow * (*view)[2];
+  CoreFacts facts = context.facts;
+  facts.ub -= 2 * fixedBytes; // double-buffered like every buffer
+  if (facts.ub <= 0)
+    return plan;
+  plan.rows = chooseRowTiling((*view)[0], rowBytes, facts, context.vectorCores);
   return plan;
+}
+
+/// Per-row and fixed UB bytes of a LayerNorm / InstanceNorm step: mean,
+/// variance and 1/sqrt (fp32) and the mean and variance outputs per row;
+/// gamma and beta per row (InstanceNorm) or once per column (LayerNorm).
+std::pair<int64_t, int64_t> normOverheads(bool perRowParams, int64_t reduced) {
+  int64_t perRow = 3 * 4 + 2 * 4;
+  return perRowParams ? std::pair<int64_t, int64_t>{perRow + 2 * 4, 0}
+                      : std::pair<int64_t, int64_t>{perRow, 2 * 4 * reduced};
 }
 
 /// InstanceNorm's axes: the spatial ones.
@@ -151,6 +168,19 @@ struct SoftmaxLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface>
   LoweringContext &context;
 };
 
+/// The rows of a LayerNorm or InstanceNorm step.
+template <typename NormT>
+RowPlan planNorm(NormT op, ShapedType type, int64_t bytesPerElement,
+                 const LoweringContext &context) {
+  constexpr bool perRowParams = std::is_same_v<NormT, ascend::InstanceNormOp>;
+  SmallVector<int64_t> axes = normAxes(op);
+  int64_t reduced = 1;
+  for (int64_t axis : axes)
+    reduced *= type.getDimSize(axis);
+  auto [perRow, fixed] = normOverheads(perRowParams, reduced);
+  return planRows(type, axes, bytesPerElement, context, perRow, fixed);
+}
+
 /// LayerNorm (gamma and beta per column, loaded once) and InstanceNorm
 /// (per channel, i.e. per row, loaded with each tile of rows) share one
 /// kernel: mean, variance, rsqrt(variance + epsilon), scale and shift.
@@ -169,7 +199,7 @@ struct RowNormLowering : OpConversionPattern<NormT> {
     if (data.isF16() && compute.isF16() && op.getImplMode() == ascend::ImplMode::HighPrecision)
       compute = Float32Type::get(op.getContext());
     Type acc = accumulationType(op, "mean", compute);
-    RowPlan plan = planRows(type, normAxes(op), layerNormBytes(data, compute), context);
+    RowPlan plan = planNorm(op, type, layerNormBytes(data, compute), context);
     int64_t outer = plan.view[0], reduced = plan.view[1];
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
@@ -253,17 +283,17 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
         product(type.getShape().take_back(axes.size())))
       return std::string("normalizes over other axes than gamma and beta cover");
     Type compute = Float32Type::get(op->getContext());
-    if (planRows(type, axes, layerNormBytes(type.getElementType(), compute), context).rows.tile ==
-        0)
+    if (planNorm(layerNorm, type, layerNormBytes(type.getElementType(), compute), context)
+            .rows.tile == 0)
       return std::string("normalizes rows too long for UB");
     return std::nullopt;
   }
   if (auto instanceNorm = dyn_cast<ascend::InstanceNormOp>(op)) {
     auto type = cast<ShapedType>(instanceNorm.getX().getType());
     Type compute = Float32Type::get(op->getContext());
-    if (type.getRank() < 3 || planRows(type, normAxes(instanceNorm),
-                                       layerNormBytes(type.getElementType(), compute), context)
-                                      .rows.tile == 0)
+    if (type.getRank() < 3 ||
+        planNorm(instanceNorm, type, layerNormBytes(type.getElementType(), compute), context)
+                .rows.tile == 0)
       return std::string("normalizes planes too large for UB");
     return std::nullopt;
   }

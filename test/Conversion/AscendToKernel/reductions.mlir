@@ -80,3 +80,16 @@ func.func @instancenorm(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
       : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x8x8xf32>, tensor<2x4x1x1xf32>, tensor<2x4x1x1xf32>)
   return %y : tensor<2x4x8x8xf32>
 }
+
+// A BERT-base LayerNorm: the rows per step leave room for gamma and beta
+// (loaded once) and each row's statistics, so the kernel fits UB (it failed
+// the buffer check before).
+// CHECK-LABEL: akernel.kernel @ln768
+// CHECK-SAME: tiling = {rows = {{[0-9]+}} : i64
+func.func @layernorm768(%x: tensor<8x128x768xf32>) -> tensor<8x128x768xf32> {
+  %g = ascend.Const dense<1.0> : tensor<768xf32> {name = "ln768.g"}
+  %b = ascend.Const dense<0.0> : tensor<768xf32> {name = "ln768.b"}
+  %y, %m, %v = ascend.LayerNorm %x, %g, %b {name = "ln768", begin_norm_axis = 2 : i64, begin_params_axis = 2 : i64}
+      : (tensor<8x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> (tensor<8x128x768xf32>, tensor<8x128x1xf32>, tensor<8x128x1xf32>)
+  return %y : tensor<8x128x768xf32>
+}

@@ -61,8 +61,9 @@ void populateAICpuLoweringPatterns(RewritePatternSet &patterns, LoweringContext 
 
 /// Lowers every UB-fusion group (`ascend.ub_group`) of `module` into one
 /// kernel each, before the per-op patterns run. Groups whose side inputs
-/// are not tile-shaped are left to the per-op patterns, with a remark.
-void lowerBufferGroups(ModuleOp module, LoweringContext &context);
+/// are not tile-shaped are left to the per-op patterns (with a remark when
+/// `explain`).
+void lowerBufferGroups(ModuleOp module, LoweringContext &context, bool explain = false);
 
 } // namespace ascendprec::kernel
 

@@ -116,10 +116,20 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       })
       .Case([&](CopyOp copy) { units.move += trips * bytesOf(copy.getSource().getType()) / onChip; })
       .Case([&](DmaOp dma) {
-        double bytes = 0;
-        for (Value buffer : dma->getOperands())
-          bytes += bytesOf(buffer.getType());
-        units.move += trips * bytes / ddr / std::max<int64_t>(blockDim, 1);
+        // Writes every output byte; reads every input byte, except for the
+        // kinds that read only what they write (a gather reads the rows it
+        // picks and its indices, a slice the window it keeps).
+        double written = 0, read = 0;
+        for (Value buffer : dma.getOutputs())
+          written += bytesOf(buffer.getType());
+        StringRef kind = dma.getKind();
+        bool readsWhatItWrites = kind == "gather" || kind == "slice" || kind == "tile" ||
+                                 kind == "broadcast" || kind == "resize" || kind == "one_hot";
+        for (auto [index, buffer] : llvm::enumerate(dma.getInputs())) {
+          double bytes = bytesOf(buffer.getType());
+          read += readsWhatItWrites && index == 0 ? std::min(bytes, written) : bytes;
+        }
+        units.move += trips * (read + written) / ddr / std::max<int64_t>(blockDim, 1);
       })
       .Case([&](VectorOp vop) {
         Type compute = vop.getCompute();
@@ -296,9 +306,13 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
               stringifyReduceOrder(reduce.getOrder()).str() + " order)");
         })
         .Case([&](kernel::CastOp cast) {
-          add("vcast " + typeText(cast.getInput().getType()) + " -> " +
-              typeText(cast.getOutput().getType()) + " " +
-              stringifyRoundingMode(cast.getRound()).str());
+          Type from = getElementTypeOrSelf(cast.getInput().getType());
+          Type to = getElementTypeOrSelf(cast.getOutput().getType());
+          // A widening float conversion is exact: no rounding to name.
+          bool exact = isa<FloatType>(from) && isa<FloatType>(to) &&
+                       to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth();
+          add("vcast " + typeText(from) + " -> " + typeText(to) + " " +
+              (exact ? std::string("(exact)") : stringifyRoundingMode(cast.getRound()).str()));
         })
         .Case([&](PoolOp pool) {
           add(pool.getKind().str() + " pool accumulating in " + typeText(pool.getAcc()));

@@ -33,6 +33,7 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
     estimate.vectorUs = cost.vectorCycles / freqMHz;
     estimate.moveUs = cost.moveCycles / freqMHz;
     estimate.nodes = cost.nodes;
+    estimate.node = cost.nodes.empty() ? cost.name : cost.nodes.front();
     estimate.castOnly = !cost.nodes.empty() &&
                         llvm::all_of(cost.nodes, [&](const std::string &node) {
                           return insertedCast.lookup(node);
