@@ -81,9 +81,18 @@ bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullCon
     std::optional<mlir::DenseResourceElementsHandle> *standIn = &elided;
     if (fullConstants)
       standIn = &streamed[blob];
-    if (!*standIn)
-      *standIn = manager.insert(fullConstants ? value.getRawHandle().getKey()
-                                              : llvm::StringRef("__elided__"));
+    if (!*standIn) {
+      // Every file written in one run shares the one `__elided__` entry
+      // (inserting it again would name it `__elided___1`).
+      mlir::DialectResourceBlobManager::BlobEntry *existing =
+          fullConstants ? nullptr : manager.getBlobManager().lookup("__elided__");
+      if (existing && !existing->getBlob())
+        *standIn = mlir::DenseResourceElementsHandle(
+            existing, context->getLoadedDialect<mlir::BuiltinDialect>());
+      else
+        *standIn = manager.insert(fullConstants ? value.getRawHandle().getKey()
+                                                : llvm::StringRef("__elided__"));
+    }
     constant.setValueAttr(mlir::DenseResourceElementsAttr::get(value.getType(), **standIn));
   });
 
