@@ -23,19 +23,12 @@ using namespace ascendprec::kernel;
 
 namespace {
 
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t result = 1;
-  for (int64_t value : values)
-    result *= value;
-  return result;
-}
-
 /// A matrix operand as [batch, rows, cols].
 SmallVector<int64_t> asBatchedMatrix(ShapedType type) {
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.size() == 1)
     return {1, 1, shape[0]};
-  return {product(shape.drop_back(2)), shape[shape.size() - 2], shape.back()};
+  return {ShapedType::getNumElements(shape.drop_back(2)), shape[shape.size() - 2], shape.back()};
 }
 
 /// The shape facts of a (batch) matrix multiply.

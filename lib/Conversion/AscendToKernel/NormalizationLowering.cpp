@@ -80,13 +80,6 @@ SmallVector<int64_t> normAxes(ascend::LayerNormOp op) {
   return axes;
 }
 
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t result = 1;
-  for (int64_t value : values)
-    result *= value;
-  return result;
-}
-
 int64_t softmaxBytes(Type data, Type compute) {
   return 2 * elementBytes(data) + 2 * elementBytes(compute);
 }
@@ -280,7 +273,7 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
     auto type = cast<ShapedType>(layerNorm.getX().getType());
     SmallVector<int64_t> axes = normAxes(layerNorm);
     if (cast<ShapedType>(layerNorm.getGamma().getType()).getNumElements() !=
-        product(type.getShape().take_back(axes.size())))
+        ShapedType::getNumElements(type.getShape().take_back(axes.size())))
       return std::string("normalizes over other axes than gamma and beta cover");
     Type compute = Float32Type::get(op->getContext());
     if (planNorm(layerNorm, type, layerNormBytes(type.getElementType(), compute), context)

@@ -1,6 +1,7 @@
 //===- Tiling.cpp - tile sizes from the SoC's buffer sizes -----------------===//
 
 #include "AscendPrec/Conversion/AscendToKernel/Tiling.h"
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 
 #include <algorithm>
 
@@ -8,11 +9,7 @@ using namespace ascendprec::kernel;
 
 double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_t blocks,
                                          const CoreFacts &facts) {
-  double ddr = static_cast<double>(std::max<int64_t>(facts.ddrRate, 1));
-  double l2 = static_cast<double>(std::max<int64_t>(facts.l2Rate, 1));
-  double first = std::min(total, sourceBytes / static_cast<double>(std::max<int64_t>(blocks, 1)));
-  bool cached = facts.l2 > 0 && sourceBytes <= static_cast<double>(facts.l2);
-  return first / ddr + (total - first) / (cached ? l2 : ddr);
+  return gmReadCycles(total, sourceBytes, blocks, facts.l2, facts.ddrRate, facts.l2Rate);
 }
 
 namespace {

@@ -58,17 +58,6 @@ double tripCount(Operation *op) {
   return trips;
 }
 
-/// Cycles for one core of `blocks` to read `total` bytes of a GM buffer of
-/// `source` bytes: its share of the buffer from DDR the first time, re-reads
-/// from L2 when the buffer fits there (a tile loop re-reads its panels).
-double readCycles(double total, double source, int64_t blocks, TargetAttr target) {
-  double ddr = std::max<int64_t>(target.getDdrRate(), 1);
-  double l2 = std::max<int64_t>(target.getL2Rate(), 1);
-  double first = std::min(total, source / std::max<int64_t>(blocks, 1));
-  bool cached = target.getL2() > 0 && source <= static_cast<double>(target.getL2());
-  return first / ddr + (total - first) / (cached ? l2 : ddr);
-}
-
 /// Vector repeats (256-byte passes) for `elements` elements of `type`.
 double repeats(double elements, Type type, const CostConstants &constants) {
   return std::ceil(elements * elementBytes(type) / constants.vectorBytesPerCycle);
@@ -104,7 +93,8 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
                            static_cast<double>(img2col.getStrides()[0] * img2col.getStrides()[1]);
           bytes /= std::max(overlap, 1.0);
         }
-        units.move += readCycles(trips * bytes, source, blockDim, target);
+        units.move += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
+                                   target.getDdrRate(), target.getL2Rate());
       })
       .Case([&](StoreOp store) { units.move += trips * bytesOf(store.getSource().getType()) / ddr; })
       .Case([&](FixpipeOp fixpipe) {
@@ -192,6 +182,15 @@ double stepsOf(KernelOp kernel) {
 }
 
 } // namespace
+
+double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_t blocks,
+                                         int64_t l2Bytes, int64_t ddrRate, int64_t l2Rate) {
+  double ddr = static_cast<double>(std::max<int64_t>(ddrRate, 1));
+  double l2 = static_cast<double>(std::max<int64_t>(l2Rate, 1));
+  double first = std::min(total, sourceBytes / static_cast<double>(std::max<int64_t>(blocks, 1)));
+  bool cached = l2Bytes > 0 && sourceBytes <= static_cast<double>(l2Bytes);
+  return first / ddr + (total - first) / (cached ? l2 : ddr);
+}
 
 int64_t ascendprec::kernel::vectorInstructions(StringRef kind) {
   // Instruction sequences per element-repeat, as the vector ISA composes
