@@ -7,6 +7,7 @@
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -16,13 +17,14 @@
 void ascendprec::registerAllAscendPrecDialects(mlir::DialectRegistry &registry) {
   registry.insert<ascend::AscendDialect, kernel::KernelDialect, func::FuncDialect,
                   arith::ArithDialect, tosa::TosaDialect, scf::SCFDialect,
-                  memref::MemRefDialect>();
+                  memref::MemRefDialect, math::MathDialect>();
 }
 
 void ascendprec::registerAllAscendPrecPasses() {
   ascendprec::ascend::registerAscendPrecPassesAndPipelines();
   ascendprec::registerAscendPrecConversionPasses();
   ascendprec::registerLowerToKernelPipeline();
+  ascendprec::registerKernelToLLVMPipeline();
   registerCanonicalizerPass();
   registerCSEPass();
 }

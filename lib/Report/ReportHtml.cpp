@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cmath>
 #include "AscendPrec/Report/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -131,6 +132,122 @@ void countsTable(raw_ostream &os, StringRef title, const std::map<std::string, s
   os << "</table>\n";
 }
 
+/// An SVG scatter plot: points (x, y) with y on a log scale, labelled.
+void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &points,
+             const std::vector<std::string> &labels, const std::string &xLabel,
+             const std::string &yLabel, bool connect) {
+  const double width = 720, height = 240, left = 60, bottom = 36, top = 10, right = 10;
+  double xMin = 0, xMax = 1, yMin = -8, yMax = 0;
+  bool first = true;
+  for (const auto &[x, y] : points) {
+    double ly = std::log10(std::max(y, 1e-12));
+    if (first) {
+      xMin = xMax = x;
+      yMin = yMax = ly;
+      first = false;
+    }
+    xMin = std::min(xMin, x);
+    xMax = std::max(xMax, x);
+    yMin = std::min(yMin, ly);
+    yMax = std::max(yMax, ly);
+  }
+  yMin = std::floor(yMin);
+  yMax = std::max(std::ceil(yMax), yMin + 1);
+  if (xMax == xMin)
+    xMax = xMin + 1;
+  auto px = [&](double x) { return left + (x - xMin) / (xMax - xMin) * (width - left - right); };
+  auto py = [&](double y) {
+    double ly = std::log10(std::max(y, 1e-12));
+    return top + (yMax - ly) / (yMax - yMin) * (height - top - bottom);
+  };
+  os << "<svg class=\"plot\" width=\"" << width << "\" height=\"" << height
+     << "\" xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">";
+  for (double e = yMin; e <= yMax; e += 1) {
+    double y = top + (yMax - e) / (yMax - yMin) * (height - top - bottom);
+    os << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y << "\" y2=\""
+       << y << "\" stroke=\"#ddd\"/><text x=\"4\" y=\"" << y + 4 << "\">1e" << e << "</text>";
+  }
+  os << "<text x=\"" << left << "\" y=\"" << height - 6 << "\">" << escapeHtml(xLabel)
+     << "</text><text x=\"" << width - 200 << "\" y=\"" << height - 6 << "\">"
+     << escapeHtml(yLabel) << "</text>";
+  if (connect && points.size() > 1) {
+    os << "<polyline fill=\"none\" stroke=\"#4a7ab5\" points=\"";
+    for (const auto &[x, y] : points)
+      os << px(x) << "," << py(y) << " ";
+    os << "\"/>";
+  }
+  for (size_t i = 0; i < points.size(); ++i) {
+    os << "<circle cx=\"" << px(points[i].first) << "\" cy=\"" << py(points[i].second)
+       << "\" r=\"3\" fill=\"#c0392b\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
+    if (!connect)
+      os << "<text x=\"" << px(points[i].first) + 5 << "\" y=\"" << py(points[i].second) - 5
+         << "\">" << escapeHtml(labels[i]) << "</text>";
+  }
+  os << "</svg>\n";
+}
+
+/// After --run: the outputs' error, the error along the graph (where it
+/// breaks), and --compare-modes' time against error.
+void accuracySection(raw_ostream &os, const ReportData &report) {
+  if (!report.measured && report.modes.empty())
+    return;
+  os << "<h2>Accuracy (measured on the host, vs the fp32 reference)</h2>\n";
+  if (report.measured) {
+    os << "<table class=\"engines\"><tr><th>output</th><th>rel rmse</th><th>max abs err</th>"
+          "<th>cosine</th><th>vs expected</th></tr>";
+    for (const ReportOutputAccuracy &output : report.outputAccuracy) {
+      char cosine[32];
+      std::snprintf(cosine, sizeof(cosine), "%.7f", output.cosine);
+      os << "<tr><td>" << escapeHtml(output.name) << "</td><td>"
+         << errorCell(output.relRmse) << "</td><td>" << errorCell(output.maxAbsErr)
+         << "</td><td>" << cosine << "</td><td>"
+         << (!output.withinTolerance ? "-" : *output.withinTolerance ? "within tolerance"
+                                                                      : "OUT of tolerance")
+         << "</td></tr>";
+    }
+    os << "</table>\n";
+    std::vector<std::pair<double, double>> points;
+    std::vector<std::string> labels;
+    for (const ReportNode &node : report.nodes)
+      if (node.relErr && std::isfinite(*node.relErr)) {
+        points.push_back({static_cast<double>(points.size()), *node.relErr});
+        labels.push_back(node.name + ": " + errorCell(node.relErr));
+      }
+    if (!points.empty()) {
+      os << "<p>Error of each op's output along the graph (hover a point for the op)";
+      if (!report.errorJumps.empty()) {
+        os << "; the error first jumps at ";
+        for (size_t i = 0; i < report.errorJumps.size(); ++i)
+          os << (i ? ", " : "") << "<code>" << escapeHtml(report.errorJumps[i]) << "</code>";
+      }
+      os << ":</p>\n";
+      logPlot(os, points, labels, "ops in graph order", "rel rmse vs fp32 (log)", true);
+    }
+  }
+  if (!report.modes.empty()) {
+    os << "<h3>Precision modes compared</h3>\n<table class=\"engines\"><tr><th>mode</th>"
+          "<th>fp16/bf16 ops</th><th>casts</th><th>est us</th><th>rel rmse</th></tr>";
+    std::vector<std::pair<double, double>> points;
+    std::vector<std::string> labels;
+    for (const ReportModeComparison &mode : report.modes) {
+      os << "<tr><td>" << escapeHtml(mode.mode) << "</td>";
+      if (!mode.note.empty()) {
+        os << "<td colspan=\"4\">" << escapeHtml(mode.note) << "</td></tr>";
+        continue;
+      }
+      char us[32];
+      std::snprintf(us, sizeof(us), "%.1f", mode.estDeviceUs);
+      os << "<td>" << mode.lowPrecisionOps << "</td><td>" << mode.casts << "</td><td>" << us
+         << "</td><td>" << errorCell(mode.relRmse) << "</td></tr>";
+      points.push_back({mode.estDeviceUs, std::max(mode.relRmse, 1e-12)});
+      labels.push_back(mode.mode);
+    }
+    os << "</table>\n";
+    if (!points.empty())
+      logPlot(os, points, labels, "estimated device time (us)", "rel rmse vs fp32 (log)", false);
+  }
+}
+
 /// Device time, as the lowering estimated it: the total, a bar per kernel
 /// engine, and the kernels that take longest (docs/cost-model.md).
 void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
@@ -186,7 +303,7 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
           "report.json.</p>\n";
 }
 
-void row(raw_ostream &os, const ReportNode &node, bool lowered) {
+void row(raw_ostream &os, const ReportNode &node, bool lowered, bool measured) {
   std::vector<std::string> cells = {node.name,
                                     node.opType + (node.generic ? " (generic)" : ""),
                                     join(node.producers),
@@ -203,6 +320,8 @@ void row(raw_ostream &os, const ReportNode &node, bool lowered) {
     cells.push_back(node.kernel.empty() ? "-" : node.kernel);
     cells.push_back(estimateCell(node));
   }
+  if (measured)
+    cells.push_back(errorCell(node.relErr));
   // An original node name finds the op it was fused into (FU-3).
   std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " " +
                        lower(node.bufferGroup) + " ";
@@ -275,6 +394,7 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
     os << "</ul>\n";
   }
 
+  accuracySection(os, report);
   os << "<h2>Ops</h2>\n<p class=\"legend\">";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
     os << "<span style=\"background:" << reportColorFor(dtype) << "\">" << dtype << "</span>";
@@ -283,7 +403,8 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
          "<table id=\"ops\"><thead><tr><th>node</th><th>op type</th><th>inputs from</th>"
          "<th>engine</th><th>origin</th><th>compute</th><th>in</th><th>out</th>"
          "<th>impl mode</th><th>list</th><th>rule</th><th>source</th>"
-     << (report.lowered ? "<th>kernel</th><th>est us</th>" : "") << "</tr></thead><tbody>\n";
+     << (report.lowered ? "<th>kernel</th><th>est us</th>" : "")
+     << (report.measured ? "<th>rel err</th>" : "") << "</tr></thead><tbody>\n";
   // Each inserted Cast right after the op (or graph input) whose value it
   // converts.
   std::map<std::string, std::vector<const ReportNode *>> castsOf;
@@ -295,20 +416,20 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
     if (it == castsOf.end())
       return;
     for (const ReportNode *cast : it->second)
-      row(os, *cast, report.lowered);
+      row(os, *cast, report.lowered, report.measured);
     castsOf.erase(it);
   };
   for (const std::string &input : report.graphInputs)
     castsAfter(input);
   for (const ReportNode &node : report.nodes)
     if (!node.insertedCast) {
-      row(os, node, report.lowered);
+      row(os, node, report.lowered, report.measured);
       castsAfter(node.name);
       for (size_t i = 0; i < node.outputDTypes.size() && node.outputDTypes.size() > 1; ++i)
         castsAfter(node.name + ":" + std::to_string(i));
     }
   for (const auto &[producer, casts] : castsOf) // converting something else
     for (const ReportNode *cast : casts)
-      row(os, *cast, report.lowered);
+      row(os, *cast, report.lowered, report.measured);
   os << "</tbody></table>\n<script>" << kScript << "</script>\n</body></html>\n";
 }

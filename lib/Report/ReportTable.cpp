@@ -145,6 +145,16 @@ std::string ascendprec::report::estimateCell(const ReportNode &node) {
   return text;
 }
 
+std::string ascendprec::report::errorCell(const std::optional<double> &error) {
+  if (!error)
+    return "-";
+  if (*error == 0)
+    return "0";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1e", *error);
+  return text;
+}
+
 std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t top) {
   if (!report.lowered || report.kernels.empty())
     return "";
@@ -226,18 +236,23 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
     rows.front().insert(rows.front().begin() + 6, "impl mode");
   if (report.lowered)
     rows.front().push_back("est us");
+  if (report.measured)
+    rows.front().push_back("rel err");
   for (const ReportNode &node : report.nodes) {
     std::vector<std::string> row = {displayName(node)};
     std::vector<std::string> cells = decisionCells(node, implModes);
     row.insert(row.end(), cells.begin(), cells.end());
     if (report.lowered)
       row.push_back(estimateCell(node));
+    if (report.measured)
+      row.push_back(errorCell(node.relErr));
     rows.push_back(std::move(row));
   }
   // Shrink, in this order, the source (a pass or file name, also in
   // report.txt), node, op type, inputs and outputs columns, never below a
   // readable minimum.
-  const size_t source = rows.front().size() - (report.lowered ? 2 : 1);
+  const size_t source =
+      rows.front().size() - (report.lowered ? 2 : 1) - (report.measured ? 1 : 0);
   std::vector<size_t> widths =
       fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 10}, {4, 11}, {5, 11}});
   // A fused op names what it absorbed while that fits (and stays short);

@@ -113,6 +113,12 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
             else
               json.attribute("est_us", nullptr);
           }
+          if (report.measured) {
+            if (node.relErr && std::isfinite(*node.relErr))
+              json.attribute("rel_err", *node.relErr);
+            else
+              json.attribute("rel_err", nullptr);
+          }
         });
       }
     });
@@ -148,6 +154,8 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
     header.push_back("kernel");
     header.push_back("est us");
   }
+  if (report.measured)
+    header.push_back("rel err");
   auto cellsOf = [&](const ReportNode &node) {
     std::vector<std::string> cells = {
         displayName(node) + (node.insertedCast ? " (inserted)" : ""),
@@ -160,6 +168,8 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
       cells.push_back(node.kernel.empty() ? "-" : node.kernel);
       cells.push_back(estimateCell(node));
     }
+    if (report.measured)
+      cells.push_back(errorCell(node.relErr));
     return cells;
   };
   // Two passes over the nodes (widths, then lines) rather than holding every

@@ -21,7 +21,8 @@ std::string helpText() {
       "Writes DIR/planned.mlir, DIR/kernels.mlir (the plan lowered to AI Core kernels,\n"
       "with an estimated device time per kernel in the report),\n"
       "DIR/report.{json,txt,html,dot}, DIR/report.lock.cfg (a customize_dtypes\n"
-      "lockfile) and DIR/options.json (the effective options).\n"
+      "lockfile) and DIR/options.json (the effective options); with --run also\n"
+      "DIR/accuracy.json and DIR/run/output_<i>.pb.\n"
       "Nothing is written unless everything succeeds. Exit status: 0 success,\n"
       "1 user error (bad option, file or model; a rule that cannot be met),\n"
       "2 internal error.\n\n"
@@ -36,6 +37,12 @@ std::string helpText() {
                  "do not fuse a node pinned by customize_dtypes or keep_dtype (AscendPrec's "
                  "extension; CANN drops such pins, FU-2)") +
       optionLine("--list-fusion-passes", "print every fusion pass and exit") +
+      "\nMeasuring accuracy on the host CPU (device rounding emulated):\n" +
+      optionLine("--run[=DIR]", "run the plan and its fp32 reference; DIR holds input_<i>.pb "
+                                "(and expected output_<i>.pb), else seeded random inputs; "
+                                "writes DIR/run/output_<i>.pb and accuracy.json") +
+      optionLine("--run-iterations=N", "time N runs of the plan (median; default 1)") +
+      optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {

@@ -124,6 +124,18 @@ std::string foreignFilesError(const std::string &option, const fs::path &folder,
          (foreign.size() == 1 ? "it" : "them") + " away or choose another folder";
 }
 
+/// A manifest entry this tool may remove when stale: a file in the folder or
+/// in its run/ subfolder, never a path that leaves them (a manifest is a text
+/// file anyone can edit).
+bool isOwnPath(const std::string &name) {
+  size_t slash = name.find('/');
+  if (slash == std::string::npos)
+    return !name.empty() && name != "." && name != "..";
+  std::string file = name.substr(slash + 1);
+  return name.compare(0, slash, OutputFolder::kRunFolder) == 0 && !file.empty() &&
+         file.find('/') == std::string::npos && file != "." && file != "..";
+}
+
 /// Staging folders of runs that died without cleaning up (SIGKILL, power
 /// loss): ours by name, and their process is gone.
 void removeAbandonedStaging(const fs::path &folder) {
@@ -183,7 +195,8 @@ private:
 const std::vector<std::string> &OutputFolder::outputNames() {
   static const std::vector<std::string> names = {
       "planned.mlir", "kernels.mlir",    "report.json", "report.txt",
-      "report.html",  "report.dot",      "report.lock.cfg", "options.json"};
+      "report.html",  "report.dot",      "report.lock.cfg", "options.json",
+      "accuracy.json", "compare.json"};
   return names;
 }
 
@@ -311,6 +324,11 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   for (const fs::directory_entry &entry : fs::directory_iterator(staging, ec))
     if (isRegularFile(entry.path()))
       staged.push_back(entry.path().filename().string());
+  // A run's outputs (--run) go into the run/ subfolder.
+  if (!ec && pathExists(staging / kRunFolder))
+    for (const fs::directory_entry &entry : fs::directory_iterator(staging / kRunFolder, ec))
+      if (isRegularFile(entry.path()))
+        staged.push_back(std::string(kRunFolder) + "/" + entry.path().filename().string());
   if (ec) {
     error = option + ": cannot read " + shown(staging) + ": " + ec.message();
     return false;
@@ -339,6 +357,20 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   if (!writeManifest(folder, staging, both, error))
     return false;
   for (const std::string &name : staged) {
+    if (name.find('/') != std::string::npos && !pathExists(folder / kRunFolder)) {
+      // Created by this run and remembered as ours: an empty run/ goes when
+      // a later run no longer writes into it.
+      if (::mkdir((folder / kRunFolder).c_str(), 0777) != 0 && errno != EEXIST) {
+        error = option + ": cannot create " + shown(folder / kRunFolder) + ": " +
+                std::strerror(errno);
+        return false;
+      }
+    }
+    if (name.find('/') != std::string::npos && !fs::is_directory(folder / kRunFolder, ec)) {
+      error = option + ": " + shown(folder / kRunFolder) +
+              " is not a folder; prec-compile writes a run's outputs into it";
+      return false;
+    }
     fs::rename(staging / name, folder / name, ec);
     if (ec) {
       error = option + ": cannot move " + shown(name) + " into " + shown(folder) +
@@ -349,8 +381,7 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   // Files an earlier run wrote that this one did not: still ours, now stale.
   std::set<std::string> current(staged.begin(), staged.end());
   for (const std::string &name : previous)
-    if (!current.count(name) && name.find('/') == std::string::npos &&
-        isRegularFile(folder / name))
+    if (!current.count(name) && isOwnPath(name) && isRegularFile(folder / name))
       fs::remove(folder / name, ec);
   if (!writeManifest(folder, staging, current, error))
     return false;

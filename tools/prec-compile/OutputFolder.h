@@ -58,6 +58,8 @@ public:
   /// Its bookkeeping files inside the folder.
   static constexpr const char *kManifestName = ".prec-compile-manifest";
   static constexpr const char *kLockName = ".prec-compile.lock";
+  /// The subfolder for a run's outputs (run/output_<i>.pb).
+  static constexpr const char *kRunFolder = "run";
 
 private:
   OutputFolder(std::string option, std::filesystem::path folder)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Accuracy.h"
 #include "Help.h"
 #include "ModelLoader.h"
 #include "AtcOptions.h"
@@ -30,6 +31,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -140,7 +142,25 @@ struct DriverFlags {
 
   /// --explain=NODE,OpType::T: those only; empty with --explain: every op.
   std::vector<std::string> explainOnly;
+
+  /// --run[=DIR]: run the plan on the host (DIR empty: random inputs).
+  std::optional<std::string> run;
+  unsigned runIterations = 1, threads = 1;
 };
+
+/// A positive count from a flag, or an error naming it.
+std::optional<unsigned> positiveFlag(const std::string &name, const std::string &value,
+                                     unsigned max, policy::DiagnosticList &diags) {
+  char *end = nullptr;
+  unsigned long number = std::strtoul(value.c_str(), &end, 10);
+  if (value.empty() || *end || value[0] == '-' || number == 0 || number > max) {
+    diags.error({"<command line>"},
+                "--" + name + " takes a whole number from 1 to " + std::to_string(max) +
+                    ", not '" + policy::escapeForDisplay(value) + "'");
+    return std::nullopt;
+  }
+  return static_cast<unsigned>(number);
+}
 
 std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &parsed,
                                            policy::DiagnosticList &diags) {
@@ -167,6 +187,23 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   flags.fullConstants = isSet("full-constants");
   flags.fusionRespectsPins = isSet("fusion-respects-pins");
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
+  if (const std::string *run = flag("run"); run && *run != "false")
+    flags.run = *run == "true" ? "" : *run;
+  for (const char *name : {"run-iterations", "threads"}) {
+    const std::string *value = flag(name);
+    if (!value)
+      continue;
+    if (!flags.run) {
+      diags.error({"<command line>"},
+                  std::string("--") + name + " applies to a run: add --run (or --run=DIR)");
+      return std::nullopt;
+    }
+    std::optional<unsigned> number =
+        positiveFlag(name, *value, std::string(name) == "threads" ? 256 : 1000, diags);
+    if (!number)
+      return std::nullopt;
+    (std::string(name) == "threads" ? flags.threads : flags.runIterations) = *number;
+  }
   return flags;
 }
 
@@ -192,6 +229,195 @@ lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> pol
   return copy;
 }
 
+/// The graph function of a kernels module (the one public function).
+mlir::func::FuncOp graphOf(mlir::ModuleOp kernels) {
+  for (auto function : kernels.getOps<mlir::func::FuncOp>())
+    if (!function.isPrivate() && !function.isExternal())
+      return function;
+  return nullptr;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+/// --run: the plan and its fp32 reference on the host; run/output_<i>.pb
+/// and accuracy.json staged, the report given each op's error.
+int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRun &run,
+              ascendprec::report::ReportData &report, OutputFolder &out,
+              std::optional<AccuracyResult> &accuracy) {
+  if (!kernels) {
+    llvm::errs() << "prec-compile: error: --run needs the plan's kernels, and lowering failed "
+                    "(see the warning above)\n";
+    return InternalError;
+  }
+  mlir::func::FuncOp graph = graphOf(kernels);
+  if (!graph) {
+    llvm::errs() << "prec-compile: internal error: the kernels have no graph function\n";
+    return InternalError;
+  }
+  // Inputs: the model's input shapes, fixed (a dynamic one needs
+  // --input_shape first).
+  std::vector<std::string> inputNames;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<ascendprec::runtime::ElementType> types;
+  for (mlir::BlockArgument argument : graph.getArguments()) {
+    auto named = graph.getArgAttrOfType<mlir::StringAttr>(argument.getArgNumber(), "ascend.name");
+    std::string name = named ? named.str() : "input " + std::to_string(argument.getArgNumber());
+    auto shaped = mlir::cast<mlir::ShapedType>(argument.getType());
+    if (!shaped.hasStaticShape()) {
+      llvm::errs() << "<command line>: error: --run needs every input's shape; input '" << name
+                   << "' has a dynamic dimension: give it with --input_shape=\"" << name
+                   << ":...\" (ATC's syntax)\n";
+      return UserError;
+    }
+    auto type = ascendprec::exec::hostElementType(shaped.getElementType(), false);
+    if (!type) {
+      llvm::errs() << "<command line>: error: --run: input '" << name << "' has element type "
+                   << shaped.getElementType() << ", which the host executor does not hold\n";
+      return UserError;
+    }
+    inputNames.push_back(name);
+    shapes.push_back({shaped.getShape().begin(), shaped.getShape().end()});
+    types.push_back(*type);
+  }
+  std::vector<ascendprec::runtime::HostTensor> inputs;
+  std::vector<NamedTensor> expected;
+  std::string error, inputsFrom;
+  if (flags.run->empty()) {
+    uint64_t state = 0;
+    for (size_t i = 0; i < shapes.size(); ++i)
+      inputs.push_back(randomTensor(types[i], shapes[i], state));
+    inputsFrom = "random (seed 0; floats uniform in [-1, 1), integers in [0, 10))";
+  } else {
+    std::optional<RunFolder> folder = readRunFolder(*flags.run, shapes.size(), error);
+    if (!folder) {
+      llvm::errs() << "<command line>: error: " << error << "\n";
+      return UserError;
+    }
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const ascendprec::runtime::HostTensor &given = folder->inputs[i].tensor;
+      if (given.shape() != shapes[i]) {
+        llvm::errs() << "<command line>: error: --run=" << *flags.run << ": input_" << i
+                     << ".pb has shape " << shapeText(given.shape()) << ", but input '"
+                     << inputNames[i] << "' takes " << shapeText(shapes[i]) << "\n";
+        return UserError;
+      }
+      inputs.push_back(given);
+    }
+    expected = std::move(folder->expected);
+    inputsFrom = *flags.run;
+  }
+  std::vector<std::string> outputNames;
+  for (unsigned i = 0; i < graph.getNumResults(); ++i) {
+    auto named = graph.getResultAttrOfType<mlir::StringAttr>(i, "ascend.name");
+    outputNames.push_back(named ? named.str() : "output_" + std::to_string(i));
+  }
+  if (!expected.empty() && expected.size() != outputNames.size()) {
+    llvm::errs() << "<command line>: error: --run=" << *flags.run << " holds "
+                 << expected.size() << " expected output files, the model has "
+                 << outputNames.size() << " outputs\n";
+    return UserError;
+  }
+  std::vector<std::string> problems;
+  accuracy = measureAccuracy(kernels, run, inputs, expected, outputNames, problems, error);
+  if (!accuracy) {
+    if (!problems.empty()) {
+      llvm::errs() << "prec-compile: error: the plan cannot run on the host: "
+                   << problems.size() << (problems.size() == 1 ? " op" : " ops")
+                   << " cannot be executed (nothing was run or written):\n";
+      for (size_t i = 0; i < problems.size() && i < 20; ++i)
+        llvm::errs() << "  " << policy::escapeForDisplay(problems[i]) << "\n";
+      if (problems.size() > 20)
+        llvm::errs() << "  ... and " << problems.size() - 20 << " more\n";
+      return UserError;
+    }
+    llvm::errs() << "prec-compile: error: running the plan failed: " << error << "\n";
+    return InternalError;
+  }
+  std::error_code ec;
+  fs::create_directory(out.stagedPath(OutputFolder::kRunFolder), ec);
+  for (size_t i = 0; i < accuracy->planOutputs.size(); ++i) {
+    std::string path = out.stagedPath(std::string(OutputFolder::kRunFolder) + "/output_" +
+                                      std::to_string(i) + ".pb");
+    if (!writeTensorFile(path, outputNames[i], accuracy->planOutputs[i], error)) {
+      llvm::errs() << "error: " << error << "\n";
+      return UserError;
+    }
+  }
+  if (!writeText(out.stagedPath("accuracy.json"), accuracyJson(*accuracy, run, inputsFrom))) {
+    llvm::errs() << "error: cannot write " << out.stagedPath("accuracy.json") << "\n";
+    return UserError;
+  }
+  // The report: each op's error (a kernel's on its first node).
+  std::map<std::string, double> errorByNode;
+  for (const OpAccuracy &op : accuracy->ops)
+    if (!op.nodes.empty())
+      errorByNode.emplace(op.nodes.front(), op.vsReference.relRmse);
+  for (ascendprec::report::ReportNode &node : report.nodes)
+    if (auto found = errorByNode.find(node.name); found != errorByNode.end())
+      node.relErr = found->second;
+  report.measured = true;
+  for (const OutputAccuracy &output : accuracy->outputs) {
+    ascendprec::report::ReportOutputAccuracy row;
+    row.name = output.name;
+    row.relRmse = output.vsReference.relRmse;
+    row.maxAbsErr = output.vsReference.maxAbsErr;
+    row.cosine = output.vsReference.cosine;
+    if (output.vsExpected)
+      row.withinTolerance = output.withinTolerance;
+    report.outputAccuracy.push_back(row);
+  }
+  for (size_t index : accuracy->errorJumps)
+    if (!accuracy->ops[index].nodes.empty())
+      report.errorJumps.push_back(accuracy->ops[index].nodes.front());
+  return Success;
+}
+
+/// The lines after the table: each output's error, where it jumps, timing.
+std::string accuracySummary(const AccuracyResult &accuracy, const AccuracyRun &run,
+                            const DriverFlags &flags) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "Measured on the host CPU with the device's rounding ("
+     << (flags.run->empty() ? "random inputs, seed 0" : "inputs from " + *flags.run)
+     << "), against the fp32 reference:\n";
+  for (const OutputAccuracy &output : accuracy.outputs) {
+    os << "  output '" << policy::escapeForDisplay(output.name) << "': rel rmse "
+       << ascendprec::report::errorCell(output.vsReference.relRmse) << ", max abs err "
+       << ascendprec::report::errorCell(output.vsReference.maxAbsErr)
+       << llvm::format(", cosine %.7f", output.vsReference.cosine);
+    if (output.vsReference.nonFinite)
+      os << ", " << output.vsReference.nonFinite << " non-finite where fp32 is finite";
+    if (output.vsExpected)
+      os << "; vs expected: "
+         << (output.withinTolerance ? "within" : "OUTSIDE") << " rtol "
+         << llvm::format("%g", run.rtol) << " atol " << llvm::format("%g", run.atol)
+         << " (max abs err " << ascendprec::report::errorCell(output.vsExpected->maxAbsErr)
+         << ")";
+    os << "\n";
+  }
+  if (!accuracy.errorJumps.empty()) {
+    os << "  the error first jumps at:";
+    for (size_t i = 0; i < accuracy.errorJumps.size() && i < 5; ++i) {
+      const OpAccuracy &op = accuracy.ops[accuracy.errorJumps[i]];
+      os << (i ? ", " : " ") << policy::escapeForDisplay(op.nodes.empty() ? op.kernel : op.nodes.front())
+         << " (" << ascendprec::report::errorCell(op.vsReference.relRmse) << ")";
+    }
+    os << "\n";
+  }
+  os << llvm::format("  host time: JIT %.0f ms (+%.0f ms reference), run %.1f ms", accuracy.jitMs,
+                     accuracy.referenceJitMs, accuracy.medianRunMs());
+  if (accuracy.runMs.size() > 1)
+    os << " (median of " << accuracy.runMs.size() << ")";
+  os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads")
+     << "; per-op errors in accuracy.json\n";
+  return text;
+}
+
 int run(const std::vector<std::string> &args) {
   for (const std::string &arg : args) {
     if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -211,7 +437,8 @@ int run(const std::vector<std::string> &args) {
   policy::DiagnosticList diags;
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
       args,
-      {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins"},
+      {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
+       "run", "run-iterations", "threads"},
       diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
@@ -231,8 +458,10 @@ int run(const std::vector<std::string> &args) {
   const std::string *output = &flags->output;
   // Before any work: whether the folder may be written at all.
   std::string folderError;
-  std::unique_ptr<OutputFolder> out =
-      OutputFolder::open(*output, inputPaths(*parsed), folderError);
+  std::vector<std::string> inputs = inputPaths(*parsed);
+  if (flags->run && !flags->run->empty())
+    inputs.push_back(*flags->run);
+  std::unique_ptr<OutputFolder> out = OutputFolder::open(*output, inputs, folderError);
   if (!out) {
     std::cerr << "<command line>: error: " << folderError << "\n";
     return UserError;
@@ -272,6 +501,14 @@ int run(const std::vector<std::string> &args) {
   if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
     return UserError;
   ascendprec::ascend::recordImportDiagnostics(*module, importDiagnostics);
+  // The model's own weights, for the fp32 reference of a run (planning may
+  // round them to fp16).
+  llvm::StringMap<mlir::ElementsAttr> modelConstants;
+  if (flags->run)
+    module->walk([&](ascendprec::ascend::ConstOp constant) {
+      if (auto name = constant->getAttrOfType<mlir::StringAttr>("name"))
+        modelConstants[name.getValue()] = constant.getValue();
+    });
 
   if (!out->stage(folderError)) {
     llvm::errs() << "<command line>: error: " << folderError << "\n";
@@ -338,6 +575,19 @@ int run(const std::vector<std::string> &args) {
   if (kernels)
     ascendprec::kernel::attachKernelEstimates(*kernels, report);
 
+  std::optional<AccuracyResult> accuracy;
+  AccuracyRun accuracyRun;
+  if (flags->run) {
+    accuracyRun.threads = flags->threads;
+    accuracyRun.iterations = flags->runIterations;
+    accuracyRun.modelConstants = std::move(modelConstants);
+    progress.begin("run on the host");
+    int status = runOnHost(kernels.get(), *flags, accuracyRun, report, *out, accuracy);
+    progress.end();
+    if (status != Success)
+      return status;
+  }
+
   progress.begin("write outputs");
   // planned.mlir is printed while the report files are formatted: the
   // reports read `report`, not the IR, so the two share nothing (a third of
@@ -383,6 +633,8 @@ int run(const std::vector<std::string> &args) {
     std::cout << "\n"
               << count << (count == 1 ? " diagnostic" : " diagnostics")
               << " (printed above, also in report.txt)\n";
+  if (accuracy)
+    std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags);
   std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
   exitWithoutTeardown(Success);
   return Success;

@@ -7,6 +7,8 @@
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
@@ -31,6 +33,16 @@ namespace ascendprec {
 std::unique_ptr<Pass> createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
                                                   bool allowUnlowered, bool explain = false,
                                                   ArrayRef<std::string> explainOnly = {});
+
+/// Adds the passes from prec-convert-kernel-to-std's output to the LLVM
+/// dialect: arith-expand with bf16 (bf16 conversions as integer code, so no
+/// host instruction flushes subnormals), math to libm/LLVM, memref, scf, func
+/// and arith to LLVM.
+void buildKernelToLLVMPipeline(OpPassManager &pm);
+
+/// Registers `prec-kernel-to-llvm`: prec-convert-kernel-to-std then
+/// buildKernelToLLVMPipeline.
+void registerKernelToLLVMPipeline();
 
 /// Registers `prec-lower-to-kernel`: the lowering that fails on any op it
 /// cannot lower, then CSE inside the kernels.

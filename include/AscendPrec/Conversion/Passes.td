@@ -50,4 +50,36 @@ def ConvertAscendToKernel : Pass<"prec-convert-ascend-to-kernel", "::mlir::Modul
                            "::mlir::memref::MemRefDialect"];
 }
 
+
+def ConvertKernelToStandard : Pass<"prec-convert-kernel-to-std", "::mlir::ModuleOp"> {
+  let summary = "Generates host code for akernel compute kernels";
+  let description = [{
+    Turns every cube, vector and mix kernel into a `func.func` of the same
+    name taking its GM buffers and the block index (`akernel.block_dim` and
+    `akernel.engine` are kept as attributes); the module then holds only
+    these functions (DMA and AI CPU kernels and the host graph are run by
+    the executor, docs/execution.md). Memory spaces are dropped, local
+    buffers become `memref.alloc`s at the function's entry. Vector compute
+    (`vop`, `vcast`) is generated inline in `arith`/`math`, computing in the
+    op's dtype and rounding wherever the device rounds: a 16-bit compute
+    dtype computes each step in f32 and rounds the step's result to it
+    (exact for + - * / and sqrt, docs/numerics.md). Loads, stores, copies,
+    the fixpipe, `mmad`, reductions and pooling call the kernel runtime
+    (`ascendprec_rt_*`, lib/Runtime/KernelRuntime.cpp) with unranked
+    memrefs. `overflow` picks the SoC's overflow behaviour (`soc`: Atlas
+    training/inference products saturate, 910B-class follow IEEE);
+    `reference` widens every f16/bf16 buffer and compute dtype to f32, the
+    fp32 reference run of the same kernels.
+  }];
+  let options = [
+    Option<"overflow", "overflow", "std::string", /*default=*/"\"soc\"",
+           "Overflow behaviour: soc, ieee or saturation">,
+    Option<"reference", "reference", "bool", /*default=*/"false",
+           "Widen f16/bf16 to f32 (the fp32 reference)">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // ASCENDPREC_CONVERSION_PASSES_TD

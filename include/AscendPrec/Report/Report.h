@@ -40,6 +40,25 @@ struct ReportNode {
   /// kernel's time is on its first node, the others show 0.
   std::string kernel;
   std::optional<double> estUs;
+  /// After a run (--run): rel_rmse of the op's output against the fp32
+  /// reference (a fused kernel's error is on its first node).
+  std::optional<double> relErr;
+};
+
+/// A model output's measured accuracy (--run), for the report.
+struct ReportOutputAccuracy {
+  std::string name;
+  double relRmse = 0, maxAbsErr = 0, cosine = 1;
+  std::optional<bool> withinTolerance; ///< vs the expected outputs, when given
+};
+
+/// One row of --compare-modes.
+struct ReportModeComparison {
+  std::string mode;
+  int64_t lowPrecisionOps = 0, casts = 0;
+  double estDeviceUs = 0;
+  double relRmse = 0; ///< the worst output's, vs the fp32 reference
+  std::string note;   ///< why a mode was not run, else empty
 };
 
 /// One lowered kernel's estimate, for the time breakdown.
@@ -96,7 +115,18 @@ struct ReportData {
   double estCastUs() const;
   /// Estimated time by kernel engine (cube, vector, mix, aicpu).
   std::map<std::string, double> estUsByEngine() const;
+
+  /// After a run (--run): the outputs' accuracy and the ops where the error
+  /// first jumps (node names).
+  bool measured = false;
+  std::vector<ReportOutputAccuracy> outputAccuracy;
+  std::vector<std::string> errorJumps;
+  /// --compare-modes, one row per precision mode.
+  std::vector<ReportModeComparison> modes;
 };
+
+/// "1.2e-04" for an error, "-" when not measured.
+std::string errorCell(const std::optional<double> &error);
 
 /// Where the report goes; an empty path is not written, "-" is stdout.
 struct ReportFiles {

@@ -630,6 +630,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   warnAboutGenericNodes(entry);
   // The ops' result types are what the function returns.
   func.setType(builder.getFunctionType(inputTypes, TypeRange(ValueRange(results))));
+  // The model's output names, for files that hold a run's outputs.
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, ascend::kArgNameAttr, builder.getStringAttr(output.name()));
   if (failed(verify(*module)))
     return {};
   return module;

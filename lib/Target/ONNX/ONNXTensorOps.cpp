@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llvm/Support/MathExtras.h"
 #include "ONNXImporter.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -45,11 +46,22 @@ LogicalResult tile(NodeConverter &n) {
   }
   if (static_cast<int64_t>(repeats->size()) != x.getRank())
     return failure();
+  for (int64_t repeat : *repeats)
+    if (repeat < 0) {
+      n.rejection = "a negative repeat count";
+      return failure();
+    }
   RankedTensorType y = n.outputType(0);
   if (!y) {
     SmallVector<int64_t> shape;
-    for (int64_t d = 0; d < x.getRank(); ++d)
-      shape.push_back(x.isDynamicDim(d) ? ShapedType::kDynamic : x.getDimSize(d) * (*repeats)[d]);
+    for (int64_t d = 0; d < x.getRank(); ++d) {
+      int64_t size = ShapedType::kDynamic;
+      if (!x.isDynamicDim(d) && llvm::MulOverflow(x.getDimSize(d), (*repeats)[d], size)) {
+        n.rejection = "a tiled size beyond 64 bits";
+        return failure();
+      }
+      shape.push_back(size);
+    }
     y = RankedTensorType::get(shape, x.getElementType());
   }
   return setResult(n, buildValue(n, "ascend.Tile", {n.input(0)}, y,

@@ -1,0 +1,71 @@
+//===- HostTensor.h - a tensor in host memory, as the device holds it -----===//
+//
+// The executor's values: a dense row-major buffer in the device's storage
+// format (fp16 and bf16 as their 16-bit patterns, booleans as one byte),
+// 64-byte aligned so JIT-compiled kernels can use vector loads. Views
+// (Reshape and its kin) share the buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_RUNTIME_HOSTTENSOR_H
+#define ASCENDPREC_RUNTIME_HOSTTENSOR_H
+
+#include "AscendPrec/Runtime/Numerics.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ascendprec::runtime {
+
+/// The element types a kernel's GM buffer can hold.
+enum class ElementType : uint8_t { F16, BF16, F32, F64, I1, I8, I16, I32, I64, U8, U16, U32, U64 };
+
+/// Bytes per element (I1 is stored as one byte, 0 or 1).
+size_t elementBytes(ElementType type);
+/// "f16", "bf16", "f32", ..., "i1", "ui8": MLIR's spelling.
+const char *elementTypeName(ElementType type);
+bool isFloat(ElementType type);
+
+/// A dense row-major tensor. Copying a HostTensor shares its buffer.
+class HostTensor {
+public:
+  HostTensor() = default;
+  /// A zero-filled tensor.
+  HostTensor(ElementType type, std::vector<int64_t> shape);
+
+  ElementType type() const { return elementType; }
+  const std::vector<int64_t> &shape() const { return dims; }
+  int64_t numElements() const { return count; }
+  size_t byteSize() const { return static_cast<size_t>(count) * elementBytes(elementType); }
+  uint8_t *data() { return storage.get(); }
+  const uint8_t *data() const { return storage.get(); }
+
+  /// The same buffer seen with another shape of the same element count.
+  HostTensor view(std::vector<int64_t> shape) const;
+  /// A copy with its own buffer.
+  HostTensor clone() const;
+
+  /// Element `index` (row-major) as a double: exact for every type but
+  /// 64-bit integers beyond 2^53.
+  double get(int64_t index) const;
+  /// Stores `value` rounded to the element type (floats with `rounding` and
+  /// `overflow`; integers rounded with `rounding`, clamped, NaN -> 0).
+  void set(int64_t index, double value, Rounding rounding = Rounding::Rint,
+           Overflow overflow = Overflow::IEEE);
+  /// Integer elements exactly (index tensors).
+  int64_t getInt(int64_t index) const;
+  void setInt(int64_t index, int64_t value);
+
+private:
+  ElementType elementType = ElementType::F32;
+  std::vector<int64_t> dims;
+  int64_t count = 0;
+  std::shared_ptr<uint8_t> storage;
+};
+
+} // namespace ascendprec::runtime
+
+#endif // ASCENDPREC_RUNTIME_HOSTTENSOR_H

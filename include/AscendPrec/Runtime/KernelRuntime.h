@@ -1,0 +1,38 @@
+//===- KernelRuntime.h - what JIT-compiled kernels call -------------------===//
+//
+// The codegen (prec-convert-kernel-to-std) turns an akernel kernel's control
+// flow, index arithmetic and vector compute into upstream dialects, and its
+// data-movement, cube and reduction ops into calls of these C functions:
+// the MTE loads and stores with their zero-fill/crop/img2col addressing, the
+// fixpipe's one rounding, the cube's fp32 multiply-accumulate, reductions
+// and pooling with their accumulation dtype. Memrefs arrive as unranked
+// descriptors (rank, pointer to MLIR's ranked descriptor), so one C
+// function serves every element type; dtypes come as ElementType codes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_RUNTIME_KERNELRUNTIME_H
+#define ASCENDPREC_RUNTIME_KERNELRUNTIME_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ascendprec::runtime {
+
+/// `akernel.load` addressing modes (the codegen passes one of these).
+enum class LoadMode : int32_t { Plain = 0, Transpose = 1, Broadcast = 2, Img2Col = 3,
+                                TransposedFilter = 4 };
+/// `akernel.vreduce` kinds and `akernel.vpool` kinds.
+enum class ReduceKind : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3, Mean = 4 };
+enum class PoolKind : int32_t { Max = 0, Avg = 1 };
+
+/// The runtime's C symbols by name, for the JIT's symbol map. The codegen
+/// declares one function per element-type signature, named
+/// `<symbol>__<suffix>`; every such declaration binds to `<symbol>`.
+const std::vector<std::pair<std::string, void *>> &kernelRuntimeSymbols();
+
+} // namespace ascendprec::runtime
+
+#endif // ASCENDPREC_RUNTIME_KERNELRUNTIME_H

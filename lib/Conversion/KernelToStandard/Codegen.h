@@ -1,0 +1,51 @@
+//===- Codegen.h - shared state of prec-convert-kernel-to-std -------------===//
+
+#ifndef ASCENDPREC_LIB_CONVERSION_KERNELTOSTANDARD_CODEGEN_H
+#define ASCENDPREC_LIB_CONVERSION_KERNELTOSTANDARD_CODEGEN_H
+
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace ascendprec::kernel::codegen {
+
+/// What every op's lowering needs: the run's numerics options, the element
+/// types buffers had before the type conversion (signedness, and f16/bf16
+/// under `reference`), and the runtime declarations made so far.
+struct CodegenContext {
+  mlir::ModuleOp module;
+  bool reference = false;
+  bool saturate = false;
+  llvm::DenseMap<mlir::Value, mlir::Type> originalElement;
+
+  /// The element type a buffer held in the kernel (before widening).
+  mlir::Type originalElementOf(mlir::Value buffer) const;
+  /// The element type the generated code computes with for `type`: f16 and
+  /// bf16 become f32 under `reference`.
+  mlir::Type effective(mlir::Type type) const;
+  /// The runtime's ElementType code for a buffer's element type, keeping
+  /// unsigned types apart.
+  int32_t elementCode(mlir::Value buffer) const;
+  int32_t overflowCode() const { return saturate ? 1 : 0; }
+
+  /// `symbol__<types>` declared once at module level, bound to `symbol`
+  /// when the JIT resolves it.
+  mlir::func::FuncOp runtimeFunction(mlir::StringRef symbol, mlir::TypeRange arguments,
+                                     mlir::TypeRange results);
+};
+
+/// The runtime's ElementType code for `type` (signless integers are signed).
+int32_t elementCodeOf(mlir::Type type, bool isUnsigned = false);
+
+/// Lowers a load, store, copy, fixpipe, mmad, vreduce or vpool to a runtime
+/// call; fails for any other op.
+mlir::LogicalResult lowerToRuntimeCall(mlir::Operation *op, CodegenContext &context);
+/// Generates a vop or vcast inline.
+mlir::LogicalResult lowerVectorOp(VectorOp op, CodegenContext &context);
+mlir::LogicalResult lowerCastOp(CastOp op, CodegenContext &context);
+
+} // namespace ascendprec::kernel::codegen
+
+#endif // ASCENDPREC_LIB_CONVERSION_KERNELTOSTANDARD_CODEGEN_H

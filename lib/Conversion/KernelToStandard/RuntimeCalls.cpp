@@ -1,0 +1,245 @@
+//===- RuntimeCalls.cpp - akernel ops as calls of the kernel runtime ------===//
+//
+// Loads, stores, copies, the fixpipe, mmad, reductions and pooling become
+// calls of `ascendprec_rt_*` (lib/Runtime/KernelRuntime.cpp) on unranked
+// memrefs, with their addressing parameters as small i64 arrays and dtypes
+// as runtime ElementType codes. Descriptors and parameter arrays are
+// allocated at the function's entry, never inside a tile loop, so the stack
+// does not grow with the tile count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen.h"
+
+#include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::kernel;
+using namespace ascendprec::kernel::codegen;
+
+namespace {
+
+class RuntimeCall {
+public:
+  RuntimeCall(Operation *op, CodegenContext &context)
+      : op(op), context(context), builder(op), loc(op->getLoc()) {
+    entry = &op->getParentOfType<func::FuncOp>().front();
+  }
+
+  /// The buffer as an unranked memref, cast right after its definition.
+  RuntimeCall &buffer(Value memref) {
+    OpBuilder b(op->getContext());
+    if (auto argument = dyn_cast<BlockArgument>(memref))
+      b.setInsertionPointToStart(argument.getOwner());
+    else
+      b.setInsertionPointAfter(memref.getDefiningOp());
+    auto type = cast<MemRefType>(memref.getType());
+    Value cast = memref::CastOp::create(
+        b, loc, UnrankedMemRefType::get(type.getElementType(), Attribute()), memref);
+    operands.push_back(cast);
+    return *this;
+  }
+
+  /// An i64 array: allocated at the entry, filled here.
+  RuntimeCall &array(ArrayRef<Value> values) {
+    OpBuilder atEntry(op->getContext());
+    atEntry.setInsertionPointToStart(entry);
+    auto type = MemRefType::get({static_cast<int64_t>(values.size())}, builder.getI64Type());
+    Value storage = memref::AllocaOp::create(atEntry, loc, type);
+    // The cast (a descriptor on the stack) right after it, at the entry too.
+    atEntry.setInsertionPointAfterValue(storage);
+    for (auto [i, value] : llvm::enumerate(values)) {
+      Value element = value;
+      if (element.getType().isIndex())
+        element = arith::IndexCastOp::create(builder, loc, builder.getI64Type(), element);
+      Value position = arith::ConstantIndexOp::create(builder, loc, static_cast<int64_t>(i));
+      memref::StoreOp::create(builder, loc, element, storage, position);
+    }
+    operands.push_back(memref::CastOp::create(
+        atEntry, loc, UnrankedMemRefType::get(builder.getI64Type(), Attribute()), storage));
+    return *this;
+  }
+
+  RuntimeCall &constants(ArrayRef<int64_t> values) {
+    SmallVector<Value> constants;
+    for (int64_t value : values)
+      constants.push_back(arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), value));
+    return array(constants);
+  }
+
+  RuntimeCall &i32(int64_t value) {
+    operands.push_back(arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), value));
+    return *this;
+  }
+
+  RuntimeCall &value(Value v) {
+    operands.push_back(v);
+    return *this;
+  }
+
+  OpBuilder &b() { return builder; }
+
+  void call(StringRef symbol) {
+    SmallVector<Type> types;
+    for (Value operand : operands)
+      types.push_back(operand.getType());
+    func::FuncOp callee = context.runtimeFunction(symbol, types, {});
+    func::CallOp::create(builder, loc, callee, operands);
+  }
+
+private:
+  Operation *op;
+  CodegenContext &context;
+  OpBuilder builder;
+  Location loc;
+  Block *entry;
+  SmallVector<Value> operands;
+};
+
+int32_t bytesOf(Value buffer) {
+  Type element = getElementTypeOrSelf(buffer.getType());
+  return std::max<int32_t>(1, static_cast<int32_t>((element.getIntOrFloatBitWidth() + 7) / 8));
+}
+
+SmallVector<Value> valuesOf(OperandRange range) { return SmallVector<Value>(range); }
+
+LogicalResult lowerLoad(LoadOp load, CodegenContext &context) {
+  RuntimeCall call(load, context);
+  call.buffer(load.getSource()).buffer(load.getTarget()).array(valuesOf(load.getOffsets()));
+  runtime::LoadMode mode = runtime::LoadMode::Plain;
+  SmallVector<int64_t> params;
+  if (load.getTranspose()) {
+    mode = runtime::LoadMode::Transpose;
+  } else if (auto shape = load.getBroadcast()) {
+    mode = runtime::LoadMode::Broadcast;
+    params.assign(shape->begin(), shape->end());
+  } else if (auto img2col = load.getImg2col()) {
+    mode = runtime::LoadMode::Img2Col;
+    llvm::append_range(params, img2col->getKernel());
+    llvm::append_range(params, img2col->getStrides());
+    llvm::append_range(params, img2col->getPads());
+    llvm::append_range(params, img2col->getDilations());
+    llvm::append_range(params, img2col->getOut());
+    params.push_back(img2col->getC0());
+    if (img2col->getInputDilations().empty())
+      params.append({1, 1});
+    else
+      llvm::append_range(params, img2col->getInputDilations());
+  } else if (load.getTransposedFilter()) {
+    mode = runtime::LoadMode::TransposedFilter;
+  }
+  call.constants(params).i32(bytesOf(load.getSource())).i32(static_cast<int32_t>(mode));
+  call.call("ascendprec_rt_load");
+  return success();
+}
+
+LogicalResult lowerStore(StoreOp store, CodegenContext &context) {
+  RuntimeCall call(store, context);
+  call.buffer(store.getSource()).buffer(store.getTarget()).array(valuesOf(store.getOffsets()));
+  call.i32(context.elementCode(store.getTarget()))
+      .i32(store.getAtomic())
+      .i32(store.getTranspose())
+      .i32(context.overflowCode());
+  call.call("ascendprec_rt_store");
+  return success();
+}
+
+LogicalResult lowerCopy(CopyOp copy, CodegenContext &context) {
+  RuntimeCall call(copy, context);
+  call.buffer(copy.getSource()).buffer(copy.getTarget()).i32(bytesOf(copy.getSource()));
+  call.call("ascendprec_rt_copy");
+  return success();
+}
+
+LogicalResult lowerFixpipe(FixpipeOp fixpipe, CodegenContext &context) {
+  RuntimeCall call(fixpipe, context);
+  call.buffer(fixpipe.getSource()).buffer(fixpipe.getTarget());
+  call.array(valuesOf(fixpipe.getOffsets()));
+  // Without a bias the accumulator stands in (never read).
+  call.buffer(fixpipe.getBias() ? fixpipe.getBias() : fixpipe.getSource());
+  int32_t flags = (fixpipe.getRelu() ? 1 : 0) | (fixpipe.getTranspose() ? 2 : 0) |
+                  (fixpipe.getBias() ? 4 : 0) | (fixpipe.getOffsets().empty() ? 0 : 8);
+  call.i32(context.elementCode(fixpipe.getSource()))
+      .i32(context.elementCode(fixpipe.getTarget()))
+      .i32(static_cast<int32_t>(fixpipe.getRound()))
+      .i32(context.overflowCode())
+      .i32(flags);
+  call.call("ascendprec_rt_fixpipe");
+  return success();
+}
+
+LogicalResult lowerMmad(MmadOp mmad, CodegenContext &context) {
+  RuntimeCall call(mmad, context);
+  call.buffer(mmad.getLhs()).buffer(mmad.getRhs()).buffer(mmad.getAcc());
+  call.i32(context.elementCode(mmad.getLhs()));
+  if (Value init = mmad.getInit())
+    call.value(arith::ExtUIOp::create(call.b(), mmad.getLoc(), call.b().getI32Type(), init));
+  else
+    call.i32(0);
+  call.call("ascendprec_rt_mmad");
+  return success();
+}
+
+int32_t reduceKindCode(StringRef kind) {
+  using runtime::ReduceKind;
+  ReduceKind code = llvm::StringSwitch<ReduceKind>(kind)
+                        .Case("max", ReduceKind::Max)
+                        .Case("min", ReduceKind::Min)
+                        .Case("prod", ReduceKind::Prod)
+                        .Case("mean", ReduceKind::Mean)
+                        .Default(ReduceKind::Sum);
+  return static_cast<int32_t>(code);
+}
+
+LogicalResult lowerReduce(ReduceOp reduce, CodegenContext &context) {
+  RuntimeCall call(reduce, context);
+  call.buffer(reduce.getInput()).buffer(reduce.getOutput());
+  call.constants(reduce.getAxes());
+  call.i32(reduceKindCode(reduce.getKind()))
+      .i32(context.elementCode(reduce.getInput()))
+      .i32(context.elementCode(reduce.getOutput()))
+      .i32(elementCodeOf(context.effective(reduce.getAcc())))
+      .i32(reduce.getOrder() == ReduceOrder::Tree)
+      .i32(context.overflowCode());
+  call.call("ascendprec_rt_reduce");
+  return success();
+}
+
+LogicalResult lowerPool(PoolOp pool, CodegenContext &context) {
+  RuntimeCall call(pool, context);
+  call.buffer(pool.getInput()).buffer(pool.getOutput());
+  SmallVector<int64_t> params(pool.getKernel());
+  llvm::append_range(params, pool.getStrides());
+  llvm::append_range(params, pool.getPads());
+  call.constants(params);
+  auto kind = pool.getKind() == "max" ? runtime::PoolKind::Max : runtime::PoolKind::Avg;
+  call.i32(static_cast<int32_t>(kind))
+      .i32(context.elementCode(pool.getInput()))
+      .i32(context.elementCode(pool.getOutput()))
+      .i32(elementCodeOf(context.effective(pool.getAcc())))
+      .i32(pool.getExclusive())
+      .i32(context.overflowCode());
+  call.call("ascendprec_rt_pool");
+  return success();
+}
+
+} // namespace
+
+LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoadOp load) { return lowerLoad(load, context); })
+      .Case([&](StoreOp store) { return lowerStore(store, context); })
+      .Case([&](CopyOp copy) { return lowerCopy(copy, context); })
+      .Case([&](FixpipeOp fixpipe) { return lowerFixpipe(fixpipe, context); })
+      .Case([&](MmadOp mmad) { return lowerMmad(mmad, context); })
+      .Case([&](ReduceOp reduce) { return lowerReduce(reduce, context); })
+      .Case([&](PoolOp pool) { return lowerPool(pool, context); })
+      .Default([](Operation *) { return failure(); });
+}

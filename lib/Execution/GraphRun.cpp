@@ -1,0 +1,518 @@
+//===- GraphRun.cpp - running a lowered plan on the host ------------------===//
+
+#include "AscendPrec/Execution/GraphRun.h"
+
+#include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "AscendPrec/Execution/DataMovement.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::exec;
+using runtime::ElementType;
+using runtime::HostTensor;
+
+std::optional<ElementType> exec::hostElementType(Type type, bool reference) {
+  if (type.isF16())
+    return reference ? ElementType::F32 : ElementType::F16;
+  if (type.isBF16())
+    return reference ? ElementType::F32 : ElementType::BF16;
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isF64())
+    return ElementType::F64;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1: return ElementType::I1;
+  case 8: return isUnsigned ? ElementType::U8 : ElementType::I8;
+  case 16: return isUnsigned ? ElementType::U16 : ElementType::I16;
+  case 32: return isUnsigned ? ElementType::U32 : ElementType::I32;
+  case 64: return isUnsigned ? ElementType::U64 : ElementType::I64;
+  default: return std::nullopt;
+  }
+}
+
+namespace {
+
+/// A tensor converted element by element (rounding to nearest even).
+HostTensor convertTensor(const HostTensor &tensor, ElementType type) {
+  if (tensor.type() == type)
+    return tensor;
+  HostTensor result(type, tensor.shape());
+  bool exactIntegers = !runtime::isFloat(type) && !runtime::isFloat(tensor.type());
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (exactIntegers)
+      result.setInt(i, tensor.getInt(i));
+    else
+      result.set(i, tensor.get(i));
+  }
+  return result;
+}
+
+/// A constant's data; nullopt (with `why`) when it has none (elided).
+std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std::string &why) {
+  auto type = cast<ShapedType>(attr.getType());
+  std::optional<ElementType> stored = hostElementType(type.getElementType(), false);
+  std::optional<ElementType> host = hostElementType(type.getElementType(), reference);
+  if (!stored || !host) {
+    why = "holds elements of an unsupported type";
+    return std::nullopt;
+  }
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  HostTensor tensor(*stored, shape);
+  size_t bytes = runtime::elementBytes(*stored);
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (type.getElementType().isInteger(1)) {
+      int64_t i = 0;
+      for (bool value : dense.getValues<bool>())
+        tensor.data()[i++] = value;
+    } else {
+      ArrayRef<char> raw = dense.getRawData();
+      if (dense.isSplat()) {
+        for (int64_t i = 0; i < tensor.numElements(); ++i)
+          std::memcpy(tensor.data() + i * bytes, raw.data(), bytes);
+      } else {
+        std::memcpy(tensor.data(), raw.data(), std::min(raw.size(), tensor.byteSize()));
+      }
+    }
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob) {
+      why = "has no data (its weights were elided)";
+      return std::nullopt;
+    }
+    ArrayRef<char> raw = blob->getData();
+    if (raw.size() < tensor.byteSize()) {
+      why = "holds fewer bytes than its type needs";
+      return std::nullopt;
+    }
+    std::memcpy(tensor.data(), raw.data(), tensor.byteSize());
+  } else {
+    why = "is stored in a form the executor does not read";
+    return std::nullopt;
+  }
+  return convertTensor(tensor, *host);
+}
+
+/// Blocks of a launch shared by a fixed set of threads.
+class BlockPool {
+public:
+  explicit BlockPool(unsigned threads) {
+    for (unsigned i = 1; i < threads; ++i)
+      workers.emplace_back([this] { work(); });
+  }
+  ~BlockPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    for (std::thread &worker : workers)
+      worker.join();
+  }
+
+  /// Runs task(block) for every block in [0, count), on every thread.
+  void run(int64_t count, const std::function<void(int64_t)> &task) {
+    if (workers.empty() || count <= 1) {
+      for (int64_t block = 0; block < count; ++block)
+        task(block);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      current = &task;
+      total = count;
+      next = 0;
+      busy = workers.size();
+      ++generation;
+    }
+    wake.notify_all();
+    drain();
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return busy == 0; });
+    current = nullptr;
+  }
+
+private:
+  void drain() {
+    for (int64_t block = next++; block < total; block = next++)
+      (*current)(block);
+  }
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return stopping || generation != seen; });
+        if (stopping)
+          return;
+        seen = generation;
+      }
+      drain();
+      std::lock_guard<std::mutex> lock(mutex);
+      if (--busy == 0)
+        done.notify_all();
+    }
+  }
+
+  std::vector<std::thread> workers;
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  const std::function<void(int64_t)> *current = nullptr;
+  std::atomic<int64_t> next{0};
+  int64_t total = 0;
+  size_t busy = 0;
+  uint64_t generation = 0;
+  bool stopping = false;
+};
+
+/// MLIR's ranked memref descriptor for a host tensor:
+/// {allocated, aligned, offset, sizes..., strides...}.
+std::vector<int64_t> descriptorOf(HostTensor &tensor) {
+  const std::vector<int64_t> &shape = tensor.shape();
+  std::vector<int64_t> descriptor(3 + 2 * shape.size());
+  auto address = reinterpret_cast<int64_t>(tensor.data());
+  descriptor[0] = address;
+  descriptor[1] = address;
+  descriptor[2] = 0;
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    descriptor[3 + d] = shape[d];
+    descriptor[3 + shape.size() + d] = stride;
+    stride *= shape[d];
+  }
+  return descriptor;
+}
+
+} // namespace
+
+struct GraphRunner::Impl {
+  GraphRunOptions options;
+  std::unique_ptr<BlockPool> pool;
+  ModuleOp module;
+  /// The DMA op of each DMA kernel, by kernel name; under `reference`, of a
+  /// copy whose f16/bf16 buffers are f32 (the reference's tensors).
+  llvm::StringMap<kernel::DmaOp> dmaOps;
+  std::vector<Operation *> widenedCopies;
+
+  ~Impl() {
+    for (Operation *copy : widenedCopies)
+      copy->destroy();
+  }
+};
+
+namespace {
+
+/// A detached copy of `kernel` with f16/bf16 GM buffers widened to f32.
+kernel::KernelOp widenedCopy(kernel::KernelOp kernel) {
+  auto copy = cast<kernel::KernelOp>(kernel->clone());
+  auto widen = [](Value value) {
+    auto memref = dyn_cast<MemRefType>(value.getType());
+    if (!memref || !(memref.getElementType().isF16() || memref.getElementType().isBF16()))
+      return;
+    value.setType(MemRefType::get(memref.getShape(), Float32Type::get(value.getContext()),
+                                  memref.getLayout(), memref.getMemorySpace()));
+  };
+  for (BlockArgument argument : copy.getBody().front().getArguments())
+    widen(argument);
+  copy.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      widen(result);
+  });
+  return copy;
+}
+
+} // namespace
+
+GraphRunner::~GraphRunner() = default;
+
+std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphRunOptions &options,
+                                                  std::vector<std::string> &problems,
+                                                  std::string &error) {
+  func::FuncOp graph;
+  for (auto function : kernels.getOps<func::FuncOp>())
+    if (!function.isPrivate() && !function.isExternal()) {
+      graph = function;
+      break;
+    }
+  if (!graph) {
+    error = "the kernels module has no graph function";
+    return nullptr;
+  }
+  auto nameOf = [](Operation *op) -> std::string {
+    if (auto nodes = op->getAttrOfType<ArrayAttr>("nodes"); nodes && !nodes.empty())
+      if (auto first = dyn_cast<StringAttr>(nodes[0]))
+        return first.str();
+    if (auto name = op->getAttrOfType<StringAttr>("name"))
+      return name.str();
+    return op->getName().getStringRef().str();
+  };
+  auto typesHeld = [&](Operation *op) {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (auto shaped = dyn_cast<ShapedType>(type);
+          shaped && !hostElementType(shaped.getElementType(), options.numerics.reference))
+        return false;
+    return true;
+  };
+  for (Operation &op : graph.getBody().front()) {
+    if (isa<func::ReturnOp, kernel::ViewOp>(op))
+      continue;
+    if (!typesHeld(&op)) {
+      problems.push_back(nameOf(&op) + ": an element type the host executor does not hold");
+      continue;
+    }
+    if (auto constant = dyn_cast<ascend::ConstOp>(op)) {
+      std::string why;
+      if (!constantTensor(constant.getValue(), false, why))
+        problems.push_back(nameOf(&op) + ": a constant that " + why);
+      continue;
+    }
+    auto launch = dyn_cast<kernel::LaunchOp>(op);
+    if (!launch) {
+      problems.push_back(nameOf(&op) + " (" + op.getName().getStringRef().str() +
+                         "): no kernel (not lowered)");
+      continue;
+    }
+    auto kernel = kernels.lookupSymbol<kernel::KernelOp>(launch.getKernel());
+    if (kernel.getEngine() == kernel::Engine::AICPU) {
+      problems.push_back(nameOf(&op) + ": an AI CPU kernel, which the host executor does not run");
+      continue;
+    }
+    kernel.walk([&](kernel::DmaOp dma) {
+      std::string why;
+      if (!canRunDataMovement(dma, why))
+        problems.push_back(nameOf(&op) + ": " + why);
+    });
+  }
+  if (!problems.empty())
+    return nullptr;
+  std::unique_ptr<GraphRunner> runner(new GraphRunner());
+  runner->function = graph;
+  runner->impl = std::make_unique<Impl>();
+  for (auto kernel : kernels.getOps<kernel::KernelOp>()) {
+    kernel::KernelOp source = kernel;
+    if (options.numerics.reference) {
+      bool hasDma = false;
+      kernel.walk([&](kernel::DmaOp) { hasDma = true; });
+      if (!hasDma)
+        continue;
+      source = widenedCopy(kernel);
+      runner->impl->widenedCopies.push_back(source);
+    }
+    source.walk([&](kernel::DmaOp dma) { runner->impl->dmaOps[kernel.getSymName()] = dma; });
+  }
+  runner->impl->options = options;
+  runner->impl->module = kernels;
+  runner->impl->pool = std::make_unique<BlockPool>(std::max(1u, options.threads));
+  runner->jit = KernelJit::compile(kernels, options.numerics, error);
+  if (!runner->jit)
+    return nullptr;
+  return runner;
+}
+
+/// The model's own values of a constant the plan rounded to fp16/bf16: the
+/// constant of the same name before planning, when rounding it gives
+/// exactly the plan's values (a fusion that folded other weights into it
+/// keeps the plan's).
+std::optional<HostTensor> originalWeights(ascend::ConstOp constant,
+                                          const llvm::StringMap<ElementsAttr> &originals) {
+  auto name = constant->getAttrOfType<StringAttr>("name");
+  Type planned = cast<ShapedType>(constant.getValue().getType()).getElementType();
+  if (!name || !(planned.isF16() || planned.isBF16()))
+    return std::nullopt;
+  auto found = originals.find(name.getValue());
+  if (found == originals.end())
+    return std::nullopt;
+  auto originalType = cast<ShapedType>(found->second.getType());
+  if (originalType.getShape() != cast<ShapedType>(constant.getValue().getType()).getShape() ||
+      !isa<FloatType>(originalType.getElementType()))
+    return std::nullopt;
+  std::string why;
+  std::optional<HostTensor> original = constantTensor(found->second, false, why);
+  std::optional<HostTensor> plan = constantTensor(constant.getValue(), false, why);
+  if (!original || !plan)
+    return std::nullopt;
+  HostTensor rounded = convertTensor(*original, plan->type());
+  if (std::memcmp(rounded.data(), plan->data(), plan->byteSize()) != 0)
+    return std::nullopt;
+  return convertTensor(*original, ElementType::F32);
+}
+
+struct GraphExecution::State {
+  GraphRunner *runner = nullptr;
+  Block::iterator next;
+  llvm::DenseMap<Value, HostTensor> values;
+  llvm::DenseMap<Operation *, SmallVector<Value>> freeAfter;
+};
+
+GraphExecution::~GraphExecution() = default;
+
+std::unique_ptr<GraphExecution> GraphRunner::start(const std::vector<HostTensor> &inputs,
+                                                   std::string &error) {
+  bool reference = impl->options.numerics.reference;
+  Block &body = function.getBody().front();
+  if (inputs.size() != body.getNumArguments()) {
+    error = "the graph takes " + std::to_string(body.getNumArguments()) + " inputs, not " +
+            std::to_string(inputs.size());
+    return nullptr;
+  }
+  std::unique_ptr<GraphExecution> execution(new GraphExecution());
+  execution->state = std::make_unique<GraphExecution::State>();
+  GraphExecution::State &state = *execution->state;
+  state.runner = this;
+  state.next = body.begin();
+  // Each value's last use, so intermediates are freed as the run goes.
+  llvm::DenseMap<Value, Operation *> lastUse;
+  for (Operation &op : body)
+    for (Value operand : op.getOperands())
+      lastUse[operand] = &op;
+  for (auto &[value, op] : lastUse)
+    if (!isa<func::ReturnOp>(op))
+      state.freeAfter[op].push_back(value);
+  for (auto [argument, input] : llvm::zip(body.getArguments(), inputs)) {
+    auto shaped = cast<ShapedType>(argument.getType());
+    if (input.shape() != std::vector<int64_t>(shaped.getShape().begin(), shaped.getShape().end())) {
+      error = "input " + std::to_string(argument.getArgNumber()) + " has the wrong shape";
+      return nullptr;
+    }
+    state.values[argument] =
+        convertTensor(input, *hostElementType(shaped.getElementType(), reference));
+  }
+  return execution;
+}
+
+bool GraphRunner::run(const std::vector<HostTensor> &inputs, std::vector<HostTensor> &outputs,
+                      std::string &error) {
+  std::unique_ptr<GraphExecution> execution = start(inputs, error);
+  if (!execution)
+    return false;
+  while (!execution->finished())
+    if (!execution->step(error))
+      return false;
+  outputs = execution->outputs();
+  return true;
+}
+
+bool GraphExecution::step(std::string &error) {
+  GraphRunner &runner = *state->runner;
+  bool reference = runner.impl->options.numerics.reference;
+  auto &values = state->values;
+  launched = false;
+  if (done || state->next == runner.function.getBody().front().end()) {
+    error = "the graph function has no return";
+    return false;
+  }
+  Operation &op = *state->next++;
+  auto typeOf = [&](Value value) {
+    return *hostElementType(cast<ShapedType>(value.getType()).getElementType(), reference);
+  };
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    results.clear();
+    for (Value value : ret.getOperands())
+      results.push_back(values[value]);
+    done = true;
+    return true;
+  }
+  if (auto constant = dyn_cast<ascend::ConstOp>(op)) {
+    std::string why;
+    ElementsAttr data = constant.getValue();
+    std::optional<HostTensor> tensor;
+    if (reference)
+      tensor = originalWeights(constant, runner.impl->options.constantOverrides);
+    if (!tensor)
+      tensor = constantTensor(data, reference, why);
+    if (!tensor) {
+      error = "a constant " + why;
+      return false;
+    }
+    values[constant.getResult()] = convertTensor(*tensor, typeOf(constant.getResult()));
+  } else if (auto view = dyn_cast<kernel::ViewOp>(op)) {
+    auto shaped = cast<ShapedType>(view.getType());
+    values[view.getResult()] =
+        values[view.getSource()].view({shaped.getShape().begin(), shaped.getShape().end()});
+  } else if (auto launch = dyn_cast<kernel::LaunchOp>(op)) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<HostTensor> outputs;
+    for (Value result : launch.getResults()) {
+      auto shaped = cast<ShapedType>(result.getType());
+      outputs.emplace_back(typeOf(result),
+                           std::vector<int64_t>(shaped.getShape().begin(), shaped.getShape().end()));
+    }
+    std::vector<HostTensor> arguments;
+    for (Value operand : launch.getArgs())
+      arguments.push_back(values[operand]);
+    StringRef name = launch.getKernel();
+    if (const CompiledKernel *compiled = runner.jit->lookup(name)) {
+      std::vector<std::vector<int64_t>> descriptors;
+      for (HostTensor &tensor : arguments)
+        descriptors.push_back(descriptorOf(tensor));
+      for (HostTensor &tensor : outputs)
+        descriptors.push_back(descriptorOf(tensor));
+      if (descriptors.size() != compiled->numBuffers) {
+        error = "kernel '" + name.str() + "' takes " + std::to_string(compiled->numBuffers) +
+                " buffers, its launch binds " + std::to_string(descriptors.size());
+        return false;
+      }
+      runner.impl->pool->run(compiled->blockDim, [&](int64_t block) {
+        std::vector<void *> pointers(descriptors.size());
+        std::vector<void *> args(descriptors.size() + 1);
+        for (size_t i = 0; i < descriptors.size(); ++i) {
+          pointers[i] = descriptors[i].data();
+          args[i] = &pointers[i];
+        }
+        int64_t blockIndex = block;
+        args.back() = &blockIndex;
+        compiled->entry(args.data());
+      });
+    } else {
+      kernel::DmaOp dma = runner.impl->dmaOps.lookup(name);
+      if (!dma) {
+        error = "kernel '" + name.str() + "' was not compiled";
+        return false;
+      }
+      std::vector<const HostTensor *> in;
+      std::vector<HostTensor *> out;
+      for (HostTensor &tensor : arguments)
+        in.push_back(&tensor);
+      for (HostTensor &tensor : outputs)
+        out.push_back(&tensor);
+      if (!runDataMovement(dma, in, out, error)) {
+        error = "kernel '" + name.str() + "': " + error;
+        return false;
+      }
+    }
+    last.launch = launch;
+    last.nodes.clear();
+    if (auto names = launch.getNodesAttr())
+      for (Attribute attr : names)
+        last.nodes.push_back(cast<StringAttr>(attr).str());
+    last.outputs = outputs;
+    last.hostMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    launched = true;
+    for (auto [result, tensor] : llvm::zip(launch.getResults(), outputs))
+      values[result] = tensor;
+  } else {
+    error = "cannot run '" + op.getName().getStringRef().str() + "'";
+    return false;
+  }
+  auto freed = state->freeAfter.find(&op);
+  if (freed != state->freeAfter.end())
+    for (Value value : freed->second)
+      values.erase(value);
+  return true;
+}

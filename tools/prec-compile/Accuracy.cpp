@@ -1,0 +1,278 @@
+//===- Accuracy.cpp - running a plan against its fp32 reference -----------===//
+
+#include "Accuracy.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::driver;
+using runtime::HostTensor;
+
+ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &reference) {
+  ErrorStats stats;
+  int64_t count = std::min(actual.numElements(), reference.numElements());
+  stats.elements = count;
+  double referenceMax = 0;
+  for (int64_t i = 0; i < count; ++i)
+    if (double r = reference.get(i); std::isfinite(r))
+      referenceMax = std::max(referenceMax, std::fabs(r));
+  double floor = std::max(referenceMax * 1e-3, 1e-30);
+  double sumSquaredDiff = 0, sumSquaredRef = 0, sumSquaredActual = 0, dot = 0;
+  int64_t compared = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    double a = actual.get(i), r = reference.get(i);
+    if (!std::isfinite(a) || !std::isfinite(r)) {
+      bool same = (std::isnan(a) && std::isnan(r)) || a == r;
+      if (!same)
+        ++stats.nonFinite;
+      continue;
+    }
+    double diff = std::fabs(a - r);
+    stats.maxAbsErr = std::max(stats.maxAbsErr, diff);
+    stats.maxRelErr = std::max(stats.maxRelErr, diff / std::max(std::fabs(r), floor));
+    sumSquaredDiff += diff * diff;
+    sumSquaredRef += r * r;
+    sumSquaredActual += a * a;
+    dot += a * r;
+    ++compared;
+  }
+  if (compared) {
+    stats.rmse = std::sqrt(sumSquaredDiff / compared);
+    double referenceRms = std::sqrt(sumSquaredRef / compared);
+    stats.relRmse = referenceRms > 0 ? stats.rmse / referenceRms : (stats.rmse > 0 ? INFINITY : 0);
+  }
+  if (sumSquaredRef > 0 && sumSquaredActual > 0)
+    stats.cosine = dot / std::sqrt(sumSquaredRef * sumSquaredActual);
+  else
+    stats.cosine = sumSquaredRef == sumSquaredActual ? 1.0 : 0.0;
+  return stats;
+}
+
+bool driver::withinTolerance(const HostTensor &actual, const HostTensor &expected, double rtol,
+                             double atol) {
+  if (actual.numElements() != expected.numElements())
+    return false;
+  for (int64_t i = 0; i < actual.numElements(); ++i) {
+    double a = actual.get(i), e = expected.get(i);
+    if (std::isnan(e) || std::isnan(a)) {
+      if (std::isnan(e) != std::isnan(a))
+        return false;
+      continue;
+    }
+    if (std::isinf(e) || std::isinf(a)) {
+      if (a != e)
+        return false;
+      continue;
+    }
+    if (std::fabs(a - e) > atol + rtol * std::fabs(e))
+      return false;
+  }
+  return true;
+}
+
+double AccuracyResult::medianRunMs() const {
+  if (runMs.empty())
+    return 0;
+  std::vector<double> sorted = runMs;
+  std::sort(sorted.begin(), sorted.end());
+  size_t middle = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+namespace {
+
+/// The worst statistics over a launch's outputs.
+ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<HostTensor> &reference) {
+  ErrorStats worst;
+  for (size_t i = 0; i < actual.size() && i < reference.size(); ++i) {
+    ErrorStats stats = compareTensors(actual[i], reference[i]);
+    worst.elements += stats.elements;
+    worst.maxAbsErr = std::max(worst.maxAbsErr, stats.maxAbsErr);
+    worst.maxRelErr = std::max(worst.maxRelErr, stats.maxRelErr);
+    worst.rmse = std::max(worst.rmse, stats.rmse);
+    worst.relRmse = std::max(worst.relRmse, stats.relRmse);
+    worst.cosine = std::min(worst.cosine, stats.cosine);
+    worst.nonFinite += stats.nonFinite;
+  }
+  return worst;
+}
+
+/// An error jumps at a launch when it is perceptible (rel_rmse >= 1e-4) and
+/// at least ten times the largest error of the launches feeding it.
+constexpr double kJumpFloor = 1e-4;
+constexpr double kJumpFactor = 10.0;
+
+} // namespace
+
+std::optional<AccuracyResult>
+driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vector<HostTensor> &inputs,
+                        const std::vector<NamedTensor> &expected,
+                        const std::vector<std::string> &outputNames,
+                        std::vector<std::string> &problems, std::string &error) {
+  exec::GraphRunOptions planOptions;
+  planOptions.threads = run.threads;
+  planOptions.numerics.overflow = run.overflow;
+  std::unique_ptr<exec::GraphRunner> plan =
+      exec::GraphRunner::prepare(kernels, planOptions, problems, error);
+  if (!plan)
+    return std::nullopt;
+  exec::GraphRunOptions referenceOptions = planOptions;
+  referenceOptions.numerics.reference = true;
+  referenceOptions.constantOverrides = run.modelConstants;
+  std::unique_ptr<exec::GraphRunner> reference =
+      exec::GraphRunner::prepare(kernels, referenceOptions, problems, error);
+  if (!reference)
+    return std::nullopt;
+
+  AccuracyResult result;
+  result.jitMs = plan->compileMs();
+  result.referenceJitMs = reference->compileMs();
+  std::unique_ptr<exec::GraphExecution> planRun = plan->start(inputs, error);
+  std::unique_ptr<exec::GraphExecution> referenceRun =
+      planRun ? reference->start(inputs, error) : nullptr;
+  if (!planRun || !referenceRun)
+    return std::nullopt;
+  // Error per value, through views, for the jumps.
+  llvm::DenseMap<Value, double> valueError;
+  auto errorOf = [&](Value value) {
+    while (auto view = value.getDefiningOp<kernel::ViewOp>())
+      value = view.getSource();
+    auto found = valueError.find(value);
+    return found == valueError.end() ? 0.0 : found->second;
+  };
+  double planMs = 0;
+  while (!planRun->finished()) {
+    auto start = std::chrono::steady_clock::now();
+    if (!planRun->step(error))
+      return std::nullopt;
+    planMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count();
+    if (!referenceRun->step(error))
+      return std::nullopt;
+    const exec::LaunchOutputs *planLaunch = planRun->lastLaunch();
+    const exec::LaunchOutputs *referenceLaunch = referenceRun->lastLaunch();
+    if (!planLaunch || !referenceLaunch)
+      continue;
+    OpAccuracy op;
+    op.nodes = planLaunch->nodes;
+    op.kernel = planLaunch->launch.getKernel().str();
+    op.vsReference = worstOf(planLaunch->outputs, referenceLaunch->outputs);
+    op.hostMs = planLaunch->hostMs;
+    double inputError = 0;
+    for (Value operand : planLaunch->launch.getArgs())
+      inputError = std::max(inputError, errorOf(operand));
+    for (Value resultValue : planLaunch->launch.getResults())
+      valueError[resultValue] = op.vsReference.relRmse;
+    if (op.vsReference.relRmse >= kJumpFloor &&
+        op.vsReference.relRmse >= kJumpFactor * inputError)
+      result.errorJumps.push_back(result.ops.size());
+    result.ops.push_back(std::move(op));
+  }
+  result.runMs.push_back(planMs);
+  result.planOutputs = planRun->outputs();
+  const std::vector<HostTensor> &referenceOutputs = referenceRun->outputs();
+  for (size_t i = 0; i < result.planOutputs.size(); ++i) {
+    OutputAccuracy output;
+    output.name = i < outputNames.size() ? outputNames[i] : "output_" + std::to_string(i);
+    output.vsReference = compareTensors(result.planOutputs[i], referenceOutputs[i]);
+    if (i < expected.size()) {
+      output.vsExpected = compareTensors(result.planOutputs[i], expected[i].tensor);
+      output.withinTolerance =
+          withinTolerance(result.planOutputs[i], expected[i].tensor, run.rtol, run.atol);
+    }
+    result.outputs.push_back(std::move(output));
+  }
+  for (unsigned iteration = 1; iteration < run.iterations; ++iteration) {
+    std::vector<HostTensor> outputs;
+    auto start = std::chrono::steady_clock::now();
+    if (!plan->run(inputs, outputs, error))
+      return std::nullopt;
+    result.runMs.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return result;
+}
+
+namespace {
+
+void writeStats(llvm::json::OStream &json, const ErrorStats &stats) {
+  auto number = [&](const char *key, double value) {
+    if (std::isfinite(value))
+      json.attribute(key, value);
+    else
+      json.attribute(key, nullptr);
+  };
+  number("max_abs_err", stats.maxAbsErr);
+  number("max_rel_err", stats.maxRelErr);
+  number("rmse", stats.rmse);
+  number("rel_rmse", stats.relRmse);
+  number("cosine", stats.cosine);
+  json.attribute("non_finite", stats.nonFinite);
+  json.attribute("elements", stats.elements);
+}
+
+} // namespace
+
+std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun &run,
+                                 const std::string &inputsFrom) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("inputs", inputsFrom);
+    json.attribute("reference", "the same kernels with f16/bf16 widened to f32 and the "
+                                "model's own weights");
+    json.attribute("tolerance", llvm::json::Object{{"rtol", run.rtol}, {"atol", run.atol}});
+    json.attributeArray("outputs", [&] {
+      for (const OutputAccuracy &output : result.outputs)
+        json.object([&] {
+          json.attribute("name", output.name);
+          json.attributeObject("vs_reference", [&] { writeStats(json, output.vsReference); });
+          if (output.vsExpected) {
+            json.attributeObject("vs_expected", [&] {
+              writeStats(json, *output.vsExpected);
+              json.attribute("within_tolerance", output.withinTolerance);
+            });
+          }
+        });
+    });
+    json.attributeArray("error_jumps", [&] {
+      for (size_t index : result.errorJumps)
+        json.object([&] {
+          const OpAccuracy &op = result.ops[index];
+          json.attribute("node", op.nodes.empty() ? op.kernel : op.nodes.front());
+          json.attribute("rel_rmse", op.vsReference.relRmse);
+        });
+    });
+    json.attributeArray("ops", [&] {
+      for (const OpAccuracy &op : result.ops)
+        json.object([&] {
+          json.attribute("node", op.nodes.empty() ? op.kernel : op.nodes.front());
+          if (op.nodes.size() > 1)
+            json.attributeArray("fused", [&] {
+              for (size_t i = 1; i < op.nodes.size(); ++i)
+                json.value(op.nodes[i]);
+            });
+          json.attribute("kernel", op.kernel);
+          json.attributeObject("vs_reference", [&] { writeStats(json, op.vsReference); });
+          json.attribute("host_ms", op.hostMs);
+        });
+    });
+    json.attributeObject("timing", [&] {
+      json.attribute("jit_ms", result.jitMs);
+      json.attribute("reference_jit_ms", result.referenceJitMs);
+      json.attribute("run_ms", result.medianRunMs());
+      json.attribute("iterations", static_cast<int64_t>(result.runMs.size()));
+      json.attribute("threads", static_cast<int64_t>(run.threads));
+    });
+  });
+  os << "\n";
+  return text;
+}

@@ -1,0 +1,89 @@
+//===- Accuracy.h - running a plan against its fp32 reference -------------===//
+//
+// --run executes the planned kernels and the fp32 reference (the same
+// kernels with every f16/bf16 widened to f32 and the model's own weights) in
+// lockstep, so every launch's outputs are compared as they are produced and
+// no intermediate is kept longer than the graph needs it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H
+#define ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H
+
+#include "RunIo.h"
+
+#include "AscendPrec/Execution/GraphRun.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendprec::driver {
+
+/// How far `actual` is from `reference`, element by element.
+struct ErrorStats {
+  int64_t elements = 0;
+  double maxAbsErr = 0, maxRelErr = 0, rmse = 0, relRmse = 0, cosine = 1;
+  /// Elements non-finite in one tensor and not the other.
+  int64_t nonFinite = 0;
+};
+
+/// The statistics; max_rel_err divides by max(|r|, 1e-3 * max|r|) so that
+/// near-zero reference elements do not dominate; rel_rmse is rmse over the
+/// reference's root mean square.
+ErrorStats compareTensors(const runtime::HostTensor &actual, const runtime::HostTensor &reference);
+/// Whether every element is within atol + rtol * |expected| (NaN where
+/// expected is NaN): the ONNX backend tests' check.
+bool withinTolerance(const runtime::HostTensor &actual, const runtime::HostTensor &expected,
+                     double rtol, double atol);
+
+struct OpAccuracy {
+  std::vector<std::string> nodes;
+  std::string kernel;
+  ErrorStats vsReference;
+  double hostMs = 0;
+};
+
+struct OutputAccuracy {
+  std::string name;
+  ErrorStats vsReference;
+  std::optional<ErrorStats> vsExpected;
+  bool withinTolerance = true; ///< vs expected, when given
+};
+
+struct AccuracyResult {
+  std::vector<OpAccuracy> ops;            ///< one per launch, in graph order
+  std::vector<size_t> errorJumps;          ///< indices into ops
+  std::vector<OutputAccuracy> outputs;
+  std::vector<runtime::HostTensor> planOutputs;
+  double jitMs = 0, referenceJitMs = 0;
+  std::vector<double> runMs;               ///< one per iteration
+  double medianRunMs() const;
+};
+
+struct AccuracyRun {
+  unsigned threads = 1;
+  unsigned iterations = 1;
+  std::string overflow = "soc";
+  double rtol = 1e-3, atol = 1e-7;
+  llvm::StringMap<mlir::ElementsAttr> modelConstants; ///< the reference's weights
+};
+
+/// Runs `kernels` and its reference on `inputs`; nullopt with `problems`
+/// (ops that cannot run) or `error` set.
+std::optional<AccuracyResult> measureAccuracy(mlir::ModuleOp kernels, const AccuracyRun &run,
+                                              const std::vector<runtime::HostTensor> &inputs,
+                                              const std::vector<NamedTensor> &expected,
+                                              const std::vector<std::string> &outputNames,
+                                              std::vector<std::string> &problems,
+                                              std::string &error);
+
+/// accuracy.json.
+std::string accuracyJson(const AccuracyResult &result, const AccuracyRun &run,
+                         const std::string &inputsFrom);
+
+} // namespace ascendprec::driver
+
+#endif // ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H

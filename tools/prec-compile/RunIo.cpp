@@ -1,0 +1,200 @@
+//===- RunIo.cpp - TensorProto files and random inputs --------------------===//
+
+#include "RunIo.h"
+
+#include "AscendPrec/Policy/InputFile.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace ascendprec;
+using namespace ascendprec::driver;
+using runtime::ElementType;
+using runtime::HostTensor;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<ElementType> elementTypeOf(int32_t dataType) {
+  switch (dataType) {
+  case onnx::TensorProto::FLOAT: return ElementType::F32;
+  case onnx::TensorProto::FLOAT16: return ElementType::F16;
+  case onnx::TensorProto::BFLOAT16: return ElementType::BF16;
+  case onnx::TensorProto::DOUBLE: return ElementType::F64;
+  case onnx::TensorProto::BOOL: return ElementType::I1;
+  case onnx::TensorProto::INT8: return ElementType::I8;
+  case onnx::TensorProto::INT16: return ElementType::I16;
+  case onnx::TensorProto::INT32: return ElementType::I32;
+  case onnx::TensorProto::INT64: return ElementType::I64;
+  case onnx::TensorProto::UINT8: return ElementType::U8;
+  case onnx::TensorProto::UINT16: return ElementType::U16;
+  case onnx::TensorProto::UINT32: return ElementType::U32;
+  case onnx::TensorProto::UINT64: return ElementType::U64;
+  default: return std::nullopt;
+  }
+}
+
+int32_t dataTypeOf(ElementType type) {
+  switch (type) {
+  case ElementType::F32: return onnx::TensorProto::FLOAT;
+  case ElementType::F16: return onnx::TensorProto::FLOAT16;
+  case ElementType::BF16: return onnx::TensorProto::BFLOAT16;
+  case ElementType::F64: return onnx::TensorProto::DOUBLE;
+  case ElementType::I1: return onnx::TensorProto::BOOL;
+  case ElementType::I8: return onnx::TensorProto::INT8;
+  case ElementType::I16: return onnx::TensorProto::INT16;
+  case ElementType::I32: return onnx::TensorProto::INT32;
+  case ElementType::I64: return onnx::TensorProto::INT64;
+  case ElementType::U8: return onnx::TensorProto::UINT8;
+  case ElementType::U16: return onnx::TensorProto::UINT16;
+  case ElementType::U32: return onnx::TensorProto::UINT32;
+  case ElementType::U64: return onnx::TensorProto::UINT64;
+  }
+  return onnx::TensorProto::UNDEFINED;
+}
+
+} // namespace
+
+std::optional<NamedTensor> driver::readTensorFile(const std::string &path, std::string &error) {
+  std::string bytes, why;
+  std::optional<policy::InputFile> file = policy::InputFile::open(path, why);
+  if (!file || !file->read(bytes, why)) {
+    error = "cannot read '" + path + "': " + why;
+    return std::nullopt;
+  }
+  onnx::TensorProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    error = path + ": not an ONNX TensorProto file";
+    return std::nullopt;
+  }
+  std::optional<ElementType> type = elementTypeOf(proto.data_type());
+  if (!type) {
+    error = path + ": tensor '" + proto.name() + "' has ONNX data type " +
+            std::to_string(proto.data_type()) + ", which a run does not take";
+    return std::nullopt;
+  }
+  std::vector<int64_t> shape(proto.dims().begin(), proto.dims().end());
+  for (int64_t dim : shape)
+    if (dim < 0) {
+      error = path + ": tensor '" + proto.name() + "' has a negative dimension";
+      return std::nullopt;
+    }
+  HostTensor tensor(*type, shape);
+  size_t bytesNeeded = tensor.byteSize();
+  auto wrongCount = [&](size_t have) {
+    error = path + ": tensor '" + proto.name() + "' holds " + std::to_string(have) +
+            " values for a shape of " + std::to_string(tensor.numElements()) + " elements";
+    return std::nullopt;
+  };
+  if (proto.has_raw_data()) {
+    if (proto.raw_data().size() != bytesNeeded)
+      return wrongCount(proto.raw_data().size() / runtime::elementBytes(*type));
+    std::memcpy(tensor.data(), proto.raw_data().data(), bytesNeeded);
+  } else if (*type == ElementType::F32) {
+    if (static_cast<int64_t>(proto.float_data_size()) != tensor.numElements())
+      return wrongCount(proto.float_data_size());
+    std::memcpy(tensor.data(), proto.float_data().data(), bytesNeeded);
+  } else if (*type == ElementType::F64) {
+    if (static_cast<int64_t>(proto.double_data_size()) != tensor.numElements())
+      return wrongCount(proto.double_data_size());
+    std::memcpy(tensor.data(), proto.double_data().data(), bytesNeeded);
+  } else if (*type == ElementType::I64) {
+    if (static_cast<int64_t>(proto.int64_data_size()) != tensor.numElements())
+      return wrongCount(proto.int64_data_size());
+    std::memcpy(tensor.data(), proto.int64_data().data(), bytesNeeded);
+  } else if (*type == ElementType::U32 || *type == ElementType::U64) {
+    if (static_cast<int64_t>(proto.uint64_data_size()) != tensor.numElements())
+      return wrongCount(proto.uint64_data_size());
+    for (int64_t i = 0; i < tensor.numElements(); ++i)
+      tensor.setInt(i, static_cast<int64_t>(proto.uint64_data(i)));
+  } else {
+    // int32_data carries every narrower type, fp16/bf16 as their bits.
+    if (static_cast<int64_t>(proto.int32_data_size()) != tensor.numElements())
+      return wrongCount(proto.int32_data_size());
+    size_t width = runtime::elementBytes(*type);
+    for (int64_t i = 0; i < tensor.numElements(); ++i) {
+      int32_t value = proto.int32_data(i);
+      std::memcpy(tensor.data() + i * width, &value, width); // little endian
+    }
+  }
+  return NamedTensor{proto.name(), tensor};
+}
+
+bool driver::writeTensorFile(const std::string &path, const std::string &name,
+                             const HostTensor &tensor, std::string &error) {
+  onnx::TensorProto proto;
+  proto.set_name(name);
+  proto.set_data_type(dataTypeOf(tensor.type()));
+  for (int64_t dim : tensor.shape())
+    proto.add_dims(dim);
+  proto.set_raw_data(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !proto.SerializeToOstream(&out)) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+std::optional<RunFolder> driver::readRunFolder(const std::string &folder, size_t inputCount,
+                                               std::string &error) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) {
+    error = "--run=" + folder + ": not a folder (it should hold input_0.pb, ... in the ONNX "
+            "backend-test layout)";
+    return std::nullopt;
+  }
+  RunFolder run;
+  for (size_t i = 0; i < inputCount; ++i) {
+    std::string path = (fs::path(folder) / ("input_" + std::to_string(i) + ".pb")).string();
+    if (!fs::exists(path, ec)) {
+      error = "--run=" + folder + ": missing input_" + std::to_string(i) + ".pb (the model takes " +
+              std::to_string(inputCount) + (inputCount == 1 ? " input" : " inputs") + ")";
+      return std::nullopt;
+    }
+    std::optional<NamedTensor> tensor = readTensorFile(path, error);
+    if (!tensor)
+      return std::nullopt;
+    run.inputs.push_back(std::move(*tensor));
+  }
+  if (fs::exists(fs::path(folder) / ("input_" + std::to_string(inputCount) + ".pb"), ec)) {
+    error = "--run=" + folder + ": holds more input files than the model's " +
+            std::to_string(inputCount) + " inputs";
+    return std::nullopt;
+  }
+  for (size_t i = 0;; ++i) {
+    std::string path = (fs::path(folder) / ("output_" + std::to_string(i) + ".pb")).string();
+    if (!fs::exists(path, ec))
+      break;
+    std::optional<NamedTensor> tensor = readTensorFile(path, error);
+    if (!tensor)
+      return std::nullopt;
+    run.expected.push_back(std::move(*tensor));
+  }
+  return run;
+}
+
+HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &shape,
+                                uint64_t &state) {
+  HostTensor tensor(type, shape);
+  std::mt19937_64 generator(state);
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    uint64_t bits = generator();
+    // 53 random bits as a double in [0, 1): the same on every platform,
+    // unlike std::uniform_real_distribution.
+    double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
+    if (runtime::isFloat(type))
+      tensor.set(i, unit * 2.0 - 1.0);
+    else if (type == ElementType::I1)
+      tensor.setInt(i, static_cast<int64_t>(bits >> 63));
+    else
+      tensor.setInt(i, static_cast<int64_t>(unit * 10.0));
+  }
+  state = generator();
+  return tensor;
+}

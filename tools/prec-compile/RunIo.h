@@ -1,0 +1,51 @@
+//===- RunIo.h - a run's inputs and outputs as ONNX TensorProto files -----===//
+//
+// --run=DIR reads the ONNX backend-test layout: input_<i>.pb (one
+// TensorProto per graph input, in order) and, when present, output_<i>.pb
+// (the expected outputs). Without DIR, inputs are seeded random values.
+// The planned model's outputs are written back as TensorProto files named
+// after the model's outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
+#define ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
+
+#include "AscendPrec/Runtime/HostTensor.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ascendprec::driver {
+
+struct NamedTensor {
+  std::string name;
+  runtime::HostTensor tensor;
+};
+
+/// Reads one TensorProto file; nullopt with `error` (naming the file) when
+/// it is not one or holds an unsupported dtype.
+std::optional<NamedTensor> readTensorFile(const std::string &path, std::string &error);
+
+/// Writes `tensor` as a TensorProto named `name` (raw_data, little endian).
+bool writeTensorFile(const std::string &path, const std::string &name,
+                     const runtime::HostTensor &tensor, std::string &error);
+
+/// `folder`/input_<i>.pb for i in [0, count), and the output_<i>.pb files
+/// that exist (in order, stopping at the first missing one).
+struct RunFolder {
+  std::vector<NamedTensor> inputs, expected;
+};
+std::optional<RunFolder> readRunFolder(const std::string &folder, size_t inputCount,
+                                       std::string &error);
+
+/// Seeded random inputs: floats uniform in [-1, 1), integers in [0, 10),
+/// booleans 0/1; the generator is std::mt19937_64 with seed 0, one stream
+/// over the inputs in order (the same values on every machine).
+runtime::HostTensor randomTensor(runtime::ElementType type, const std::vector<int64_t> &shape,
+                                 uint64_t &state);
+
+} // namespace ascendprec::driver
+
+#endif // ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
