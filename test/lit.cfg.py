@@ -53,3 +53,15 @@ chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")
     config.substitutions.append(("%chromium", chromium))
+
+# Running plans on the host (prec-compile --run): the JIT compiles for the
+# host's own architecture.
+import platform
+if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
+    config.available_features.add("jit")
+# ONNX's own test models with inputs and expected outputs (Debian's
+# libonnx-testdata).
+onnx_testdata = "/usr/share/libonnx-testdata/data"
+if os.path.isdir(onnx_testdata):
+    config.available_features.add("onnx-testdata")
+    config.substitutions.append(("%onnx_testdata", onnx_testdata))

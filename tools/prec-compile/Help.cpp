@@ -43,6 +43,8 @@ std::string helpText() {
                                 "writes DIR/run/output_<i>.pb and accuracy.json") +
       optionLine("--run-iterations=N", "time N runs of the plan (median; default 1)") +
       optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
+      optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "
+                                    "inputs; a table and compare.json (implies --run)") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Accuracy.h"
+#include "CompareModes.h"
 #include "Help.h"
 #include "ModelLoader.h"
 #include "AtcOptions.h"
@@ -146,6 +147,8 @@ struct DriverFlags {
   /// --run[=DIR]: run the plan on the host (DIR empty: random inputs).
   std::optional<std::string> run;
   unsigned runIterations = 1, threads = 1;
+  /// --compare-modes: plan, estimate and run every precision mode.
+  bool compareModes = false;
 };
 
 /// A positive count from a flag, or an error naming it.
@@ -189,6 +192,9 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   if (const std::string *run = flag("run"); run && *run != "false")
     flags.run = *run == "true" ? "" : *run;
+  flags.compareModes = isSet("compare-modes");
+  if (flags.compareModes && !flags.run)
+    flags.run = ""; // it measures: seeded random inputs unless --run=DIR
   for (const char *name : {"run-iterations", "threads"}) {
     const std::string *value = flag(name);
     if (!value)
@@ -244,21 +250,9 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
-/// --run: the plan and its fp32 reference on the host; run/output_<i>.pb
-/// and accuracy.json staged, the report given each op's error.
-int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRun &run,
-              ascendprec::report::ReportData &report, OutputFolder &out,
-              std::optional<AccuracyResult> &accuracy) {
-  if (!kernels) {
-    llvm::errs() << "prec-compile: error: --run needs the plan's kernels, and lowering failed "
-                    "(see the warning above)\n";
-    return InternalError;
-  }
-  mlir::func::FuncOp graph = graphOf(kernels);
-  if (!graph) {
-    llvm::errs() << "prec-compile: internal error: the kernels have no graph function\n";
-    return InternalError;
-  }
+/// The run's inputs (--run=DIR or seeded random) and the model's output
+/// names, checked against the graph's inputs.
+int prepareRunInputs(mlir::func::FuncOp graph, const DriverFlags &flags, RunInputs &prepared) {
   // Inputs: the model's input shapes, fixed (a dynamic one needs
   // --input_shape first).
   std::vector<std::string> inputNames;
@@ -284,9 +278,9 @@ int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRu
     shapes.push_back({shaped.getShape().begin(), shaped.getShape().end()});
     types.push_back(*type);
   }
-  std::vector<ascendprec::runtime::HostTensor> inputs;
-  std::vector<NamedTensor> expected;
-  std::string error, inputsFrom;
+  std::vector<ascendprec::runtime::HostTensor> &inputs = prepared.inputs;
+  std::vector<NamedTensor> &expected = prepared.expected;
+  std::string error, &inputsFrom = prepared.from;
   if (flags.run->empty()) {
     uint64_t state = 0;
     for (size_t i = 0; i < shapes.size(); ++i)
@@ -311,7 +305,7 @@ int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRu
     expected = std::move(folder->expected);
     inputsFrom = *flags.run;
   }
-  std::vector<std::string> outputNames;
+  std::vector<std::string> &outputNames = prepared.outputNames;
   for (unsigned i = 0; i < graph.getNumResults(); ++i) {
     auto named = graph.getResultAttrOfType<mlir::StringAttr>(i, "ascend.name");
     outputNames.push_back(named ? named.str() : "output_" + std::to_string(i));
@@ -322,8 +316,32 @@ int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRu
                  << outputNames.size() << " outputs\n";
     return UserError;
   }
+  return Success;
+}
+
+/// --run: the plan and its fp32 reference on the host; run/output_<i>.pb
+/// and accuracy.json staged, the report given each op's error.
+int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRun &run,
+              ascendprec::report::ReportData &report, OutputFolder &out, RunInputs &prepared,
+              std::optional<AccuracyResult> &accuracy) {
+  if (!kernels) {
+    llvm::errs() << "prec-compile: error: --run needs the plan's kernels, and lowering failed "
+                    "(see the warning above)\n";
+    return InternalError;
+  }
+  mlir::func::FuncOp graph = graphOf(kernels);
+  if (!graph) {
+    llvm::errs() << "prec-compile: internal error: the kernels have no graph function\n";
+    return InternalError;
+  }
+  if (int status = prepareRunInputs(graph, flags, prepared); status != Success)
+    return status;
+  const std::vector<std::string> &outputNames = prepared.outputNames;
+  const std::string &inputsFrom = prepared.from;
+  std::string error;
   std::vector<std::string> problems;
-  accuracy = measureAccuracy(kernels, run, inputs, expected, outputNames, problems, error);
+  accuracy = measureAccuracy(kernels, run, prepared.inputs, prepared.expected, outputNames,
+                             problems, error);
   if (!accuracy) {
     if (!problems.empty()) {
       llvm::errs() << "prec-compile: error: the plan cannot run on the host: "
@@ -438,7 +456,7 @@ int run(const std::vector<std::string> &args) {
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
       args,
       {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
-       "run", "run-iterations", "threads"},
+       "run", "run-iterations", "threads", "compare-modes"},
       diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
@@ -503,6 +521,10 @@ int run(const std::vector<std::string> &args) {
   ascendprec::ascend::recordImportDiagnostics(*module, importDiagnostics);
   // The model's own weights, for the fp32 reference of a run (planning may
   // round them to fp16).
+  // --compare-modes plans the model again under every mode.
+  mlir::OwningOpRef<mlir::ModuleOp> imported;
+  if (flags->compareModes)
+    imported = module->clone();
   llvm::StringMap<mlir::ElementsAttr> modelConstants;
   if (flags->run)
     module->walk([&](ascendprec::ascend::ConstOp constant) {
@@ -577,15 +599,33 @@ int run(const std::vector<std::string> &args) {
 
   std::optional<AccuracyResult> accuracy;
   AccuracyRun accuracyRun;
+  std::string modeTable;
   if (flags->run) {
     accuracyRun.threads = flags->threads;
     accuracyRun.iterations = flags->runIterations;
     accuracyRun.modelConstants = std::move(modelConstants);
     progress.begin("run on the host");
-    int status = runOnHost(kernels.get(), *flags, accuracyRun, report, *out, accuracy);
+    RunInputs runInputs;
+    int status =
+        runOnHost(kernels.get(), *flags, accuracyRun, report, *out, runInputs, accuracy);
     progress.end();
     if (status != Success)
       return status;
+    if (flags->compareModes) {
+      progress.begin("compare precision modes");
+      ModeComparisonOptions planning;
+      planning.keepIoDtypes = keepIo;
+      planning.fusionRespectsPins = flags->fusionRespectsPins;
+      report.modes = compareModes(*imported, parsed->options, planning, accuracyRun, runInputs);
+      progress.end();
+      std::string soc = report.socVersion;
+      if (!writeText(out->stagedPath("compare.json"),
+                     modeComparisonJson(report.modes, soc, runInputs.from))) {
+        llvm::errs() << "error: cannot write " << out->stagedPath("compare.json") << "\n";
+        return UserError;
+      }
+      modeTable = modeComparisonTable(report.modes, soc, runInputs.from);
+    }
   }
 
   progress.begin("write outputs");
@@ -619,8 +659,15 @@ int run(const std::vector<std::string> &args) {
   std::string where = policy::escapeForDisplay(*output);
   if (quiet) {
     // Only the diagnostics (printed as they happened) and one line.
-    std::cout << ascendprec::report::reportSummaryLine(report) << "; outputs in " << where
-              << "\n";
+    std::cout << ascendprec::report::reportSummaryLine(report);
+    if (accuracy) {
+      double worst = 0;
+      for (const OutputAccuracy &output : accuracy->outputs)
+        worst = std::max(worst, output.vsReference.relRmse);
+      std::cout << "; measured output error " << ascendprec::report::errorCell(worst)
+                << " (rel rmse vs fp32)";
+    }
+    std::cout << "; outputs in " << where << "\n";
     exitWithoutTeardown(Success);
     return Success;
   }
@@ -635,6 +682,8 @@ int run(const std::vector<std::string> &args) {
               << " (printed above, also in report.txt)\n";
   if (accuracy)
     std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags);
+  if (!modeTable.empty())
+    std::cout << "\n" << modeTable;
   std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
   exitWithoutTeardown(Success);
   return Success;

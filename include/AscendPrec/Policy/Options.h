@@ -79,6 +79,9 @@ public:
            const SourceLoc &loc, bool fromCommandLine, DiagnosticList &diags);
 
   const OptionValue *get(const std::string &name) const;
+  /// Drops an option (prec-compile --compare-modes replaces the precision
+  /// mode options with each mode in turn).
+  void erase(const std::string &name) { values.erase(name); }
   bool has(const std::string &name) const { return get(name) != nullptr; }
   const std::map<std::string, OptionValue> &all() const { return values; }
 

@@ -1,0 +1,185 @@
+//===- CompareModes.cpp - --compare-modes ---------------------------------===//
+
+#include "CompareModes.h"
+
+#include "AscendPrec/Conversion/Passes.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
+#include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
+#include "AscendPrec/Policy/Policy.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::driver;
+
+namespace {
+
+/// PM-13's order (fastest first), then the modes only some SoCs take.
+const char *const kModes[] = {"force_fp16",         "allow_mix_precision",
+                              "allow_fp32_to_fp16", "must_keep_origin_dtype",
+                              "force_fp32",         "cube_fp16in_fp32out",
+                              "allow_mix_precision_bf16", "allow_fp32_to_bf16"};
+
+std::string firstLine(const std::string &text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return line.size() > 200 ? line.substr(0, 197) + "..." : line;
+}
+
+bool isSixteenBit(const std::string &dtype) {
+  return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
+}
+
+/// The model planned and lowered under `options`; null with `why` set when
+/// the mode cannot be planned (the SoC lacks it, a rule cannot be met).
+OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOptions &options,
+                                    const ModeComparisonOptions &planning,
+                                    report::ReportData &report, std::string &why) {
+  policy::DiagnosticList diags;
+  std::optional<policy::Policy> built = policy::Policy::build(options, diags);
+  if (!built) {
+    why = firstLine(diags.format());
+    return nullptr;
+  }
+  auto policy = std::make_shared<const policy::Policy>(std::move(*built));
+  MLIRContext *context = imported.getContext();
+  // This mode's diagnostics are its own: the first error becomes the
+  // reason, nothing is printed.
+  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
+      why = firstLine(diag.str());
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = imported.clone();
+  PassManager pm(context);
+  ascend::GraphPrepareOptions prepare;
+  prepare.renameDuplicates = true;
+  ascend::buildGraphPreparePipeline(pm, prepare);
+  ascend::PrecisionPipelineOptions precision;
+  precision.keepIoDtypes = planning.keepIoDtypes;
+  precision.fusionRespectsPins = planning.fusionRespectsPins;
+  ascend::buildPrecisionPipeline(pm, precision, policy);
+  pm.enableVerifier(false);
+  if (failed(pm.run(*module)) || failed(verify(*module))) {
+    if (why.empty())
+      why = "planning failed";
+    return nullptr;
+  }
+  report = ascend::collectReport(*module);
+  PassManager lowering(context);
+  lowering.addPass(createConvertAscendToKernel(policy, /*allowUnlowered=*/true));
+  lowering.enableVerifier(false);
+  if (failed(lowering.run(*module)) || failed(verify(*module))) {
+    why = "lowering to kernels failed";
+    return nullptr;
+  }
+  kernel::attachKernelEstimates(*module, report);
+  return module;
+}
+
+} // namespace
+
+std::vector<report::ReportModeComparison>
+driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
+                     const ModeComparisonOptions &planning, const AccuracyRun &run,
+                     const RunInputs &inputs) {
+  std::vector<report::ReportModeComparison> rows;
+  for (const char *mode : kModes) {
+    report::ReportModeComparison row;
+    row.mode = mode;
+    policy::SessionOptions modeOptions = options;
+    modeOptions.erase("precision_mode_v2");
+    policy::DiagnosticList diags;
+    modeOptions.set("precision_mode", mode, {"--compare-modes"}, /*fromCommandLine=*/true, diags);
+    report::ReportData report;
+    std::string why;
+    OwningOpRef<ModuleOp> kernels = planUnderMode(imported, modeOptions, planning, report, why);
+    if (!kernels) {
+      row.note = "not planned: " + why;
+      rows.push_back(row);
+      continue;
+    }
+    for (const report::ReportNode &node : report.nodes) {
+      if (node.insertedCast)
+        ++row.casts;
+      else if (isSixteenBit(node.computeDType))
+        ++row.lowPrecisionOps;
+    }
+    row.estDeviceUs = report.estDeviceUs();
+    AccuracyRun once = run;
+    once.iterations = 1;
+    std::vector<std::string> problems;
+    std::string error;
+    std::optional<AccuracyResult> accuracy = measureAccuracy(
+        *kernels, once, inputs.inputs, inputs.expected, inputs.outputNames, problems, error);
+    if (!accuracy) {
+      row.note = problems.empty() ? "run failed: " + error
+                                  : "cannot run: " + std::to_string(problems.size()) +
+                                        " ops cannot be executed (" + problems.front() + ")";
+      rows.push_back(row);
+      continue;
+    }
+    for (const OutputAccuracy &output : accuracy->outputs)
+      row.relRmse = std::max(row.relRmse, output.vsReference.relRmse);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string driver::modeComparisonTable(const std::vector<report::ReportModeComparison> &modes,
+                                        const std::string &soc, const std::string &inputsFrom) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "Precision modes on " << soc << " (" << inputsFrom
+     << "; error = the worst output's rel rmse vs the fp32 reference):\n";
+  os << llvm::format("  %-26s %13s %6s %10s %9s\n", "mode", "fp16/bf16 ops", "casts",
+                     "est us", "rel err");
+  for (const report::ReportModeComparison &mode : modes) {
+    if (!mode.note.empty()) {
+      os << llvm::format("  %-26s ", mode.mode.c_str()) << mode.note << "\n";
+      continue;
+    }
+    os << llvm::format("  %-26s %13lld %6lld %10.1f %9s\n", mode.mode.c_str(),
+                       static_cast<long long>(mode.lowPrecisionOps),
+                       static_cast<long long>(mode.casts), mode.estDeviceUs,
+                       report::errorCell(mode.relRmse).c_str());
+  }
+  return text;
+}
+
+std::string driver::modeComparisonJson(const std::vector<report::ReportModeComparison> &modes,
+                                       const std::string &soc, const std::string &inputsFrom) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("soc_version", soc);
+    json.attribute("inputs", inputsFrom);
+    json.attributeArray("modes", [&] {
+      for (const report::ReportModeComparison &mode : modes)
+        json.object([&] {
+          json.attribute("precision_mode", mode.mode);
+          if (!mode.note.empty()) {
+            json.attribute("note", mode.note);
+            return;
+          }
+          json.attribute("low_precision_ops", mode.lowPrecisionOps);
+          json.attribute("casts", mode.casts);
+          json.attribute("est_device_us", mode.estDeviceUs);
+          if (std::isfinite(mode.relRmse))
+            json.attribute("rel_rmse", mode.relRmse);
+          else
+            json.attribute("rel_rmse", nullptr);
+        });
+    });
+  });
+  os << "\n";
+  return text;
+}
