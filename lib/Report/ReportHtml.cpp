@@ -165,8 +165,16 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
   for (double e = yMin; e <= yMax; e += 1) {
     double y = top + (yMax - e) / (yMax - yMin) * (height - top - bottom);
     os << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y << "\" y2=\""
-       << y << "\" stroke=\"#ddd\"/><text x=\"4\" y=\"" << y + 4 << "\">1e" << e << "</text>";
+       << y << "\" stroke=\"#ddd\"/><text x=\"4\" y=\"" << y + 4 << "\">1e"
+       << static_cast<int>(e) << "</text>";
   }
+  // The x range at both ends of the axis.
+  char low[32], high[32];
+  std::snprintf(low, sizeof(low), "%.4g", xMin);
+  std::snprintf(high, sizeof(high), "%.4g", xMax);
+  double axis = height - bottom + 12;
+  os << "<text x=\"" << left << "\" y=\"" << axis << "\">" << low << "</text><text x=\""
+     << width - right << "\" y=\"" << axis << "\" text-anchor=\"end\">" << high << "</text>";
   os << "<text x=\"" << left << "\" y=\"" << height - 6 << "\">" << escapeHtml(xLabel)
      << "</text><text x=\"" << width - 200 << "\" y=\"" << height - 6 << "\">"
      << escapeHtml(yLabel) << "</text>";
@@ -179,9 +187,13 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
   for (size_t i = 0; i < points.size(); ++i) {
     os << "<circle cx=\"" << px(points[i].first) << "\" cy=\"" << py(points[i].second)
        << "\" r=\"3\" fill=\"#c0392b\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
-    if (!connect)
-      os << "<text x=\"" << px(points[i].first) + 5 << "\" y=\"" << py(points[i].second) - 5
-         << "\">" << escapeHtml(labels[i]) << "</text>";
+    if (!connect) {
+      // Labels near the right edge go to the left of their point.
+      bool leftSide = px(points[i].first) > width / 2;
+      os << "<text x=\"" << px(points[i].first) + (leftSide ? -6 : 6) << "\" y=\""
+         << py(points[i].second) - 5 << "\"" << (leftSide ? " text-anchor=\"end\"" : "") << ">"
+         << escapeHtml(labels[i]) << "</text>";
+    }
   }
   os << "</svg>\n";
 }
@@ -208,10 +220,10 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
     os << "</table>\n";
     std::vector<std::pair<double, double>> points;
     std::vector<std::string> labels;
-    for (const ReportNode &node : report.nodes)
-      if (node.relErr && std::isfinite(*node.relErr)) {
-        points.push_back({static_cast<double>(points.size()), *node.relErr});
-        labels.push_back(node.name + ": " + errorCell(node.relErr));
+    for (const auto &[node, error] : report.errorAlongGraph)
+      if (std::isfinite(error)) {
+        points.push_back({static_cast<double>(points.size()), error});
+        labels.push_back(node + ": " + errorCell(error));
       }
     if (!points.empty()) {
       os << "<p>Error of each op's output along the graph (hover a point for the op)";
@@ -228,7 +240,7 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
     os << "<h3>Precision modes compared</h3>\n<table class=\"engines\"><tr><th>mode</th>"
           "<th>fp16/bf16 ops</th><th>casts</th><th>est us</th><th>rel rmse</th></tr>";
     std::vector<std::pair<double, double>> points;
-    std::vector<std::string> labels;
+    std::vector<std::string> labels, exact;
     for (const ReportModeComparison &mode : report.modes) {
       os << "<tr><td>" << escapeHtml(mode.mode) << "</td>";
       if (!mode.note.empty()) {
@@ -239,12 +251,25 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
       std::snprintf(us, sizeof(us), "%.1f", mode.estDeviceUs);
       os << "<td>" << mode.lowPrecisionOps << "</td><td>" << mode.casts << "</td><td>" << us
          << "</td><td>" << errorCell(mode.relRmse) << "</td></tr>";
-      points.push_back({mode.estDeviceUs, std::max(mode.relRmse, 1e-12)});
-      labels.push_back(mode.mode);
+      if (mode.relRmse > 0) {
+        points.push_back({mode.estDeviceUs, mode.relRmse});
+        labels.push_back(mode.mode);
+      } else {
+        exact.push_back(mode.mode);
+      }
     }
     os << "</table>\n";
-    if (!points.empty())
+    if (!points.empty()) {
+      os << "<p>Estimated device time against measured error";
+      if (!exact.empty()) {
+        os << " (exact, not plotted:";
+        for (const std::string &mode : exact)
+          os << " " << escapeHtml(mode);
+        os << ")";
+      }
+      os << ":</p>\n";
       logPlot(os, points, labels, "estimated device time (us)", "rel rmse vs fp32 (log)", false);
+    }
   }
 }
 

@@ -95,11 +95,23 @@ double readValue(ElementType type, const uint8_t *p) {
 
 template <typename T> void put(uint8_t *p, T value) { std::memcpy(p, &value, sizeof(T)); }
 
+/// fp32 rounding to nearest even, the common case, without the general
+/// rounding code: the host's double-to-float conversion, then saturation.
+float nearestFloat(double value, Overflow overflow) {
+  float result = static_cast<float>(value);
+  if (overflow == Overflow::Saturate && !std::isfinite(result))
+    result = std::isnan(result) ? 0.0f
+                                : std::copysign(std::numeric_limits<float>::max(), result);
+  return result;
+}
+
 void writeValue(ElementType type, uint8_t *p, double value, Rounding rounding, Overflow overflow) {
   switch (type) {
   case ElementType::F16: return put(p, roundToHalf(value, rounding, overflow));
   case ElementType::BF16: return put(p, roundToBFloat16(value, rounding, overflow));
-  case ElementType::F32: return put(p, roundToFloat(value, rounding, overflow));
+  case ElementType::F32:
+    return put(p, rounding == Rounding::Rint ? nearestFloat(value, overflow)
+                                             : roundToFloat(value, rounding, overflow));
   case ElementType::F64: return put(p, value);
   case ElementType::I1: return put<uint8_t>(p, roundToUnsigned(value, 1, rounding));
   case ElementType::I8: return put<int8_t>(p, roundToSigned(value, 8, rounding));
@@ -119,7 +131,7 @@ double roundToAccumulator(double value, ElementType type, Overflow overflow) {
   case ElementType::F16: return halfToDouble(roundToHalf(value, Rounding::Rint, overflow));
   case ElementType::BF16:
     return bfloat16ToDouble(roundToBFloat16(value, Rounding::Rint, overflow));
-  case ElementType::F32: return roundToFloat(value, Rounding::Rint, overflow);
+  case ElementType::F32: return nearestFloat(value, overflow);
   default: return value; // f64 and integer accumulators (exact below 2^53)
   }
 }
@@ -201,16 +213,21 @@ void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> 
 void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
   std::memset(tile.data, 0, tile.numElements() * tile.bytes);
   int64_t rows = tile.sizes[0], cols = tile.sizes[1];
-  std::vector<int64_t> gmIndex(offsets);
   int64_t r = gm.rank - 2, c = gm.rank - 1;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) {
-      gmIndex[r] = offsets[r] + j;
-      gmIndex[c] = offsets[c] + i;
-      int64_t at = gmOffset(gm, gmIndex.data());
-      if (at >= 0)
-        std::memcpy(tile.data + (i * cols + j) * tile.bytes, gm.at(at), gm.bytes);
-    }
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; ++d)
+    base += offsets[d] * gm.strides[d];
+  // Tile [i, j] reads GM [offset_r + j, offset_c + i]: the columns of the
+  // tile that exist in GM, row by row of GM.
+  int64_t validRows = std::min(rows, gm.sizes[c] - offsets[c]);
+  int64_t validCols = std::min(cols, gm.sizes[r] - offsets[r]);
+  size_t bytes = gm.bytes;
+  for (int64_t j = 0; j < validCols; ++j) {
+    const uint8_t *source =
+        gm.data + (base + (offsets[r] + j) * gm.strides[r] + offsets[c] * gm.strides[c]) * bytes;
+    for (int64_t i = 0; i < validRows; ++i)
+      std::memcpy(tile.data + (i * cols + j) * bytes, source + i * gm.strides[c] * bytes, bytes);
+  }
 }
 
 void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
@@ -250,41 +267,56 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
   int64_t idh = p[13], idw = p[14];
   int64_t lead = gm.rank - 3;
   int64_t channels = gm.sizes[lead], height = gm.sizes[lead + 1], width = gm.sizes[lead + 2];
+  int64_t strideC = gm.strides[lead], strideH = gm.strides[lead + 1],
+          strideW = gm.strides[lead + 2];
   int64_t m0 = offsets[lead], k0 = offsets[lead + 1];
   int64_t rows = tile.sizes[0], cols = tile.sizes[1];
-  std::vector<int64_t> gmIndex(gm.rank, 0);
+  int64_t base = 0;
   for (int64_t d = 0; d < lead; ++d)
-    gmIndex[d] = offsets[d];
-  // Per column: channel and kernel offset, or -1 for a padding column.
-  std::vector<int64_t> colChannel(cols), colR(cols), colQ(cols);
+    base += offsets[d] * gm.strides[d];
+  // Per column: the channel's offset (or -1: a padding column) and the
+  // kernel offset in the spread-out map.
+  std::vector<int64_t> channelOffset(cols), kernelH(cols), kernelW(cols);
   for (int64_t j = 0; j < cols; ++j) {
     int64_t k = k0 + j;
     int64_t c = k / (kh * kw);
-    colChannel[j] = c < channels ? c : -1;
-    colR[j] = (k / kw) % kh;
-    colQ[j] = k % kw;
+    channelOffset[j] = c < channels ? c * strideC : -1;
+    kernelH[j] = ((k / kw) % kh) * dh;
+    kernelW[j] = (k % kw) * dw;
   }
-  for (int64_t i = 0; i < rows; ++i) {
-    int64_t m = m0 + i;
-    if (m >= outCount)
-      break;
-    int64_t oh = m / outW, ow = m % outW;
-    for (int64_t j = 0; j < cols; ++j) {
-      if (colChannel[j] < 0)
+  size_t bytes = gm.bytes;
+  bool spread = idh != 1 || idw != 1;
+  int64_t validRows = std::max<int64_t>(0, std::min(rows, outCount - m0));
+  std::vector<int64_t> rowTop(validRows), rowLeft(validRows);
+  for (int64_t i = 0; i < validRows; ++i) {
+    rowTop[i] = ((m0 + i) / outW) * sh - pt;
+    rowLeft[i] = ((m0 + i) % outW) * sw - pl;
+  }
+  // Column by column: consecutive rows are neighbouring output positions,
+  // so the reads walk along an input row.
+  for (int64_t j = 0; j < cols; ++j) {
+    if (channelOffset[j] < 0)
+      continue;
+    uint8_t *column = tile.data + j * bytes;
+    for (int64_t i = 0; i < validRows; ++i) {
+      uint8_t *row = column + i * cols * bytes - j * bytes;
+      int64_t h = rowTop[i] + kernelH[j], w = rowLeft[i] + kernelW[j];
+      if (h < 0 || w < 0)
         continue;
-      int64_t h = oh * sh - pt + colR[j] * dh;
-      int64_t w = ow * sw - pl + colQ[j] * dw;
-      if (h < 0 || w < 0 || h % idh || w % idw)
-        continue;
-      h /= idh;
-      w /= idw;
+      if (spread) {
+        if (h % idh || w % idw)
+          continue;
+        h /= idh;
+        w /= idw;
+      }
       if (h >= height || w >= width)
         continue;
-      gmIndex[lead] = colChannel[j];
-      gmIndex[lead + 1] = h;
-      gmIndex[lead + 2] = w;
-      int64_t at = gmOffset(gm, gmIndex.data());
-      std::memcpy(tile.data + (i * cols + j) * tile.bytes, gm.at(at), gm.bytes);
+      const uint8_t *source = gm.data + (base + channelOffset[j] + h * strideH + w * strideW) * bytes;
+      switch (bytes) {
+      case 2: std::memcpy(row + j * 2, source, 2); break;
+      case 4: std::memcpy(row + j * 4, source, 4); break;
+      default: std::memcpy(row + j * bytes, source, bytes); break;
+      }
     }
   }
 }
@@ -313,6 +345,115 @@ void loadTransposedFilter(const Buffer &gm, const Buffer &tile,
                   gm.bytes);
     }
   }
+}
+
+/// fp16 -> fp32 by table (every pattern), bf16 by shifting: the cube's
+/// inputs widened exactly.
+const float *halfTable() {
+  static const std::vector<float> table = [] {
+    std::vector<float> values(65536);
+    for (uint32_t bits = 0; bits < 65536; ++bits)
+      values[bits] = static_cast<float>(halfToDouble(static_cast<uint16_t>(bits)));
+    return values;
+  }();
+  return table.data();
+}
+
+void widenToFloat(ElementType type, const uint8_t *source, float *target, int64_t count) {
+  if (type == ElementType::F32) {
+    std::memcpy(target, source, count * 4);
+    return;
+  }
+  const auto *bits = reinterpret_cast<const uint16_t *>(source);
+  if (type == ElementType::F16) {
+    const float *table = halfTable();
+    for (int64_t i = 0; i < count; ++i)
+      target[i] = table[bits[i]];
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
+    std::memcpy(&target[i], &wide, 4);
+  }
+}
+
+/// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each product added to its
+/// accumulator in K order, never fused (this file is built without FP
+/// contraction, so every host gives the same bits). A 6 x 16 block of C
+/// stays in registers across K (12 AVX registers).
+/// One multiply-accumulate step: fused when `kFused` (only for products that
+/// are exact in fp32, fp16 and bf16 inputs, where fusing cannot change the
+/// result), else a rounded product then a rounded sum.
+template <bool kFused> inline __attribute__((always_inline)) float mac(float sum, float a, float b) {
+  if constexpr (kFused)
+    return __builtin_fmaf(a, b, sum);
+  else
+    return sum + a * b;
+}
+
+template <int kRows, bool kFused = false>
+inline __attribute__((always_inline)) void macRows(const float *a, const float *b, float *c,
+                                                   int64_t n, int64_t k) {
+  constexpr int64_t kCols = 16;
+  for (int64_t j0 = 0; j0 < n; j0 += kCols) {
+    int64_t width = std::min(kCols, n - j0);
+    float sums[kRows][kCols];
+    for (int r = 0; r < kRows; ++r)
+      for (int64_t j = 0; j < width; ++j)
+        sums[r][j] = c[r * n + j0 + j];
+    for (int64_t p = 0; p < k; ++p) {
+      const float *row = b + p * n + j0;
+      for (int r = 0; r < kRows; ++r) {
+        float scale = a[r * k + p];
+        if (width == kCols) {
+          for (int64_t j = 0; j < kCols; ++j)
+            sums[r][j] = mac<kFused>(sums[r][j], scale, row[j]);
+        } else {
+          for (int64_t j = 0; j < width; ++j)
+            sums[r][j] = mac<kFused>(sums[r][j], scale, row[j]);
+        }
+      }
+    }
+    for (int r = 0; r < kRows; ++r)
+      for (int64_t j = 0; j < width; ++j)
+        c[r * n + j0 + j] = sums[r][j];
+  }
+}
+
+template <bool kFused = false>
+inline __attribute__((always_inline)) void macTile(const float *a, const float *b, float *c,
+                                                   int64_t m, int64_t n, int64_t k) {
+  int64_t i = 0;
+  for (; i + 6 <= m; i += 6)
+    macRows<6, kFused>(a + i * k, b, c + i * n, n, k);
+  for (; i < m; ++i)
+    macRows<1, kFused>(a + i * k, b, c + i * n, n, k);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void macTileAvx2(const float *a, const float *b, float *c,
+                                                 int64_t m, int64_t n, int64_t k) {
+  macTile(a, b, c, m, n, k);
+}
+__attribute__((target("avx2,fma"))) void macTileFma(const float *a, const float *b, float *c,
+                                                    int64_t m, int64_t n, int64_t k) {
+  macTile<true>(a, b, c, m, n, k);
+}
+#endif
+
+/// `exactProducts`: the inputs were fp16/bf16, whose products fp32 holds
+/// exactly, so a fused multiply-add gives the same bits as the two steps.
+void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int64_t n,
+                        int64_t k, bool exactProducts) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool fma = avx2 && __builtin_cpu_supports("fma");
+  if (exactProducts && fma)
+    return macTileFma(a, b, c, m, n, k);
+  if (avx2)
+    return macTileAvx2(a, b, c, m, n, k);
+#endif
+  macTile(a, b, c, m, n, k);
 }
 
 std::mutex atomicAddMutex;
@@ -371,6 +512,24 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
   int64_t lead = gm.rank - tile.rank;
   std::vector<int64_t> gmIndex(offsets);
   std::vector<int64_t> tileShape = shapeOf(tile);
+  if (!atomic && !transpose && tile.rank > 0 && gm.strides[gm.rank - 1] == 1) {
+    // Row by row: the run of each tile row that lies inside GM.
+    int64_t width = tileShape.back(), last = gm.rank - 1;
+    int64_t start = offsets[last];
+    int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
+    if (start < 0 || run <= 0)
+      return;
+    std::vector<int64_t> rows(tileShape.begin(), tileShape.end() - 1);
+    forEachIndex(rows, [&](int64_t row, const std::vector<int64_t> &index) {
+      for (size_t d = 0; d < index.size(); ++d)
+        gmIndex[lead + d] = offsets[lead + d] + index[d];
+      gmIndex[last] = start;
+      int64_t at = gmOffset(gm, gmIndex.data());
+      if (at >= 0)
+        std::memcpy(gm.at(at), tile.data + row * width * bytes, run * bytes);
+    });
+    return;
+  }
   forEachIndex(tileShape, [&](int64_t linear, const std::vector<int64_t> &index) {
     if (transpose) {
       gmIndex[lead] = offsets[lead] + index[1];
@@ -430,6 +589,34 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
   Rounding roundingMode = static_cast<Rounding>(rounding);
   std::vector<int64_t> gmIndex(offsets);
   int64_t r = target.rank - 2, c = target.rank - 1;
+  if (acc == ElementType::F32 && (out == ElementType::F32 || out == ElementType::F16) &&
+      roundingMode == Rounding::Rint && intoGm && !transpose && target.strides[c] == 1 &&
+      source.strides[1] == 1) {
+    // The common case: fp32 accumulator rows out to GM, cropped.
+    int64_t validRows = std::min(rows, target.sizes[r] - offsets[r]);
+    int64_t validCols = std::min(cols, target.sizes[c] - offsets[c]);
+    for (int64_t i = 0; i < validRows; ++i) {
+      gmIndex[r] = offsets[r] + i;
+      gmIndex[c] = offsets[c];
+      uint8_t *destination = target.at(gmOffset(target, gmIndex.data()));
+      const float *values = reinterpret_cast<const float *>(source.data) + i * source.strides[0];
+      for (int64_t j = 0; j < validCols; ++j) {
+        float value = values[j];
+        if (hasBias) {
+          float b;
+          std::memcpy(&b, bias.at(j * bias.strides[0]), 4);
+          value += b;
+        }
+        if (relu && !(value > 0) && !std::isnan(value))
+          value = 0;
+        if (out == ElementType::F32)
+          put(destination + j * 4, nearestFloat(value, overflowMode));
+        else
+          put(destination + j * 2, roundToHalf(value, Rounding::Rint, overflowMode));
+      }
+    }
+    return;
+  }
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j) {
       uint8_t *destination;
@@ -481,26 +668,19 @@ void ascendprec_rt_mmad(int64_t lhsRank, void *lhsDesc, int64_t rhsRank, void *r
   auto *out = reinterpret_cast<float *>(acc.data);
   if (init)
     std::fill(out, out + m * n, 0.0f);
-  std::vector<float> a(m * k), b(k * n);
-  auto widen = [&](const Buffer &buffer, std::vector<float> &values) {
-    if (in == ElementType::F32) {
-      std::memcpy(values.data(), buffer.data, values.size() * 4);
-      return;
-    }
-    for (size_t i = 0; i < values.size(); ++i)
-      values[i] = static_cast<float>(readValue(in, buffer.data + i * bytes));
-  };
-  widen(lhs, a);
-  widen(rhs, b);
-  for (int64_t i = 0; i < m; ++i) {
-    float *row = out + i * n;
-    for (int64_t p = 0; p < k; ++p) {
-      float av = a[i * k + p];
-      const float *brow = b.data() + p * n;
-      for (int64_t j = 0; j < n; ++j)
-        row[j] += av * brow[j];
-    }
+  if (in == ElementType::F32) {
+    multiplyAccumulate(reinterpret_cast<const float *>(lhs.data),
+                       reinterpret_cast<const float *>(rhs.data), out, m, n, k,
+                       /*exactProducts=*/false);
+    return;
   }
+  // The tiles in fp32 (exact for fp16/bf16), in per-thread scratch.
+  thread_local std::vector<float> a, b;
+  a.resize(m * k);
+  b.resize(k * n);
+  widenToFloat(in, lhs.data, a.data(), m * k);
+  widenToFloat(in, rhs.data, b.data(), k * n);
+  multiplyAccumulate(a.data(), b.data(), out, m, n, k, /*exactProducts=*/true);
 }
 
 void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *outDesc,
@@ -520,14 +700,36 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   ReduceKind reduceKind = static_cast<ReduceKind>(kind);
   std::vector<int64_t> index(input.rank);
   std::vector<double> values;
+  // Reducing the trailing axes of a contiguous input: each output reads one
+  // contiguous run.
+  bool trailing = input.contiguous();
+  for (int64_t d = 0; d < input.rank; ++d)
+    if (reduced[d] && d + 1 < input.rank && !reduced[d + 1])
+      trailing = false;
+  int64_t run = 1;
+  for (int64_t dim : reducedShape)
+    run *= dim;
   forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
     values.clear();
-    forEachIndex(reducedShape, [&](int64_t, const std::vector<int64_t> &inner) {
-      size_t ki = 0, ri = 0;
-      for (int64_t d = 0; d < input.rank; ++d)
-        index[d] = reduced[d] ? inner[ri++] : kept[ki++];
-      values.push_back(readValue(in, input.at(gmOffset(input, index.data()))));
-    });
+    if (trailing) {
+      const uint8_t *start = input.data + outLinear * run * input.bytes;
+      values.resize(run);
+      if (in == ElementType::F32) {
+        const auto *floats = reinterpret_cast<const float *>(start);
+        for (int64_t i = 0; i < run; ++i)
+          values[i] = floats[i];
+      } else {
+        for (int64_t i = 0; i < run; ++i)
+          values[i] = readValue(in, start + i * input.bytes);
+      }
+    } else {
+      forEachIndex(reducedShape, [&](int64_t, const std::vector<int64_t> &inner) {
+        size_t ki = 0, ri = 0;
+        for (int64_t d = 0; d < input.rank; ++d)
+          index[d] = reduced[d] ? inner[ri++] : kept[ki++];
+        values.push_back(readValue(in, input.at(gmOffset(input, index.data()))));
+      });
+    }
     auto combine = [&](double a, double b) {
       switch (reduceKind) {
       case ReduceKind::Sum:
@@ -539,7 +741,27 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
       return a;
     };
     double result;
-    if (values.empty()) {
+    if (acc == ElementType::F32 && overflowMode == Overflow::IEEE && !values.empty() &&
+        (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) {
+      // fp32 sums (the common case) in float arithmetic: the same roundings.
+      thread_local std::vector<float> sums;
+      sums.assign(values.begin(), values.end());
+      size_t count = sums.size();
+      if (tree) {
+        while (count > 1) {
+          size_t half = (count + 1) / 2;
+          for (size_t i = 0; i + half < count; ++i)
+            sums[i] += sums[i + half];
+          count = half;
+        }
+        result = sums[0];
+      } else {
+        float total = sums[0];
+        for (size_t i = 1; i < count; ++i)
+          total += sums[i];
+        result = total;
+      }
+    } else if (values.empty()) {
       result = reduceKind == ReduceKind::Prod ? 1.0
                : reduceKind == ReduceKind::Max ? -INFINITY
                : reduceKind == ReduceKind::Min ? INFINITY

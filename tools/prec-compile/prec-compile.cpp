@@ -373,8 +373,10 @@ int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRu
   // The report: each op's error (a kernel's on its first node).
   std::map<std::string, double> errorByNode;
   for (const OpAccuracy &op : accuracy->ops)
-    if (!op.nodes.empty())
+    if (!op.nodes.empty()) {
       errorByNode.emplace(op.nodes.front(), op.vsReference.relRmse);
+      report.errorAlongGraph.push_back({op.nodes.front(), op.vsReference.relRmse});
+    }
   for (ascendprec::report::ReportNode &node : report.nodes)
     if (auto found = errorByNode.find(node.name); found != errorByNode.end())
       node.relErr = found->second;

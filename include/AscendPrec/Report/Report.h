@@ -121,6 +121,8 @@ struct ReportData {
   bool measured = false;
   std::vector<ReportOutputAccuracy> outputAccuracy;
   std::vector<std::string> errorJumps;
+  /// Each launch's error (rel rmse), in the order the graph runs them.
+  std::vector<std::pair<std::string, double>> errorAlongGraph;
   /// --compare-modes, one row per precision mode.
   std::vector<ReportModeComparison> modes;
 };

@@ -1,0 +1,38 @@
+// Runs an ONNX model with onnxruntime-node on seeded random inputs (the
+// distribution prec-compile --run draws: floats uniform in [-1, 1)), with a
+// fixed thread count, and prints the median run time and peak RSS as JSON.
+// Usage: node ort_run.js MODEL.onnx THREADS ITERATIONS
+// (onnxruntime-node comes from `npm install --ignore-scripts onnxruntime-node`
+// in bench/; it is a reference for speed, not a dependency.)
+const ort = require('onnxruntime-node');
+
+async function main() {
+  const [model, threads, iterations] = process.argv.slice(2);
+  const session = await ort.InferenceSession.create(model, {
+    intraOpNumThreads: Number(threads), interOpNumThreads: 1,
+    executionMode: 'sequential', graphOptimizationLevel: 'all'});
+  const feeds = {};
+  for (const name of session.inputNames) {
+    const meta = session.inputMetadata.find((m) => m.name === name);
+    const shape = meta.shape.map((d) => (typeof d === 'number' ? d : 1));
+    const count = shape.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(count);
+    let state = 12345;
+    for (let i = 0; i < count; i++) {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      data[i] = (state / 2147483648) * 2 - 1;
+    }
+    feeds[name] = new ort.Tensor('float32', data, shape);
+  }
+  await session.run(feeds); // warm-up
+  const times = [];
+  for (let i = 0; i < Number(iterations); i++) {
+    const start = process.hrtime.bigint();
+    await session.run(feeds);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  console.log(JSON.stringify({run_ms: median, peak_rss_mb: process.resourceUsage().maxRSS / 1024}));
+}
+main();
