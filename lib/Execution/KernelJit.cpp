@@ -26,9 +26,13 @@ using namespace ascendprec::exec;
 namespace {
 
 std::mutex cacheMutex;
+/// Never destroyed: a compiled module's engine must not be torn down after
+/// LLVM's own static state at process exit (that crashes), and the process
+/// gives the memory back anyway. Reachable from a global, so LeakSanitizer
+/// does not count it.
 std::map<std::string, std::shared_ptr<KernelJit>> &cache() {
-  static std::map<std::string, std::shared_ptr<KernelJit>> compiled;
-  return compiled;
+  static auto *compiled = new std::map<std::string, std::shared_ptr<KernelJit>>();
+  return *compiled;
 }
 
 /// The compute kernels alone, in a module with the target: what is

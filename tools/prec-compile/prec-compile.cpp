@@ -37,6 +37,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -250,6 +251,31 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
+/// `tensor` as `type`: the same bits for a uint16 file feeding bf16 (how
+/// ONNX's test data stores bf16), converted values between floats or between
+/// integers; nullopt for a float/integer mismatch.
+std::optional<ascendprec::runtime::HostTensor>
+asElementType(const ascendprec::runtime::HostTensor &tensor, ascendprec::runtime::ElementType type) {
+  using ascendprec::runtime::ElementType;
+  if (tensor.type() == type)
+    return tensor;
+  ascendprec::runtime::HostTensor result(type, tensor.shape());
+  if (tensor.type() == ElementType::U16 && type == ElementType::BF16) {
+    std::memcpy(result.data(), tensor.data(), tensor.byteSize());
+    return result;
+  }
+  bool fromFloat = ascendprec::runtime::isFloat(tensor.type());
+  if (fromFloat != ascendprec::runtime::isFloat(type))
+    return std::nullopt;
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (fromFloat)
+      result.set(i, tensor.get(i));
+    else
+      result.setInt(i, tensor.getInt(i));
+  }
+  return result;
+}
+
 /// The run's inputs (--run=DIR or seeded random) and the model's output
 /// names, checked against the graph's inputs.
 int prepareRunInputs(mlir::func::FuncOp graph, const DriverFlags &flags, RunInputs &prepared) {
@@ -300,9 +326,27 @@ int prepareRunInputs(mlir::func::FuncOp graph, const DriverFlags &flags, RunInpu
                      << inputNames[i] << "' takes " << shapeText(shapes[i]) << "\n";
         return UserError;
       }
-      inputs.push_back(given);
+      std::optional<ascendprec::runtime::HostTensor> converted =
+          asElementType(given, types[i]);
+      if (!converted) {
+        llvm::errs() << "<command line>: error: --run=" << *flags.run << ": input_" << i
+                     << ".pb holds " << ascendprec::runtime::elementTypeName(given.type())
+                     << ", but input '" << inputNames[i] << "' takes "
+                     << ascendprec::runtime::elementTypeName(types[i]) << "\n";
+        return UserError;
+      }
+      inputs.push_back(*converted);
     }
     expected = std::move(folder->expected);
+    // Expected outputs as the model's output dtypes (bf16 test data is
+    // stored as uint16 bit patterns).
+    for (size_t i = 0; i < expected.size() && i < graph.getNumResults(); ++i) {
+      auto type = ascendprec::exec::hostElementType(
+          mlir::cast<mlir::ShapedType>(graph.getResultTypes()[i]).getElementType(), false);
+      if (type)
+        if (auto converted = asElementType(expected[i].tensor, *type))
+          expected[i].tensor = *converted;
+    }
     inputsFrom = *flags.run;
   }
   std::vector<std::string> &outputNames = prepared.outputNames;

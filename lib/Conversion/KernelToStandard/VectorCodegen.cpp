@@ -47,8 +47,9 @@ double largestFinite(Type type) {
 /// Builds the element computations of one vector op.
 class Emitter {
 public:
-  Emitter(OpBuilder &b, Location loc, CodegenContext &context, Type compute)
-      : b(b), loc(loc), context(context), compute(compute) {
+  Emitter(OpBuilder &b, Location loc, CodegenContext &context, Type compute,
+          bool unsignedCompute = false)
+      : b(b), loc(loc), context(context), compute(compute), unsignedCompute(unsignedCompute) {
     repr = isSixteenBitFloat(compute) ? b.getF32Type() : compute;
   }
 
@@ -266,8 +267,48 @@ private:
 
   FailureOr<Value> integerKind(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
     using P = arith::CmpIPredicate;
-    auto icmp = [&](P p, Value l, Value r) { return Value(arith::CmpIOp::create(b, loc, p, l, r)); };
+    bool u = unsignedCompute;
+    // Orderings by signedness.
+    auto order = [&](P signedPredicate) {
+      if (!u)
+        return signedPredicate;
+      switch (signedPredicate) {
+      case P::slt: return P::ult;
+      case P::sle: return P::ule;
+      case P::sgt: return P::ugt;
+      case P::sge: return P::uge;
+      default: return signedPredicate;
+      }
+    };
+    auto icmp = [&](P p, Value l, Value r) {
+      return Value(arith::CmpIOp::create(b, loc, order(p), l, r));
+    };
     Value zero = constant(0);
+    if (u) {
+      if (kind == "abs" || kind == "relu") return x[0];
+      if (kind == "sign") return Value(arith::ExtUIOp::create(b, loc, repr, icmp(P::ne, x[0], zero)));
+      if (kind == "max") return Value(arith::MaxUIOp::create(b, loc, x[0], x[1]));
+      if (kind == "min") return Value(arith::MinUIOp::create(b, loc, x[0], x[1]));
+      if (kind == "clip")
+        return Value(arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, x[0], x[1]), x[2]));
+      if (kind == "div" || kind == "mod" || kind == "floor_mod") {
+        Value isZero = icmp(P::eq, x[1], zero);
+        Value safe = select(isZero, constant(1), x[1]);
+        Value result = kind == "div" ? Value(arith::DivUIOp::create(b, loc, x[0], safe))
+                                     : Value(arith::RemUIOp::create(b, loc, x[0], safe));
+        return select(isZero, zero, result);
+      }
+    }
+    if (kind == "pow") {
+      // Integer powers through f64 (exact below 2^53), truncated as C does.
+      auto toFloat = [&](Value v) {
+        return u ? Value(arith::UIToFPOp::create(b, loc, b.getF64Type(), v))
+                 : Value(arith::SIToFPOp::create(b, loc, b.getF64Type(), v));
+      };
+      Value power = math::PowFOp::create(b, loc, toFloat(x[0]), toFloat(x[1]));
+      return u ? Value(arith::FPToUIOp::create(b, loc, repr, power))
+               : Value(arith::FPToSIOp::create(b, loc, repr, power));
+    }
     if (kind == "copy") return x[0];
     if (kind == "abs") return Value(math::AbsIOp::create(b, loc, x[0]));
     if (kind == "neg") return Value(arith::SubIOp::create(b, loc, zero, x[0]));
@@ -324,11 +365,12 @@ private:
   Location loc;
   CodegenContext &context;
   Type compute, repr;
+  bool unsignedCompute; ///< integer kinds use unsigned division, order, extension
 };
 
 /// Converts a computed value to the output element type with `rounding`.
 Value toOutput(OpBuilder &b, Location loc, CodegenContext &context, Value value, Type out,
-               bool outUnsigned, RoundingMode rounding) {
+               bool outUnsigned, RoundingMode rounding, bool fromUnsigned = false) {
   Type from = value.getType();
   if (from == out)
     return value;
@@ -387,17 +429,21 @@ Value toOutput(OpBuilder &b, Location loc, CodegenContext &context, Value value,
   }
   // Integer to float or integer.
   if (auto outFloat = dyn_cast<FloatType>(out)) {
+    auto convert = [&](Type to) {
+      return fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, to, value))
+                          : Value(arith::SIToFPOp::create(b, loc, to, value));
+    };
     if (outFloat.isF32() || outFloat.isF64())
-      return arith::SIToFPOp::create(b, loc, out, value);
-    Value wide = arith::SIToFPOp::create(b, loc, b.getF64Type(), value);
-    return toOutput(b, loc, context, wide, out, outUnsigned, rounding);
+      return convert(out);
+    return toOutput(b, loc, context, convert(b.getF64Type()), out, outUnsigned, rounding);
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = out.getIntOrFloatBitWidth();
   if (toWidth == 1)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
                                  arith::ConstantIntOp::create(b, loc, from, 0));
   if (toWidth > fromWidth)
-    return arith::ExtSIOp::create(b, loc, out, value);
+    return fromUnsigned ? Value(arith::ExtUIOp::create(b, loc, out, value))
+                        : Value(arith::ExtSIOp::create(b, loc, out, value));
   return arith::TruncIOp::create(b, loc, out, value);
 }
 
@@ -468,6 +514,7 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Type compute = context.effective(op.getCompute());
+  bool unsignedCompute = op.getCompute().isUnsignedInteger();
   SmallVector<Value> inputs(op.getInputs());
   SmallVector<bool> unsignedInputs;
   for (Value input : inputs)
@@ -483,7 +530,7 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
                  [&](OpBuilder &inner, ArrayRef<Value> buffers,
                      ArrayRef<SmallVector<Value>> indices, Value output,
                      SmallVector<Value> outIndex) {
-                   Emitter emitter(inner, loc, context, compute);
+                   Emitter emitter(inner, loc, context, compute, unsignedCompute);
                    SmallVector<Value> values;
                    for (auto [i, buffer] : llvm::enumerate(buffers)) {
                      Value element = memref::LoadOp::create(inner, loc, buffer, indices[i]);
@@ -496,7 +543,7 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
                      return;
                    }
                    Value stored = toOutput(inner, loc, context, *computed, outElement,
-                                           outUnsigned, op.getRound());
+                                           outUnsigned, op.getRound(), unsignedCompute);
                    memref::StoreOp::create(inner, loc, stored, output, outIndex);
                  });
   return result;
@@ -518,7 +565,7 @@ LogicalResult codegen::lowerCastOp(CastOp op, CodegenContext &context) {
                      element = wide;
                    }
                    Value stored = toOutput(inner, loc, context, element, outElement, outUnsigned,
-                                           op.getRound());
+                                           op.getRound(), inUnsigned);
                    memref::StoreOp::create(inner, loc, stored, output, outIndex);
                  });
   return success();

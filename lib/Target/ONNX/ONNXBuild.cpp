@@ -54,8 +54,11 @@ DenseElementsAttr ascendprec::onnximport::scalarValue(Type element, double value
   }
   if (element.isInteger(1))
     return DenseElementsAttr::get(type, value != 0.0);
-  return DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
-                                            static_cast<int64_t>(value), true));
+  unsigned width = element.getIntOrFloatBitWidth();
+  // Values from 2^63 up (unsigned 64-bit limits) do not fit int64_t.
+  if (value >= 9223372036854775808.0)
+    return DenseElementsAttr::get(type, APInt(width, static_cast<uint64_t>(value), false));
+  return DenseElementsAttr::get(type, APInt(width, static_cast<int64_t>(value), true));
 }
 
 Value ascendprec::onnximport::buildValue(NodeConverter &node, StringRef opName,

@@ -413,6 +413,13 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   // their input.
   bool wantsMask = node.op_type() == "Dropout" && node.output_size() > 1 &&
                    !node.output(1).empty();
+  // A training_mode that is not a constant false makes Dropout random: it
+  // takes the general path (a generic op, with the reason), never Identity.
+  if (node.op_type() == "Dropout" && node.input_size() >= 3 && !node.input(2).empty()) {
+    std::optional<DenseElementsAttr> training = converter.constantInput(2);
+    if (!training || !training->isSplat() || training->getSplatValue<bool>())
+      wantsMask = true;
+  }
   if ((node.op_type() == "Identity" || node.op_type() == "Dropout") && !wantsMask &&
       node.domain().empty() && node.input_size() >= 1) {
     Value in = converter.input(0);

@@ -134,10 +134,19 @@ LogicalResult clip(NodeConverter &n) {
     double value = n.opset < 11 ? n.floatAttr(attrName, fallback) : fallback;
     return n.makeConst(scalarValue(element, value), suffix);
   };
-  double lowest = isa<FloatType>(element) ? -std::numeric_limits<float>::max()
-                                          : static_cast<double>(INT32_MIN);
-  double highest = isa<FloatType>(element) ? std::numeric_limits<float>::max()
-                                           : static_cast<double>(INT32_MAX);
+  // A missing bound is the element type's own limit (an int8 Clip clamps
+  // to [-128, 127], not to int32's range, which wraps in int8).
+  double lowest = -std::numeric_limits<float>::max();
+  double highest = std::numeric_limits<float>::max();
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    unsigned width = integer.getWidth();
+    bool isUnsigned = integer.isUnsigned() || width == 1;
+    // The largest double below 2^63 / 2^64 for 64-bit types.
+    double top = width >= 64 ? std::nextafter(std::ldexp(1.0, isUnsigned ? 64 : 63), 0.0)
+                             : std::ldexp(1.0, isUnsigned ? width : width - 1) - 1;
+    lowest = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+    highest = top;
+  }
   Value lo = bound(1, "min", lowest, "min");
   Value hi = bound(2, "max", highest, "max");
   return single(n, buildOp(n, "ascend.ClipByValue", {n.input(0), lo, hi},
