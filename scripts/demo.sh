@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$root/build"
 model="$root/build/example.onnx"
 /usr/bin/python3 "$root/examples/make_example_model.py" "$model" >&2
-echo "==> prec-compile build/example.onnx --soc_version=Ascend910 --precision_mode=allow_mix_precision --modify_mixlist=examples/mixlist.json --output=build/demo" >&2
+echo "==> prec-compile build/example.onnx --soc_version=Ascend910 --precision_mode=allow_mix_precision --modify_mixlist=examples/mixlist.json --output=build/demo --run" >&2
 "$root/build/bin/prec-compile" "$model" --soc_version=Ascend910 \
   --precision_mode=allow_mix_precision \
-  --modify_mixlist="$root/examples/mixlist.json" --output="$root/build/demo"
+  --modify_mixlist="$root/examples/mixlist.json" --output="$root/build/demo" --run

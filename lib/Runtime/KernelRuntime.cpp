@@ -481,6 +481,21 @@ void atomicAdd(ElementType type, uint8_t *p, const uint8_t *value, Overflow over
   writeValue(type, p, readValue(type, p) + readValue(type, value), Rounding::Rint, overflow);
 }
 
+/// ArgMax/ArgMin of one row: the index of the first largest (smallest)
+/// value, or of the first NaN when there is one (NumPy's rule); 0 for an
+/// empty row. Values compare exactly in the input's dtype and ties keep the
+/// lower index, so the order the vector unit combines in does not matter.
+double argExtreme(const std::vector<double> &values, bool largest) {
+  size_t best = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isnan(values[i]))
+      return static_cast<double>(i);
+    if (largest ? values[i] > values[best] : values[i] < values[best])
+      best = i;
+  }
+  return static_cast<double>(best);
+}
+
 } // namespace
 
 extern "C" {
@@ -737,11 +752,15 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
       case ReduceKind::Prod: return roundToAccumulator(a * b, acc, overflowMode);
       case ReduceKind::Max: return std::isnan(a) || a > b ? a : b;
       case ReduceKind::Min: return std::isnan(a) || a < b ? a : b;
+      case ReduceKind::ArgMax:
+      case ReduceKind::ArgMin: break; // argExtreme
       }
       return a;
     };
     double result;
-    if (acc == ElementType::F32 && overflowMode == Overflow::IEEE && !values.empty() &&
+    if (reduceKind == ReduceKind::ArgMax || reduceKind == ReduceKind::ArgMin) {
+      result = argExtreme(values, reduceKind == ReduceKind::ArgMax);
+    } else if (acc == ElementType::F32 && overflowMode == Overflow::IEEE && !values.empty() &&
         (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) {
       // fp32 sums (the common case) in float arithmetic: the same roundings.
       thread_local std::vector<float> sums;

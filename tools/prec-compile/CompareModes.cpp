@@ -137,8 +137,9 @@ std::string driver::modeComparisonTable(const std::vector<report::ReportModeComp
                                         const std::string &soc, const std::string &inputsFrom) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "Precision modes on " << soc << " (" << inputsFrom
-     << "; error = the worst output's rel rmse vs the fp32 reference):\n";
+  os << "Precision modes on " << soc
+     << " (error: the worst output's rel rmse vs the fp32 reference; inputs: " << inputsFrom
+     << "):\n";
   os << llvm::format("  %-26s %13s %6s %10s %9s\n", "mode", "fp16/bf16 ops", "casts",
                      "est us", "rel err");
   for (const report::ReportModeComparison &mode : modes) {

@@ -432,6 +432,67 @@ TEST_F(KernelJitTest, HighPrecisionComputeRoundsOnceLowPrecisionEveryStep) {
   EXPECT_GT(worstFast, worstPrecise);
 }
 
+TEST_F(KernelJitTest, ArgReductionsTakeTheFirstExtremeAndTheFirstNaN) {
+  // vreduce "argmax"/"argmin" over the rows of a 4x8 fp16 tile into i64
+  // indices: ties keep the first index (-0 and +0 tie), a NaN is the
+  // extreme (the first one wins, as NumPy), whatever the order.
+  auto kernel = [&](const char *kind, const char *order) {
+    std::string text = llvm::formatv(
+        "module attributes {{akernel.target = {0}} {{\n"
+        "  akernel.kernel @k attributes {{block_dim = 1 : i64, engine = #akernel.engine<vector>, "
+        "nodes = [\"k\"]} {{\n"
+        "  ^bb0(%x: memref<4x8xf16, #akernel.space<gm>>, %y: memref<4x1xi64, "
+        "#akernel.space<gm>>):\n"
+        "    %in = akernel.alloc : memref<4x8xf16, #akernel.space<ub>>\n"
+        "    %out = akernel.alloc : memref<4x1xi64, #akernel.space<ub>>\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    akernel.load %x[%c0, %c0] -> %in : memref<4x8xf16, #akernel.space<gm>> -> "
+        "memref<4x8xf16, #akernel.space<ub>>\n"
+        "    akernel.vreduce \"{1}\" %in -> %out {{acc = f16, axes = array<i64: 1>, "
+        "order = #akernel.order<{2}>} : memref<4x8xf16, #akernel.space<ub>> -> "
+        "memref<4x1xi64, #akernel.space<ub>>\n"
+        "    akernel.store %out -> %y[%c0, %c0] : memref<4x1xi64, #akernel.space<ub>> -> "
+        "memref<4x1xi64, #akernel.space<gm>>\n"
+        "  }\n"
+        "}\n",
+        llvm::formatv(kTarget, "Ascend910B3").str(), kind, order);
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module) << text;
+    std::string error;
+    std::shared_ptr<KernelJit> jit = module ? KernelJit::compile(*module, {}, error) : nullptr;
+    EXPECT_TRUE(jit) << error;
+    return jit;
+  };
+  const double rows[4][8] = {{1, 3, 3, -2, 3, 0, -2, 1},
+                             {-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0},
+                             {1, 5, NAN, 7, NAN, -9, 2, 0},
+                             {-INFINITY, 2, 2, 1, INFINITY, INFINITY, -INFINITY, 0}};
+  HostTensor x(ElementType::F16, {4, 8});
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 8; ++c)
+      x.set(r * 8 + c, rows[r][c]);
+  const int64_t expectedMax[4] = {1, 0, 2, 4}, expectedMin[4] = {3, 0, 2, 0};
+  for (const char *order : {"tree", "sequential"})
+    for (bool largest : {true, false}) {
+      auto jit = kernel(largest ? "argmax" : "argmin", order);
+      ASSERT_TRUE(jit);
+      HostTensor y(ElementType::I64, {4, 1});
+      const CompiledKernel *compiled = jit->lookup("k");
+      ASSERT_TRUE(compiled);
+      auto inAddress = reinterpret_cast<int64_t>(x.data());
+      auto outAddress = reinterpret_cast<int64_t>(y.data());
+      std::vector<int64_t> in = {inAddress, inAddress, 0, 4, 8, 8, 1};
+      std::vector<int64_t> out = {outAddress, outAddress, 0, 4, 1, 1, 1};
+      void *pointers[2] = {in.data(), out.data()};
+      int64_t block = 0;
+      void *args[3] = {&pointers[0], &pointers[1], &block};
+      compiled->entry(args);
+      for (int64_t r = 0; r < 4; ++r)
+        EXPECT_EQ(y.getInt(r), largest ? expectedMax[r] : expectedMin[r])
+            << (largest ? "argmax" : "argmin") << " (" << order << ") of row " << r;
+    }
+}
+
 TEST_F(KernelJitTest, SecondCompileOfTheSameKernelsComesFromTheCache) {
   std::string body = llvm::formatv("akernel.vop \"abs\" %in0 -> %out {{compute = f16} : "
                                    "memref<{0}xf16, #akernel.space<ub>> -> memref<{0}xf16, "

@@ -24,8 +24,10 @@ namespace ascendprec::runtime {
 /// `akernel.load` addressing modes (the codegen passes one of these).
 enum class LoadMode : int32_t { Plain = 0, Transpose = 1, Broadcast = 2, Img2Col = 3,
                                 TransposedFilter = 4 };
-/// `akernel.vreduce` kinds and `akernel.vpool` kinds.
-enum class ReduceKind : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3, Mean = 4 };
+/// `akernel.vreduce` kinds and `akernel.vpool` kinds. ArgMax/ArgMin write
+/// the index of the extreme (first on ties, first NaN) as an integer.
+enum class ReduceKind : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3, Mean = 4, ArgMax = 5,
+                                  ArgMin = 6 };
 enum class PoolKind : int32_t { Max = 0, Avg = 1 };
 
 /// The runtime's C symbols by name, for the JIT's symbol map. The codegen

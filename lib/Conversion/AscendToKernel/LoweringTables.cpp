@@ -103,7 +103,9 @@ std::optional<StringRef> ascendprec::kernel::dmaKindOf(StringRef opType) {
 std::optional<StringRef> ascendprec::kernel::reductionKindOf(StringRef opType) {
   static const llvm::StringMap<StringRef> kinds = {
       {"ReduceSum", "sum"}, {"ReduceMean", "mean"}, {"ReduceMax", "max"},
-      {"ReduceMin", "min"}, {"ReduceProd", "prod"}};
+      {"ReduceMin", "min"}, {"ReduceProd", "prod"}, {"ReduceL1", "l1"}, {"ReduceL2", "l2"},
+      {"ReduceSumSquare", "sum_square"}, {"ReduceLogSum", "log_sum"},
+      {"ReduceLogSumExp", "log_sum_exp"}, {"ArgMaxV2", "argmax"}, {"ArgMin", "argmin"}};
   auto found = kinds.find(opType);
   if (found == kinds.end())
     return std::nullopt;

@@ -36,7 +36,9 @@ bool isViewOpType(StringRef opType);
 /// The `akernel.dma` kind of a data-movement op type.
 std::optional<StringRef> dmaKindOf(StringRef opType);
 
-/// The `akernel.vreduce` kind of a Reduce* op type.
+/// The row-kernel kind of a Reduce* / Arg* op type: a `akernel.vreduce`
+/// kind (sum, mean, max, min, prod, argmax, argmin) or a composition around
+/// a sum (l1, l2, sum_square, log_sum, log_sum_exp; ReductionLowering.cpp).
 std::optional<StringRef> reductionKindOf(StringRef opType);
 
 /// The graph node names a kernel computes: the op's name and every name

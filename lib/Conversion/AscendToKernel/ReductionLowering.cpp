@@ -8,6 +8,18 @@
 // `deterministic=1` (OP-3) asks for a fixed order, when one core per row
 // adds its chunks sequentially. 16-bit sums accumulate in fp32.
 //
+// ReduceL1/SumSquare/L2/LogSum are modelled as a sum with vector steps
+// around it: |x| or x*x on the loaded row in the vector compute dtype (bf16
+// computes in fp32), the sum in the accumulation dtype, then sqrt or log of
+// the sum in that dtype, one rounding to the output.
+// ReduceLogSumExp is the stable form, max + log(sum(exp(x - max))): max
+// exact in the data's dtype, sub and exp in the compute dtype of exp
+// (fp32 for fp16 under high_precision, IM-7), the rest like LogSum.
+// ArgMaxV2/ArgMin are a `vreduce "argmax"/"argmin"` comparing exactly in
+// the data's dtype and writing the index dtype: first index on ties, the
+// first NaN wins (NumPy); select_last_index is the importer's reversal.
+// LogSumExp and the arg kernels need whole rows in UB.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
@@ -48,7 +60,8 @@ std::optional<std::array<int64_t, 3>> ascendprec::kernel::rowView(ShapedType typ
 // asks for the fast form (super_performance, keep_fp16); max and min are
 // exact in the data's dtype.
 Type ascendprec::kernel::accumulationType(Operation *op, StringRef kind, Type data) {
-  if (kind == "max" || kind == "min" || !(data.isF16() || data.isBF16()))
+  if (kind == "max" || kind == "min" || kind == "argmax" || kind == "argmin" ||
+      !(data.isF16() || data.isBF16()))
     return data;
   std::optional<ascend::ImplMode> mode;
   if (auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op))
@@ -60,10 +73,13 @@ Type ascendprec::kernel::accumulationType(Operation *op, StringRef kind, Type da
 
 namespace {
 
-/// UB bytes of one row of [reduced, inner] elements of `bytes` each, with
-/// an accumulator row.
-int64_t rowBytes(std::array<int64_t, 3> view, int64_t bytes, int64_t accBytes) {
-  return view[1] * view[2] * (bytes + accBytes) + view[2] * accBytes;
+/// UB bytes of one row of [reduced, inner]: the loaded row (`bytes`), a
+/// working copy (`workBytes`, 0 without a step before the reduction) and
+/// accumulators per element, and the reduced row (`outBytes`) with its
+/// accumulator.
+int64_t rowBytes(std::array<int64_t, 3> view, int64_t bytes, int64_t workBytes, int64_t accBytes,
+                 int64_t outBytes) {
+  return view[1] * view[2] * (bytes + workBytes + accBytes) + view[2] * (accBytes + outBytes);
 }
 
 void scale(OpBuilder &b, Location loc, Value buffer, double factor, Type compute) {
@@ -71,39 +87,101 @@ void scale(OpBuilder &b, Location loc, Value buffer, double factor, Type compute
   vop.setParams(ArrayRef<double>{factor});
 }
 
+/// `value` converted into `target`'s dtype (a copy when they agree).
+void convertInto(OpBuilder &b, Location loc, Value value, Value target) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == getElementTypeOrSelf(target.getType()))
+    vectorOp(b, loc, "copy", ValueRange{value}, target, from);
+  else
+    kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
+}
+
+/// The vector steps of a row kernel around its `vreduce`: `before` on the
+/// loaded row in `compute` ("abs", "square" or none), `after` on the
+/// reduced row in the accumulation dtype ("sqrt", "log" or none).
+struct RowSteps {
+  StringRef reduce;
+  StringRef before;
+  StringRef after;
+  Type compute;
+};
+
+/// The steps of a row kind (reductionKindOf) on `data`; log_sum_exp has
+/// its own kernel.
+RowSteps rowStepsOf(Operation *op, StringRef kind, Type data) {
+  RowSteps steps{kind, {}, {}, data};
+  if (kind == "l1")
+    steps = {"sum", "abs", {}, vectorCompute(op, "abs", data).first};
+  else if (kind == "sum_square")
+    steps = {"sum", "square", {}, vectorCompute(op, "mul", data).first};
+  else if (kind == "l2")
+    steps = {"sum", "square", "sqrt", vectorCompute(op, "mul", data).first};
+  else if (kind == "log_sum")
+    steps = {"sum", {}, "log", data};
+  return steps;
+}
+
+/// `before` from the loaded `in` into `work`.
+void buildBefore(OpBuilder &b, Location loc, const RowSteps &steps, Value in, Value work) {
+  if (steps.before == "square")
+    vectorOp(b, loc, "mul", ValueRange{in, in}, work, steps.compute);
+  else
+    vectorOp(b, loc, steps.before, ValueRange{in}, work, steps.compute);
+}
 
 /// Whole rows in UB: one tree reduction per tile of rows.
 void buildRowsInUB(KernelBuilder &kb, Value x, Value y, std::array<int64_t, 3> view,
-                   VectorTiling rows, StringRef kind, Type acc) {
+                   VectorTiling rows, const RowSteps &steps, Type acc) {
   OpBuilder &b = kb.builder();
+  Location loc = kb.loc();
   Type data = getElementTypeOrSelf(x.getType());
   kb.setStepTiling("rows", rows);
   Value in = kb.alloc({rows.tile, view[1], view[2]}, data, MemorySpace::UB);
-  Value out = kb.alloc({rows.tile, 1, view[2]}, data, MemorySpace::UB);
+  Value work = steps.before.empty()
+                   ? in
+                   : kb.alloc({rows.tile, view[1], view[2]}, steps.compute, MemorySpace::UB);
+  // The reduced row in the output's dtype (the index dtype of argmax/argmin);
+  // a step after the reduction works on it in place when it is `acc`.
+  Type outType = getElementTypeOrSelf(y.getType());
+  Value out = kb.alloc({rows.tile, 1, view[2]}, outType, MemorySpace::UB);
+  Value total = steps.after.empty() ? Value()
+                : outType == acc    ? out
+                                    : kb.alloc({rows.tile, 1, view[2]}, acc, MemorySpace::UB);
   Value tile = kb.openTileLoop(rows.tiles, rows.blockDim);
-  Value row = arith::MulIOp::create(b, kb.loc(), tile, kb.index(rows.tile));
-  loadTile(b, kb.loc(), x, ValueRange{row, kb.index(0), kb.index(0)}, in);
-  ReduceOp::create(b, kb.loc(), kind, in, out, b.getDenseI64ArrayAttr({1}), acc,
-                   ReduceOrder::Tree);
-  storeTile(b, kb.loc(), out, y, ValueRange{row, kb.index(0), kb.index(0)});
+  Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows.tile));
+  loadTile(b, loc, x, ValueRange{row, kb.index(0), kb.index(0)}, in);
+  if (!steps.before.empty())
+    buildBefore(b, loc, steps, in, work);
+  ReduceOp::create(b, loc, steps.reduce, work, total ? total : out, b.getDenseI64ArrayAttr({1}),
+                   acc, ReduceOrder::Tree);
+  if (total)
+    vectorOp(b, loc, steps.after, ValueRange{total}, total, acc);
+  if (total && total != out)
+    kernel::CastOp::create(b, loc, total, out, RoundingMode::Rint);
+  storeTile(b, loc, out, y, ValueRange{row, kb.index(0), kb.index(0)});
   kb.closeLoop();
 }
 
 /// Rows too long for UB, reduced in chunks: atomically across cores, or
-/// sequentially on one core per row (deterministic=1, or max/min/prod).
+/// sequentially on one core per row (deterministic=1, max/min/prod, or a
+/// step after the sum, which needs the whole sum).
 void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
-                  std::array<int64_t, 3> view, StringRef kind, Type acc,
+                  std::array<int64_t, 3> view, const RowSteps &steps, Type acc,
                   int64_t bytesPerElement) {
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   Type data = getElementTypeOrSelf(x.getType());
+  StringRef kind = steps.reduce;
   int64_t chunk = std::max<int64_t>(
       context.facts.ub / (2 * bytesPerElement * std::max<int64_t>(view[2], 1)), 1);
   chunk = std::min(chunk, view[1]);
   int64_t chunks = ceilDiv(view[1], chunk);
   bool atomic = !context.deterministic && (kind == "sum" || kind == "mean") &&
-                data == acc;
+                data == acc && steps.after.empty();
   Value in = kb.alloc({1, chunk, view[2]}, data, MemorySpace::UB);
+  Value work = steps.before.empty()
+                   ? in
+                   : kb.alloc({1, chunk, view[2]}, steps.compute, MemorySpace::UB);
   Value part = kb.alloc({1, 1, view[2]}, acc, MemorySpace::UB);
   StringRef partKind = kind == "mean" ? StringRef("sum") : kind;
   if (atomic) {
@@ -115,7 +193,9 @@ void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Va
     Value c = arith::RemUIOp::create(b, loc, tile, kb.index(chunks));
     Value start = arith::MulIOp::create(b, loc, c, kb.index(chunk));
     loadTile(b, loc, x, ValueRange{row, start, kb.index(0)}, in);
-    ReduceOp::create(b, loc, partKind, in, part, b.getDenseI64ArrayAttr({1}), acc,
+    if (!steps.before.empty())
+      buildBefore(b, loc, steps, in, work);
+    ReduceOp::create(b, loc, partKind, work, part, b.getDenseI64ArrayAttr({1}), acc,
                      ReduceOrder::Atomic);
     if (kind == "mean")
       scale(b, loc, part, 1.0 / static_cast<double>(view[1]), acc);
@@ -131,7 +211,9 @@ void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Va
   Value row = kb.openTileLoop(view[0], std::min(view[0], context.vectorCores));
   Value c = kb.openLoop(view[1], chunk);
   loadTile(b, loc, x, ValueRange{row, c, kb.index(0)}, in);
-  ReduceOp::create(b, loc, partKind, in, part, b.getDenseI64ArrayAttr({1}), acc,
+  if (!steps.before.empty())
+    buildBefore(b, loc, steps, in, work);
+  ReduceOp::create(b, loc, partKind, work, part, b.getDenseI64ArrayAttr({1}), acc,
                    ReduceOrder::Sequential);
   StringRef combine = partKind == "sum" ? "add" : partKind == "prod" ? "mul" : partKind;
   // The first chunk starts the total; the others combine into it.
@@ -147,28 +229,98 @@ void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Va
   kb.closeLoop();
   if (kind == "mean")
     scale(b, loc, total, 1.0 / static_cast<double>(view[1]), acc);
-  if (acc != data)
-    kernel::CastOp::create(b, loc, total, out, RoundingMode::Rint);
-  else
-    vectorOp(b, loc, "copy", ValueRange{total}, out, acc);
+  if (!steps.after.empty())
+    vectorOp(b, loc, steps.after, ValueRange{total}, total, acc);
+  convertInto(b, loc, total, out);
   storeTile(b, loc, out, y, ValueRange{row, kb.index(0), kb.index(0)});
   kb.closeLoop();
 }
+
+/// The rows of `view` per step when whole rows of the `steps` kernel fit
+/// UB (tile 0 when they do not).
+VectorTiling rowsInUB(std::array<int64_t, 3> view, const RowSteps &steps, Type data, Type acc,
+                      Type out, const LoweringContext &context) {
+  int64_t workBytes = steps.before.empty() ? 0 : elementBytes(steps.compute);
+  return chooseRowTiling(view[0],
+                         rowBytes(view, elementBytes(data), workBytes, elementBytes(acc),
+                                  elementBytes(out)),
+                         context.facts, context.vectorCores);
+}
+
+void buildSteppedReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
+                           std::array<int64_t, 3> view, const RowSteps &steps, Type acc) {
+  Type data = getElementTypeOrSelf(x.getType());
+  kb.setDoubleBuffer();
+  VectorTiling rows = rowsInUB(view, steps, data, acc, getElementTypeOrSelf(y.getType()), context);
+  int64_t workBytes = steps.before.empty() ? 0 : elementBytes(steps.compute);
+  if (rows.tile > 0)
+    buildRowsInUB(kb, x, y, view, rows, steps, acc);
+  else
+    buildChunked(kb, context, x, y, view, steps, acc,
+                 elementBytes(data) + workBytes + elementBytes(acc));
+}
+
+/// The dtypes of ReduceLogSumExp's steps: sub and exp in the compute dtype
+/// of exp, the sum (and log, add) in its accumulation dtype, as Softmax.
+std::pair<Type, Type> logSumExpTypes(Operation *op, Type data) {
+  Type compute = vectorCompute(op, "exp", data).first;
+  return {compute, accumulationType(op, "sum", compute)};
+}
+
+/// UB bytes of a ReduceLogSumExp row: the row and its exp, the maximum,
+/// sum and output per column.
+int64_t logSumExpRowBytes(std::array<int64_t, 3> view, Type data, Type compute, Type acc) {
+  return view[1] * view[2] * (elementBytes(data) + elementBytes(compute)) +
+         view[2] * (2 * elementBytes(data) + elementBytes(acc));
+}
+
+/// ReduceLogSumExp with whole rows in UB: max (exact, data dtype), x - max
+/// and exp in `compute`, sum, log and + max in `acc`, one rounding out.
+void buildLogSumExp(KernelBuilder &kb, Value x, Value y, std::array<int64_t, 3> view,
+                    VectorTiling rows, Type compute, Type acc) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.loc();
+  Type data = getElementTypeOrSelf(x.getType());
+  kb.setStepTiling("rows", rows);
+  Value in = kb.alloc({rows.tile, view[1], view[2]}, data, MemorySpace::UB);
+  Value work = kb.alloc({rows.tile, view[1], view[2]}, compute, MemorySpace::UB);
+  Value max = kb.alloc({rows.tile, 1, view[2]}, data, MemorySpace::UB);
+  Value out = kb.alloc({rows.tile, 1, view[2]}, data, MemorySpace::UB);
+  Value sum = acc == data ? out : kb.alloc({rows.tile, 1, view[2]}, acc, MemorySpace::UB);
+  Value tile = kb.openTileLoop(rows.tiles, rows.blockDim);
+  Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows.tile));
+  SmallVector<Value> at = {row, kb.index(0), kb.index(0)};
+  loadTile(b, loc, x, at, in);
+  ReduceOp::create(b, loc, "max", in, max, b.getDenseI64ArrayAttr({1}), data, ReduceOrder::Tree);
+  vectorOp(b, loc, "sub", ValueRange{in, max}, work, compute);
+  vectorOp(b, loc, "exp", ValueRange{work}, work, compute);
+  ReduceOp::create(b, loc, "sum", work, sum, b.getDenseI64ArrayAttr({1}), acc, ReduceOrder::Tree);
+  vectorOp(b, loc, "log", ValueRange{sum}, sum, acc);
+  vectorOp(b, loc, "add", ValueRange{sum, max}, sum, acc);
+  if (sum != out)
+    kernel::CastOp::create(b, loc, sum, out, RoundingMode::Rint);
+  storeTile(b, loc, out, y, at);
+  kb.closeLoop();
+}
+
+/// The reduced axes of a Reduce* op (`axes`) or an Arg* op (`axis`).
+std::optional<SmallVector<int64_t>> reducedAxes(Operation *op) {
+  if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    return SmallVector<int64_t>(axes.asArrayRef());
+  if (auto axis = op->getAttrOfType<IntegerAttr>("axis"))
+    return SmallVector<int64_t>{axis.getInt()};
+  return std::nullopt;
+}
+
+bool isArgKind(StringRef kind) { return kind == "argmax" || kind == "argmin"; }
 
 } // namespace
 
 void ascendprec::kernel::buildRowReduction(KernelBuilder &kb, const LoweringContext &context,
                                            Value x, Value y, std::array<int64_t, 3> view,
                                            StringRef kind, Type acc) {
-  Type data = getElementTypeOrSelf(x.getType());
-  int64_t bytes = elementBytes(data), accBytes = elementBytes(acc);
-  kb.setDoubleBuffer();
-  VectorTiling rows = chooseRowTiling(view[0], rowBytes(view, bytes, accBytes), context.facts,
-                                      context.vectorCores);
-  if (rows.tile > 0)
-    buildRowsInUB(kb, x, y, view, rows, kind, acc);
-  else
-    buildChunked(kb, context, x, y, view, kind, acc, bytes + accBytes);
+  RowSteps steps{kind, {}, {}, getElementTypeOrSelf(x.getType())};
+  buildSteppedReduction(kb, context, x, y, view, steps, acc);
 }
 
 namespace {
@@ -180,20 +332,30 @@ struct ReduceLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> 
   LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
     std::optional<StringRef> kind = reductionKindOf(op.getOpType());
-    auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    std::optional<SmallVector<int64_t>> axes = reducedAxes(op);
     if (!kind || !axes || operands.size() != 1)
       return failure();
     auto inType = cast<ShapedType>(operands[0].getType());
     auto outType = cast<ShapedType>(op->getResult(0).getType());
-    std::array<int64_t, 3> view = *rowView(inType, axes.asArrayRef());
-    Type acc = accumulationType(op, *kind, inType.getElementType());
+    Type data = inType.getElementType();
+    std::array<int64_t, 3> view = *rowView(inType, *axes);
     if (launchCachedKernel(rewriter, context, op, operands))
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{inType},
                      TypeRange{outType}, nodesOf(op));
     Value x = kb.reshapeGM(kb.arg(0), {view[0], view[1], view[2]});
     Value y = kb.reshapeGM(kb.output(), {view[0], 1, view[2]});
-    buildRowReduction(kb, context, x, y, view, *kind, acc);
+    if (*kind == "log_sum_exp") {
+      auto [compute, acc] = logSumExpTypes(op, data);
+      kb.setDoubleBuffer();
+      VectorTiling rows = chooseRowTiling(view[0], logSumExpRowBytes(view, data, compute, acc),
+                                          context.facts, context.vectorCores);
+      buildLogSumExp(kb, x, y, view, rows, compute, acc);
+    } else {
+      RowSteps steps = rowStepsOf(op, *kind, data);
+      buildSteppedReduction(kb, context, x, y, view, steps,
+                            accumulationType(op, steps.reduce, steps.compute));
+    }
     kb.replaceWithLaunch(rewriter, op, operands);
     return success();
   }
@@ -206,11 +368,33 @@ struct ReduceLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> 
 std::optional<std::string>
 ascendprec::kernel::whyReductionNotLowerable(Operation *op, const LoweringContext &context) {
   auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
-  if (!ascendOp || !reductionKindOf(ascendOp.getOpType()))
+  std::optional<StringRef> kind =
+      ascendOp ? reductionKindOf(ascendOp.getOpType()) : std::nullopt;
+  if (!kind)
     return std::nullopt;
-  auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
-  if (!axes || !rowView(cast<ShapedType>(op->getOperand(0).getType()), axes.asArrayRef()))
+  auto inType = cast<ShapedType>(op->getOperand(0).getType());
+  std::optional<SmallVector<int64_t>> axes = reducedAxes(op);
+  std::optional<std::array<int64_t, 3>> view =
+      axes ? rowView(inType, *axes) : std::nullopt;
+  if (!view)
     return std::string("reduces axes that are not contiguous (transpose them together first)");
+  Type data = inType.getElementType();
+  // sqrt and log have no integer vector form.
+  if ((*kind == "l2" || *kind == "log_sum" || *kind == "log_sum_exp") && !isa<FloatType>(data))
+    return std::string("takes a sqrt or log of integer data (no vector kernel)");
+  Type out = cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  if (*kind == "log_sum_exp") {
+    auto [compute, acc] = logSumExpTypes(op, data);
+    if (chooseRowTiling((*view)[0], logSumExpRowBytes(*view, data, compute, acc), context.facts,
+                        context.vectorCores)
+            .tile == 0)
+      return std::string("reduces rows too long for UB (its max and sum need the whole row)");
+  } else if (isArgKind(*kind)) {
+    // Chunks would have to carry each partial extreme's value and offset.
+    RowSteps steps = rowStepsOf(op, *kind, data);
+    if (rowsInUB(*view, steps, data, data, out, context).tile == 0)
+      return std::string("reduces rows too long for UB (an arg reduction needs the whole row)");
+  }
   return std::nullopt;
 }
 

@@ -194,6 +194,8 @@ int32_t reduceKindCode(StringRef kind) {
                         .Case("min", ReduceKind::Min)
                         .Case("prod", ReduceKind::Prod)
                         .Case("mean", ReduceKind::Mean)
+                        .Case("argmax", ReduceKind::ArgMax)
+                        .Case("argmin", ReduceKind::ArgMin)
                         .Default(ReduceKind::Sum);
   return static_cast<int32_t>(code);
 }

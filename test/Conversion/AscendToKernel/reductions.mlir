@@ -93,3 +93,83 @@ func.func @layernorm768(%x: tensor<8x128x768xf32>) -> tensor<8x128x768xf32> {
       : (tensor<8x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> (tensor<8x128x768xf32>, tensor<8x128x1xf32>, tensor<8x128x1xf32>)
   return %y : tensor<8x128x768xf32>
 }
+
+// ArgMaxV2/ArgMin: one vreduce comparing exactly in the data's dtype and
+// writing the op's index dtype (first index on ties, the first NaN wins).
+// CHECK-LABEL: akernel.kernel @am
+// CHECK: akernel.vreduce "argmax" %{{.*}} -> %{{.*}} {acc = f16, axes = array<i64: 1>, order = #akernel.order<tree>} : memref<{{[0-9]+}}x8x4xf16, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x4xi64, #akernel.space<ub>>
+// CHECK: akernel.store %{{.*}} : memref<{{[0-9]+}}x1x4xi64
+// CHECK-LABEL: akernel.kernel @amin
+// CHECK: akernel.vreduce "argmin" %{{.*}} -> %{{.*}} {acc = f32, axes = array<i64: 1>, order = #akernel.order<tree>} : memref<{{[0-9]+}}x32x1xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x1xi32, #akernel.space<ub>>
+func.func @arg(%x: tensor<2x8x4xf16>, %z: tensor<6x32xf32>) -> (tensor<2x1x4xi64>, tensor<6xi32>) {
+  %y = ascend.ArgMaxV2 %x {name = "am", axis = 1 : i64, keep_dims = true} : (tensor<2x8x4xf16>) -> tensor<2x1x4xi64>
+  %w = ascend.ArgMin %z {name = "amin", axis = -1 : i64} : (tensor<6x32xf32>) -> tensor<6xi32>
+  return %y, %w : tensor<2x1x4xi64>, tensor<6xi32>
+}
+
+// ReduceL1/SumSquare: |x| or x*x in the vector compute dtype (fp16 stays
+// fp16), then the sum accumulating in fp32.
+// CHECK-LABEL: akernel.kernel @l1
+// CHECK: akernel.vop "abs" %{{.*}} -> %{{.*}} {compute = f16}
+// CHECK-NEXT: akernel.vreduce "sum" %{{.*}} -> %{{.*}} {acc = f32, axes = array<i64: 1>, order = #akernel.order<tree>} : memref<{{[0-9]+}}x64x1xf16, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x1xf16
+// CHECK-LABEL: akernel.kernel @ssq
+// CHECK: akernel.vop "mul" %[[X:[^,]*]], %[[X]] -> %{{.*}} {compute = f32} : memref<{{[0-9]+}}x64x1xf32, #akernel.space<ub>>, memref<{{[0-9]+}}x64x1xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}x64x1xf32
+// CHECK-NEXT: akernel.vreduce "sum" %{{.*}} -> %{{.*}} {acc = f32, {{.*}}} : memref<{{[0-9]+}}x64x1xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x1xf32
+func.func @l1_ssq(%x: tensor<8x64xf16>, %b: tensor<8x64xf32>) -> (tensor<8xf16>, tensor<8xf32>) {
+  %y = ascend.ReduceL1 %x {name = "l1", axes = array<i64: 1>} : (tensor<8x64xf16>) -> tensor<8xf16>
+  %z = ascend.ReduceSumSquare %b {name = "ssq", axes = array<i64: -1>} : (tensor<8x64xf32>) -> tensor<8xf32>
+  return %y, %z : tensor<8xf16>, tensor<8xf32>
+}
+
+// ReduceL2/LogSum: sqrt or log of the sum in its accumulation dtype, one
+// rounding to the output (none for fp32, where the step works in place).
+// CHECK-LABEL: akernel.kernel @l2
+// CHECK: akernel.vop "mul" {{.*}} {compute = f16}
+// CHECK-NEXT: akernel.vreduce "sum" %{{.*}} -> %[[SUM:.*]] {acc = f32, {{.*}}} : memref<{{[0-9]+}}x64x1xf16, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x1xf32
+// CHECK-NEXT: akernel.vop "sqrt" %[[SUM]] -> %[[SUM]] {compute = f32}
+// CHECK-NEXT: akernel.vcast %[[SUM]] -> %{{.*}} {round = #akernel.round<rint>} : memref<{{[0-9]+}}x1x1xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}x1x1xf16
+// CHECK-LABEL: akernel.kernel @logsum
+// CHECK-NOT: akernel.vop "mul"
+// CHECK: akernel.vreduce "sum" %{{.*}} -> %[[LS:.*]] {acc = f32, {{.*}}} : memref<{{[0-9]+}}x16x8xf32
+// CHECK-NEXT: akernel.vop "log" %[[LS]] -> %[[LS]] {compute = f32}
+// CHECK-NEXT: akernel.store %[[LS]]
+func.func @l2_logsum(%x: tensor<8x64xf16>, %z: tensor<4x16x8xf32>) -> (tensor<8xf16>, tensor<4x8xf32>) {
+  %y = ascend.ReduceL2 %x {name = "l2", axes = array<i64: 1>} : (tensor<8x64xf16>) -> tensor<8xf16>
+  %w = ascend.ReduceLogSum %z {name = "logsum", axes = array<i64: 1>} : (tensor<4x16x8xf32>) -> tensor<4x8xf32>
+  return %y, %w : tensor<8xf16>, tensor<4x8xf32>
+}
+
+// ReduceLogSumExp, the stable form: max + log(sum(exp(x - max))).
+// CHECK-LABEL: akernel.kernel @lse
+// CHECK: akernel.vreduce "max" %[[IN:.*]] -> %[[MAX:.*]] {acc = f16, {{.*}}order = #akernel.order<tree>}
+// CHECK-NEXT: akernel.vop "sub" %[[IN]], %[[MAX]] -> %[[W:.*]] {compute = f16}
+// CHECK-NEXT: akernel.vop "exp" %[[W]] -> %[[W]] {compute = f16}
+// CHECK-NEXT: akernel.vreduce "sum" %[[W]] -> %[[S:.*]] {acc = f32,
+// CHECK-NEXT: akernel.vop "log" %[[S]] -> %[[S]] {compute = f32}
+// CHECK-NEXT: akernel.vop "add" %[[S]], %[[MAX]] -> %[[S]] {compute = f32}
+// CHECK-NEXT: akernel.vcast %[[S]]
+func.func @lse(%x: tensor<8x64xf16>) -> tensor<8x1xf16> {
+  %y = ascend.ReduceLogSumExp %x {name = "lse", axes = array<i64: 1>, keep_dims = true} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+  return %y : tensor<8x1xf16>
+}
+
+// A long L1 sums |x| chunk by chunk like ReduceSum (atomically without
+// deterministic); a long L2 needs the whole sum before its sqrt, so one
+// core per row adds the chunks in order either way.
+// CHECK-LABEL: akernel.kernel @long_l1
+// ATOMIC: akernel.vop "abs"
+// ATOMIC-NEXT: akernel.vreduce "sum" {{.*}}order = #akernel.order<atomic>
+// FIXED: akernel.vreduce "sum" {{.*}}order = #akernel.order<sequential>
+// CHECK-LABEL: akernel.kernel @long_l2
+// CHECK-NOT: atomic
+// CHECK: akernel.vop "mul"
+// CHECK-NEXT: akernel.vreduce "sum" {{.*}}order = #akernel.order<sequential>
+// CHECK: akernel.vop "add"
+// CHECK: akernel.vop "sqrt"
+// CHECK-NEXT: akernel.vop "copy"
+// CHECK-NEXT: akernel.store
+func.func @long(%x: tensor<4096x1024xf32>) -> (tensor<1x1xf32>, tensor<1x1xf32>) {
+  %y = ascend.ReduceL1 %x {name = "long_l1", axes = array<i64: 0, 1>, keep_dims = true} : (tensor<4096x1024xf32>) -> tensor<1x1xf32>
+  %z = ascend.ReduceL2 %x {name = "long_l2", axes = array<i64: 0, 1>, keep_dims = true} : (tensor<4096x1024xf32>) -> tensor<1x1xf32>
+  return %y, %z : tensor<1x1xf32>, tensor<1x1xf32>
+}

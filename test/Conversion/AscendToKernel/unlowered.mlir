@@ -31,6 +31,17 @@ func.func @dynamic(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
   return %z : tensor<?x8xf16>
 }
 
+// -----
+
+// An arg reduction needs whole rows in UB (chunks would carry each partial
+// extreme's value and offset).
+// STRICT: error: 'long_argmax' (ArgMaxV2) is not lowered: it reduces rows too long for UB (an arg reduction needs the whole row)
+// KEEP: warning: 'long_argmax' (ArgMaxV2) is not lowered: it reduces rows too long for UB (an arg reduction needs the whole row) (no kernel, no time estimate)
+func.func @long_argmax(%x: tensor<2x262144xf16>) -> tensor<2xi64> {
+  %y = ascend.ArgMaxV2 %x {name = "long_argmax", axis = 1 : i64} : (tensor<2x262144xf16>) -> tensor<2xi64>
+  return %y : tensor<2xi64>
+}
+
 // The module must have been planned: the lowering uses the policy planning
 // recorded.
 // RUN: not prec-opt %s --prec-lower-to-kernel -split-input-file 2>&1 | FileCheck %s --check-prefix=UNPLANNED

@@ -230,6 +230,22 @@ func.func @reduce_kind(%a: memref<4x16xf32, #akernel.space<ub>>, %b: memref<4xf3
 
 // -----
 
+func.func @argmax_float_index(%a: memref<4x16xf16, #akernel.space<ub>>, %b: memref<4xf32, #akernel.space<ub>>) {
+  // expected-error @+1 {{'argmax' writes indices in i32 or i64, not 'f32'}}
+  akernel.vreduce "argmax" %a -> %b {axes = array<i64: 1>, acc = f16, order = #akernel.order<tree>} : memref<4x16xf16, #akernel.space<ub>> -> memref<4xf32, #akernel.space<ub>>
+  return
+}
+
+// -----
+
+func.func @argmin_wider_acc(%a: memref<4x16xf16, #akernel.space<ub>>, %b: memref<4xi64, #akernel.space<ub>>) {
+  // expected-error @+1 {{'argmin' compares in the input's dtype 'f16', not 'f32'}}
+  akernel.vreduce "argmin" %a -> %b {axes = array<i64: 1>, acc = f32, order = #akernel.order<tree>} : memref<4x16xf16, #akernel.space<ub>> -> memref<4xi64, #akernel.space<ub>>
+  return
+}
+
+// -----
+
 func.func @cast_same(%a: memref<16xf16, #akernel.space<ub>>, %b: memref<16xf16, #akernel.space<ub>>) {
   // expected-error @+1 {{converts between two dtypes; this one is 'f16' on both sides}}
   akernel.vcast %a -> %b {round = #akernel.round<rint>} : memref<16xf16, #akernel.space<ub>> -> memref<16xf16, #akernel.space<ub>>

@@ -145,6 +145,8 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
         double cycles = repeats(elements, reduce.getAcc(), k);
         if (getElementTypeOrSelf(reduce.getInput().getType()) != reduce.getAcc())
           cycles *= 2; // converted on the way in
+        if (reduce.getKind() == "argmax" || reduce.getKind() == "argmin")
+          cycles *= 2; // a compare and a select of the index with every max/min
         units.vector += trips * cycles;
       })
       .Case([&](kernel::CastOp cast) {
@@ -301,6 +303,9 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
               (vop.getNewton() ? " + Newton step" : ""));
         })
         .Case([&](ReduceOp reduce) {
+          if (reduce.getKind() == "argmax" || reduce.getKind() == "argmin")
+            return add(reduce.getKind().str() + " comparing in " + typeText(reduce.getAcc()) +
+                       " -> " + typeText(reduce.getOutput().getType()) + " index");
           add(reduce.getKind().str() + " accumulating in " + typeText(reduce.getAcc()) + " (" +
               stringifyReduceOrder(reduce.getOrder()).str() + " order)");
         })

@@ -145,9 +145,10 @@ LogicalResult VectorOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
-  static const char *const kKinds[] = {"sum", "max", "min", "prod", "mean"};
+  static const char *const kKinds[] = {"sum", "max", "min", "prod", "mean", "argmax", "argmin"};
   if (!llvm::is_contained(kKinds, getKind()))
-    return emitOpError("has an unknown kind '") << getKind() << "' (sum, max, min, prod, mean)";
+    return emitOpError("has an unknown kind '")
+           << getKind() << "' (sum, max, min, prod, mean, argmax, argmin)";
   if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
     return emitOpError("reduces on UB: input and output in #akernel.space<ub>");
   auto input = cast<ShapedType>(getInput().getType());
@@ -169,6 +170,16 @@ LogicalResult ReduceOp::verify() {
   }
   Type acc = getAcc();
   Type in = input.getElementType();
+  if (getKind() == "argmax" || getKind() == "argmin") {
+    // The index of the extreme, compared exactly in the input's dtype.
+    Type out = getElementTypeOrSelf(getOutput().getType());
+    if (!out.isSignlessInteger(32) && !out.isSignlessInteger(64))
+      return emitOpError("'") << getKind() << "' writes indices in i32 or i64, not " << out;
+    if (acc != in)
+      return emitOpError("'") << getKind() << "' compares in the input's dtype " << in
+                              << ", not " << acc;
+    return success();
+  }
   bool adds = getKind() == "sum" || getKind() == "prod" || getKind() == "mean";
   if (!isVectorComputeType(acc) ||
       (adds && acc.getIntOrFloatBitWidth() < in.getIntOrFloatBitWidth()))

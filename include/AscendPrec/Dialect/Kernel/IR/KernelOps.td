@@ -280,10 +280,16 @@ def Kernel_VectorOp : Kernel_Op<"vop"> {
 def Kernel_ReduceOp : Kernel_Op<"vreduce"> {
   let summary = "A reduction on UB with its accumulation dtype and order";
   let description = [{
-    Reduces `axes` of the input with `kind` (`sum`, `max`, `min`, `prod`),
-    accumulating in `acc`, in `order` (`tree` within a core, `sequential`,
-    or `atomic` adds across cores, whose order is not fixed: `deterministic=1`
-    rules it out, OP-3).
+    Reduces `axes` of the input with `kind` (`sum`, `max`, `min`, `prod`,
+    `mean`), accumulating in `acc`, in `order` (`tree` within a core,
+    `sequential`, or `atomic` adds across cores, whose order is not fixed:
+    `deterministic=1` rules it out, OP-3).
+
+    `argmax` and `argmin` write the index (i32 or i64) of the largest or
+    smallest element along the reduced axes (row-major over them when there
+    are several), comparing exactly in `acc`, which is the input's dtype.
+    Ties keep the first index and a NaN is the extreme (the first NaN wins,
+    as NumPy's argmax), so the result does not depend on `order`.
 
     ```mlir
     akernel.vreduce "sum" %x -> %y {axes = [1], acc = f32, order = #akernel.order<tree>}
