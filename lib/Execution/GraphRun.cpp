@@ -4,6 +4,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "AscendPrec/Execution/AICpuOps.h"
 #include "AscendPrec/Execution/DataMovement.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -207,6 +208,8 @@ struct GraphRunner::Impl {
   /// The DMA op of each DMA kernel, by kernel name; under `reference`, of a
   /// copy whose f16/bf16 buffers are f32 (the reference's tensors).
   llvm::StringMap<kernel::DmaOp> dmaOps;
+  /// The AI CPU call of each AI CPU kernel (dtype-agnostic on the host).
+  llvm::StringMap<kernel::AICPUCallOp> aicpuOps;
   std::vector<Operation *> widenedCopies;
 
   ~Impl() {
@@ -289,7 +292,11 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
     }
     auto kernel = kernels.lookupSymbol<kernel::KernelOp>(launch.getKernel());
     if (kernel.getEngine() == kernel::Engine::AICPU) {
-      problems.push_back(nameOf(&op) + ": an AI CPU kernel, which the host executor does not run");
+      kernel.walk([&](kernel::AICPUCallOp call) {
+        std::string why;
+        if (!canRunAICpu(call, launch.getNumResults(), why))
+          problems.push_back(nameOf(&op) + ": " + why);
+      });
       continue;
     }
     kernel.walk([&](kernel::DmaOp dma) {
@@ -304,6 +311,9 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
   runner->function = graph;
   runner->impl = std::make_unique<Impl>();
   for (auto kernel : kernels.getOps<kernel::KernelOp>()) {
+    kernel.walk([&](kernel::AICPUCallOp call) {
+      runner->impl->aicpuOps[kernel.getSymName()] = call;
+    });
     kernel::KernelOp source = kernel;
     if (options.numerics.reference) {
       bool hasDma = false;
@@ -480,7 +490,8 @@ bool GraphExecution::step(std::string &error) {
       });
     } else {
       kernel::DmaOp dma = runner.impl->dmaOps.lookup(name);
-      if (!dma) {
+      kernel::AICPUCallOp aicpu = runner.impl->aicpuOps.lookup(name);
+      if (!dma && !aicpu) {
         error = "kernel '" + name.str() + "' was not compiled";
         return false;
       }
@@ -490,7 +501,7 @@ bool GraphExecution::step(std::string &error) {
         in.push_back(&tensor);
       for (HostTensor &tensor : outputs)
         out.push_back(&tensor);
-      if (!runDataMovement(dma, in, out, error)) {
+      if (dma ? !runDataMovement(dma, in, out, error) : !runAICpu(aicpu, in, out, error)) {
         error = "kernel '" + name.str() + "': " + error;
         return false;
       }

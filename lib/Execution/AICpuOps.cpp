@@ -1,0 +1,156 @@
+//===- AICpuOps.cpp - AI CPU kernels run on the host ----------------------===//
+
+#include "AscendPrec/Execution/AICpuOps.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::exec;
+using runtime::HostTensor;
+
+namespace {
+
+using FloatFn = std::function<double(double, double)>;
+using IntFn = std::function<int64_t(int64_t, int64_t)>;
+
+struct Elementwise {
+  unsigned arity;
+  FloatFn onFloats;
+  IntFn onIntegers; ///< empty: integer data is not supported
+};
+
+int64_t floorMod(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0; // the device's result is undocumented (docs/decisions.md)
+  int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+
+const llvm::StringMap<Elementwise> &elementwiseOps() {
+  static const llvm::StringMap<Elementwise> ops = {
+      {"Add", {2, [](double a, double b) { return a + b; }, [](int64_t a, int64_t b) { return a + b; }}},
+      {"Sub", {2, [](double a, double b) { return a - b; }, [](int64_t a, int64_t b) { return a - b; }}},
+      {"Mul", {2, [](double a, double b) { return a * b; }, [](int64_t a, int64_t b) { return a * b; }}},
+      {"RealDiv", {2, [](double a, double b) { return a / b; },
+                   [](int64_t a, int64_t b) { return b ? a / b : 0; }}},
+      {"Div", {2, [](double a, double b) { return a / b; },
+               [](int64_t a, int64_t b) { return b ? a / b : 0; }}},
+      {"Maximum", {2, [](double a, double b) { return std::isnan(a) || a > b ? a : b; },
+                   [](int64_t a, int64_t b) { return std::max(a, b); }}},
+      {"Minimum", {2, [](double a, double b) { return std::isnan(a) || a < b ? a : b; },
+                   [](int64_t a, int64_t b) { return std::min(a, b); }}},
+      // Mod truncates (C's fmod), FloorMod takes the divisor's sign.
+      {"Mod", {2, [](double a, double b) { return std::fmod(a, b); },
+               [](int64_t a, int64_t b) { return b ? a % b : 0; }}},
+      {"FloorMod", {2, [](double a, double b) {
+                      double r = std::fmod(a, b);
+                      return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+                    },
+                    floorMod}},
+      {"Pow", {2, [](double a, double b) { return std::pow(a, b); }, {}}},
+      {"Neg", {1, [](double a, double) { return -a; }, [](int64_t a, int64_t) { return -a; }}},
+      {"Abs", {1, [](double a, double) { return std::fabs(a); },
+               [](int64_t a, int64_t) { return a < 0 ? -a : a; }}},
+      {"Relu", {1, [](double a, double) { return a > 0 || std::isnan(a) ? a : 0.0; },
+                [](int64_t a, int64_t) { return std::max<int64_t>(a, 0); }}},
+      {"Sqrt", {1, [](double a, double) { return std::sqrt(a); }, {}}},
+      {"Exp", {1, [](double a, double) { return std::exp(a); }, {}}},
+      {"Log", {1, [](double a, double) { return std::log(a); }, {}}},
+      {"Sin", {1, [](double a, double) { return std::sin(a); }, {}}},
+      {"Cos", {1, [](double a, double) { return std::cos(a); }, {}}},
+      {"Tanh", {1, [](double a, double) { return std::tanh(a); }, {}}},
+      {"Sigmoid", {1, [](double a, double) { return 1 / (1 + std::exp(-a)); }, {}}},
+      {"Floor", {1, [](double a, double) { return std::floor(a); }, {}}},
+      {"Ceil", {1, [](double a, double) { return std::ceil(a); }, {}}},
+      {"Round", {1, [](double a, double) { return std::nearbyint(a); }, {}}},
+      {"Reciprocal", {1, [](double a, double) { return 1 / a; }, {}}},
+      {"Sign", {1, [](double a, double) { return a > 0 ? 1.0 : a < 0 ? -1.0 : a; },
+                [](int64_t a, int64_t) { return int64_t(a > 0) - int64_t(a < 0); }}},
+  };
+  return ops;
+}
+
+/// The element of `input` that output element `index` (row-major in
+/// `shape`) reads under NumPy broadcasting.
+int64_t broadcastIndex(const HostTensor &input, const std::vector<int64_t> &shape, int64_t index) {
+  const std::vector<int64_t> &dims = input.shape();
+  int64_t offset = 0, stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1, e = static_cast<int64_t>(dims.size()) - 1;
+       d >= 0; --d, --e) {
+    int64_t position = index % shape[d];
+    index /= shape[d];
+    if (e < 0)
+      continue;
+    if (dims[e] != 1)
+      offset += position * stride;
+    stride *= dims[e];
+  }
+  return offset;
+}
+
+bool broadcastsTo(const std::vector<int64_t> &dims, const std::vector<int64_t> &shape) {
+  if (dims.size() > shape.size())
+    return false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t dim = dims[dims.size() - 1 - i], target = shape[shape.size() - 1 - i];
+    if (dim != 1 && dim != target)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string &why) {
+  auto found = elementwiseOps().find(op.getOpType());
+  if (found == elementwiseOps().end()) {
+    why = "an AI CPU kernel (" + op.getOpType().str() +
+          "), which the host runs only for elementwise ops";
+    return false;
+  }
+  if (numOutputs != 1 || op.getBuffers().size() != found->second.arity + 1) {
+    why = "an AI CPU " + op.getOpType().str() + " with " +
+          std::to_string(op.getBuffers().size()) + " buffers (expected " +
+          std::to_string(found->second.arity) + " inputs and one output)";
+    return false;
+  }
+  Type element = getElementTypeOrSelf(op.getBuffers().back().getType());
+  if (isa<IntegerType>(element) && !found->second.onIntegers) {
+    why = "an AI CPU " + op.getOpType().str() + " on integers, which the host does not run";
+    return false;
+  }
+  return true;
+}
+
+bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
+                    ArrayRef<HostTensor *> outputs, std::string &error) {
+  std::string why;
+  if (!canRunAICpu(op, outputs.size(), why) || inputs.size() != op.getBuffers().size() - 1) {
+    error = why.empty() ? "the launch does not match the AI CPU kernel" : why;
+    return false;
+  }
+  const Elementwise &fn = elementwiseOps().find(op.getOpType())->second;
+  HostTensor &output = *outputs.front();
+  for (const HostTensor *input : inputs)
+    if (!broadcastsTo(input->shape(), output.shape())) {
+      error = op.getOpType().str() + ": an input does not broadcast to the output's shape";
+      return false;
+    }
+  bool integers = !runtime::isFloat(output.type()) && fn.onIntegers;
+  for (int64_t i = 0; i < output.numElements(); ++i) {
+    int64_t a = broadcastIndex(*inputs[0], output.shape(), i);
+    int64_t b = fn.arity > 1 ? broadcastIndex(*inputs[1], output.shape(), i) : 0;
+    if (integers) {
+      output.setInt(i, fn.onIntegers(inputs[0]->getInt(a),
+                                     fn.arity > 1 ? inputs[1]->getInt(b) : 0));
+    } else {
+      output.set(i, fn.onFloats(inputs[0]->get(a), fn.arity > 1 ? inputs[1]->get(b) : 0.0));
+    }
+  }
+  return true;
+}
