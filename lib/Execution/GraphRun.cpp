@@ -49,19 +49,8 @@ std::optional<ElementType> exec::hostElementType(Type type, bool reference) {
 
 namespace {
 
-/// A tensor converted element by element (rounding to nearest even).
 HostTensor convertTensor(const HostTensor &tensor, ElementType type) {
-  if (tensor.type() == type)
-    return tensor;
-  HostTensor result(type, tensor.shape());
-  bool exactIntegers = !runtime::isFloat(type) && !runtime::isFloat(tensor.type());
-  for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    if (exactIntegers)
-      result.setInt(i, tensor.getInt(i));
-    else
-      result.set(i, tensor.get(i));
-  }
-  return result;
+  return tensor.convertedTo(type);
 }
 
 /// A constant's data; nullopt (with `why`) when it has none (elided).

@@ -109,6 +109,20 @@ HostTensor HostTensor::clone() const {
   return result;
 }
 
+HostTensor HostTensor::convertedTo(ElementType type) const {
+  if (type == elementType)
+    return *this;
+  HostTensor result(type, dims);
+  bool integers = !isFloat(type) && !isFloat(elementType);
+  for (int64_t i = 0; i < count; ++i) {
+    if (integers)
+      result.setInt(i, getInt(i));
+    else
+      result.set(i, get(i));
+  }
+  return result;
+}
+
 double HostTensor::get(int64_t index) const {
   const uint8_t *bytes = data();
   switch (elementType) {

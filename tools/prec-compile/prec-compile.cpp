@@ -10,7 +10,9 @@
 
 #include "Accuracy.h"
 #include "CompareModes.h"
+#include "ExitCode.h"
 #include "Help.h"
+#include "HostRun.h"
 #include "ModelLoader.h"
 #include "AtcOptions.h"
 #include "DiagnosticPrinter.h"
@@ -76,7 +78,6 @@ void exitWithoutTeardown(int code) {
 #endif
 }
 
-enum ExitCode { Success = 0, UserError = 1, InternalError = 2 };
 
 /// The effective options as a session-options file (absolute paths), so the
 /// passes see exactly what the driver validated.
@@ -234,252 +235,6 @@ lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> pol
     return nullptr;
   }
   return copy;
-}
-
-/// The graph function of a kernels module (the one public function).
-mlir::func::FuncOp graphOf(mlir::ModuleOp kernels) {
-  for (auto function : kernels.getOps<mlir::func::FuncOp>())
-    if (!function.isPrivate() && !function.isExternal())
-      return function;
-  return nullptr;
-}
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-/// `tensor` as `type`: the same bits for a uint16 file feeding bf16 (how
-/// ONNX's test data stores bf16), converted values between floats or between
-/// integers; nullopt for a float/integer mismatch.
-std::optional<ascendprec::runtime::HostTensor>
-asElementType(const ascendprec::runtime::HostTensor &tensor, ascendprec::runtime::ElementType type) {
-  using ascendprec::runtime::ElementType;
-  if (tensor.type() == type)
-    return tensor;
-  ascendprec::runtime::HostTensor result(type, tensor.shape());
-  if (tensor.type() == ElementType::U16 && type == ElementType::BF16) {
-    std::memcpy(result.data(), tensor.data(), tensor.byteSize());
-    return result;
-  }
-  bool fromFloat = ascendprec::runtime::isFloat(tensor.type());
-  if (fromFloat != ascendprec::runtime::isFloat(type))
-    return std::nullopt;
-  for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    if (fromFloat)
-      result.set(i, tensor.get(i));
-    else
-      result.setInt(i, tensor.getInt(i));
-  }
-  return result;
-}
-
-/// The run's inputs (--run=DIR or seeded random) and the model's output
-/// names, checked against the graph's inputs.
-int prepareRunInputs(mlir::func::FuncOp graph, const DriverFlags &flags, RunInputs &prepared) {
-  // Inputs: the model's input shapes, fixed (a dynamic one needs
-  // --input_shape first).
-  std::vector<std::string> inputNames;
-  std::vector<std::vector<int64_t>> shapes;
-  std::vector<ascendprec::runtime::ElementType> types;
-  for (mlir::BlockArgument argument : graph.getArguments()) {
-    auto named = graph.getArgAttrOfType<mlir::StringAttr>(argument.getArgNumber(), "ascend.name");
-    std::string name = named ? named.str() : "input " + std::to_string(argument.getArgNumber());
-    auto shaped = mlir::cast<mlir::ShapedType>(argument.getType());
-    if (!shaped.hasStaticShape()) {
-      llvm::errs() << "<command line>: error: --run needs every input's shape; input '" << name
-                   << "' has a dynamic dimension: give it with --input_shape=\"" << name
-                   << ":...\" (ATC's syntax)\n";
-      return UserError;
-    }
-    auto type = ascendprec::exec::hostElementType(shaped.getElementType(), false);
-    if (!type) {
-      llvm::errs() << "<command line>: error: --run: input '" << name << "' has element type "
-                   << shaped.getElementType() << ", which the host executor does not hold\n";
-      return UserError;
-    }
-    inputNames.push_back(name);
-    shapes.push_back({shaped.getShape().begin(), shaped.getShape().end()});
-    types.push_back(*type);
-  }
-  std::vector<ascendprec::runtime::HostTensor> &inputs = prepared.inputs;
-  std::vector<NamedTensor> &expected = prepared.expected;
-  std::string error, &inputsFrom = prepared.from;
-  if (flags.run->empty()) {
-    uint64_t state = 0;
-    for (size_t i = 0; i < shapes.size(); ++i)
-      inputs.push_back(randomTensor(types[i], shapes[i], state));
-    inputsFrom = "random (seed 0; floats uniform in [-1, 1), integers in [0, 10))";
-  } else {
-    std::optional<RunFolder> folder = readRunFolder(*flags.run, shapes.size(), error);
-    if (!folder) {
-      llvm::errs() << "<command line>: error: " << error << "\n";
-      return UserError;
-    }
-    for (size_t i = 0; i < shapes.size(); ++i) {
-      const ascendprec::runtime::HostTensor &given = folder->inputs[i].tensor;
-      if (given.shape() != shapes[i]) {
-        llvm::errs() << "<command line>: error: --run=" << *flags.run << ": input_" << i
-                     << ".pb has shape " << shapeText(given.shape()) << ", but input '"
-                     << inputNames[i] << "' takes " << shapeText(shapes[i]) << "\n";
-        return UserError;
-      }
-      std::optional<ascendprec::runtime::HostTensor> converted =
-          asElementType(given, types[i]);
-      if (!converted) {
-        llvm::errs() << "<command line>: error: --run=" << *flags.run << ": input_" << i
-                     << ".pb holds " << ascendprec::runtime::elementTypeName(given.type())
-                     << ", but input '" << inputNames[i] << "' takes "
-                     << ascendprec::runtime::elementTypeName(types[i]) << "\n";
-        return UserError;
-      }
-      inputs.push_back(*converted);
-    }
-    expected = std::move(folder->expected);
-    // Expected outputs as the model's output dtypes (bf16 test data is
-    // stored as uint16 bit patterns).
-    for (size_t i = 0; i < expected.size() && i < graph.getNumResults(); ++i) {
-      auto type = ascendprec::exec::hostElementType(
-          mlir::cast<mlir::ShapedType>(graph.getResultTypes()[i]).getElementType(), false);
-      if (type)
-        if (auto converted = asElementType(expected[i].tensor, *type))
-          expected[i].tensor = *converted;
-    }
-    inputsFrom = *flags.run;
-  }
-  std::vector<std::string> &outputNames = prepared.outputNames;
-  for (unsigned i = 0; i < graph.getNumResults(); ++i) {
-    auto named = graph.getResultAttrOfType<mlir::StringAttr>(i, "ascend.name");
-    outputNames.push_back(named ? named.str() : "output_" + std::to_string(i));
-  }
-  if (!expected.empty() && expected.size() != outputNames.size()) {
-    llvm::errs() << "<command line>: error: --run=" << *flags.run << " holds "
-                 << expected.size() << " expected output files, the model has "
-                 << outputNames.size() << " outputs\n";
-    return UserError;
-  }
-  return Success;
-}
-
-/// --run: the plan and its fp32 reference on the host; run/output_<i>.pb
-/// and accuracy.json staged, the report given each op's error.
-int runOnHost(mlir::ModuleOp kernels, const DriverFlags &flags, const AccuracyRun &run,
-              ascendprec::report::ReportData &report, OutputFolder &out, RunInputs &prepared,
-              std::optional<AccuracyResult> &accuracy) {
-  if (!kernels) {
-    llvm::errs() << "prec-compile: error: --run needs the plan's kernels, and lowering failed "
-                    "(see the warning above)\n";
-    return InternalError;
-  }
-  mlir::func::FuncOp graph = graphOf(kernels);
-  if (!graph) {
-    llvm::errs() << "prec-compile: internal error: the kernels have no graph function\n";
-    return InternalError;
-  }
-  if (int status = prepareRunInputs(graph, flags, prepared); status != Success)
-    return status;
-  const std::vector<std::string> &outputNames = prepared.outputNames;
-  const std::string &inputsFrom = prepared.from;
-  std::string error;
-  std::vector<std::string> problems;
-  accuracy = measureAccuracy(kernels, run, prepared.inputs, prepared.expected, outputNames,
-                             problems, error);
-  if (!accuracy) {
-    if (!problems.empty()) {
-      llvm::errs() << "prec-compile: error: the plan cannot run on the host: "
-                   << problems.size() << (problems.size() == 1 ? " op" : " ops")
-                   << " cannot be executed (nothing was run or written):\n";
-      for (size_t i = 0; i < problems.size() && i < 20; ++i)
-        llvm::errs() << "  " << policy::escapeForDisplay(problems[i]) << "\n";
-      if (problems.size() > 20)
-        llvm::errs() << "  ... and " << problems.size() - 20 << " more\n";
-      return UserError;
-    }
-    llvm::errs() << "prec-compile: error: running the plan failed: " << error << "\n";
-    return InternalError;
-  }
-  std::error_code ec;
-  fs::create_directory(out.stagedPath(OutputFolder::kRunFolder), ec);
-  for (size_t i = 0; i < accuracy->planOutputs.size(); ++i) {
-    std::string path = out.stagedPath(std::string(OutputFolder::kRunFolder) + "/output_" +
-                                      std::to_string(i) + ".pb");
-    if (!writeTensorFile(path, outputNames[i], accuracy->planOutputs[i], error)) {
-      llvm::errs() << "error: " << error << "\n";
-      return UserError;
-    }
-  }
-  if (!writeText(out.stagedPath("accuracy.json"), accuracyJson(*accuracy, run, inputsFrom))) {
-    llvm::errs() << "error: cannot write " << out.stagedPath("accuracy.json") << "\n";
-    return UserError;
-  }
-  // The report: each op's error (a kernel's on its first node).
-  std::map<std::string, double> errorByNode;
-  for (const OpAccuracy &op : accuracy->ops)
-    if (!op.nodes.empty()) {
-      errorByNode.emplace(op.nodes.front(), op.vsReference.relRmse);
-      report.errorAlongGraph.push_back({op.nodes.front(), op.vsReference.relRmse});
-    }
-  for (ascendprec::report::ReportNode &node : report.nodes)
-    if (auto found = errorByNode.find(node.name); found != errorByNode.end())
-      node.relErr = found->second;
-  report.measured = true;
-  for (const OutputAccuracy &output : accuracy->outputs) {
-    ascendprec::report::ReportOutputAccuracy row;
-    row.name = output.name;
-    row.relRmse = output.vsReference.relRmse;
-    row.maxAbsErr = output.vsReference.maxAbsErr;
-    row.cosine = output.vsReference.cosine;
-    if (output.vsExpected)
-      row.withinTolerance = output.withinTolerance;
-    report.outputAccuracy.push_back(row);
-  }
-  for (size_t index : accuracy->errorJumps)
-    if (!accuracy->ops[index].nodes.empty())
-      report.errorJumps.push_back(accuracy->ops[index].nodes.front());
-  return Success;
-}
-
-/// The lines after the table: each output's error, where it jumps, timing.
-std::string accuracySummary(const AccuracyResult &accuracy, const AccuracyRun &run,
-                            const DriverFlags &flags) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "Measured on the host CPU with the device's rounding ("
-     << (flags.run->empty() ? "random inputs, seed 0" : "inputs from " + *flags.run)
-     << "), against the fp32 reference:\n";
-  for (const OutputAccuracy &output : accuracy.outputs) {
-    os << "  output '" << policy::escapeForDisplay(output.name) << "': rel rmse "
-       << ascendprec::report::errorCell(output.vsReference.relRmse) << ", max abs err "
-       << ascendprec::report::errorCell(output.vsReference.maxAbsErr)
-       << llvm::format(", cosine %.7f", output.vsReference.cosine);
-    if (output.vsReference.nonFinite)
-      os << ", " << output.vsReference.nonFinite << " non-finite where fp32 is finite";
-    if (output.vsExpected)
-      os << "; vs expected: "
-         << (output.withinTolerance ? "within" : "OUTSIDE") << " rtol "
-         << llvm::format("%g", run.rtol) << " atol " << llvm::format("%g", run.atol)
-         << " (max abs err " << ascendprec::report::errorCell(output.vsExpected->maxAbsErr)
-         << ")";
-    os << "\n";
-  }
-  if (!accuracy.errorJumps.empty()) {
-    os << "  the error first jumps at:";
-    for (size_t i = 0; i < accuracy.errorJumps.size() && i < 5; ++i) {
-      const OpAccuracy &op = accuracy.ops[accuracy.errorJumps[i]];
-      os << (i ? ", " : " ") << policy::escapeForDisplay(op.nodes.empty() ? op.kernel : op.nodes.front())
-         << " (" << ascendprec::report::errorCell(op.vsReference.relRmse) << ")";
-    }
-    os << "\n";
-  }
-  os << llvm::format("  host time: JIT %.0f ms (+%.0f ms reference), run %.1f ms", accuracy.jitMs,
-                     accuracy.referenceJitMs, accuracy.medianRunMs());
-  if (accuracy.runMs.size() > 1)
-    os << " (median of " << accuracy.runMs.size() << ")";
-  os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads")
-     << "; per-op errors in accuracy.json\n";
-  return text;
 }
 
 int run(const std::vector<std::string> &args) {
@@ -653,7 +408,7 @@ int run(const std::vector<std::string> &args) {
     progress.begin("run on the host");
     RunInputs runInputs;
     int status =
-        runOnHost(kernels.get(), *flags, accuracyRun, report, *out, runInputs, accuracy);
+        runOnHost(kernels.get(), *flags->run, accuracyRun, report, *out, runInputs, accuracy);
     progress.end();
     if (status != Success)
       return status;
@@ -727,7 +482,7 @@ int run(const std::vector<std::string> &args) {
               << count << (count == 1 ? " diagnostic" : " diagnostics")
               << " (printed above, also in report.txt)\n";
   if (accuracy)
-    std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags);
+    std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags->run);
   if (!modeTable.empty())
     std::cout << "\n" << modeTable;
   std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";

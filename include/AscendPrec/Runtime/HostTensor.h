@@ -47,6 +47,10 @@ public:
   HostTensor view(std::vector<int64_t> shape) const;
   /// A copy with its own buffer.
   HostTensor clone() const;
+  /// The values in another element type: integers exactly between integer
+  /// types, everything else rounded to nearest even (this tensor itself when
+  /// the type is the same).
+  HostTensor convertedTo(ElementType type) const;
 
   /// Element `index` (row-major) as a double: exact for every type but
   /// 64-bit integers beyond 2^53.

@@ -1,0 +1,205 @@
+//===- ReductionRuntime.cpp - vreduce and vpool --------------------------===//
+//
+// Reductions accumulate in their `acc` dtype, rounding every step, in tree
+// (pairwise) or sequential order; arg reductions compare exactly; pooling
+// averages accumulate in `acc` and divide once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeBuffers.h"
+
+#include "AscendPrec/Runtime/KernelRuntime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+double argExtreme(const std::vector<double> &values, bool largest) {
+  size_t best = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isnan(values[i]))
+      return static_cast<double>(i);
+    if (largest ? values[i] > values[best] : values[i] < values[best])
+      best = i;
+  }
+  return static_cast<double>(best);
+}
+
+
+} // namespace
+
+extern "C" {
+
+void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *outDesc,
+                          int64_t axesRank, void *axesDesc, int32_t kind, int32_t inType,
+                          int32_t outType, int32_t accType, int32_t tree, int32_t overflow) {
+  ElementType in = typeOf(inType), out = typeOf(outType), acc = typeOf(accType);
+  Buffer input = bufferOf(inRank, inDesc, elementBytes(in));
+  Buffer output = bufferOf(outRank, outDesc, elementBytes(out));
+  std::vector<int64_t> axes = int64Values(axesRank, axesDesc);
+  Overflow overflowMode = static_cast<Overflow>(overflow);
+  std::vector<bool> reduced(input.rank, false);
+  for (int64_t axis : axes)
+    reduced[axis] = true;
+  std::vector<int64_t> keptShape, reducedShape;
+  for (int64_t d = 0; d < input.rank; ++d)
+    (reduced[d] ? reducedShape : keptShape).push_back(input.sizes[d]);
+  ReduceKind reduceKind = static_cast<ReduceKind>(kind);
+  std::vector<int64_t> index(input.rank);
+  std::vector<double> values;
+  // Reducing the trailing axes of a contiguous input: each output reads one
+  // contiguous run.
+  bool trailing = input.contiguous();
+  for (int64_t d = 0; d < input.rank; ++d)
+    if (reduced[d] && d + 1 < input.rank && !reduced[d + 1])
+      trailing = false;
+  int64_t run = 1;
+  for (int64_t dim : reducedShape)
+    run *= dim;
+  forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
+    values.clear();
+    if (trailing) {
+      const uint8_t *start = input.data + outLinear * run * input.bytes;
+      values.resize(run);
+      if (in == ElementType::F32) {
+        const auto *floats = reinterpret_cast<const float *>(start);
+        for (int64_t i = 0; i < run; ++i)
+          values[i] = floats[i];
+      } else {
+        for (int64_t i = 0; i < run; ++i)
+          values[i] = readValue(in, start + i * input.bytes);
+      }
+    } else {
+      forEachIndex(reducedShape, [&](int64_t, const std::vector<int64_t> &inner) {
+        size_t ki = 0, ri = 0;
+        for (int64_t d = 0; d < input.rank; ++d)
+          index[d] = reduced[d] ? inner[ri++] : kept[ki++];
+        values.push_back(readValue(in, input.at(gmOffset(input, index.data()))));
+      });
+    }
+    auto combine = [&](double a, double b) {
+      switch (reduceKind) {
+      case ReduceKind::Sum:
+      case ReduceKind::Mean: return roundToAccumulator(a + b, acc, overflowMode);
+      case ReduceKind::Prod: return roundToAccumulator(a * b, acc, overflowMode);
+      case ReduceKind::Max: return std::isnan(a) || a > b ? a : b;
+      case ReduceKind::Min: return std::isnan(a) || a < b ? a : b;
+      case ReduceKind::ArgMax:
+      case ReduceKind::ArgMin: break; // argExtreme
+      }
+      return a;
+    };
+    double result;
+    if (reduceKind == ReduceKind::ArgMax || reduceKind == ReduceKind::ArgMin) {
+      result = argExtreme(values, reduceKind == ReduceKind::ArgMax);
+    } else if (acc == ElementType::F32 && overflowMode == Overflow::IEEE && !values.empty() &&
+        (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) {
+      // fp32 sums (the common case) in float arithmetic: the same roundings.
+      thread_local std::vector<float> sums;
+      sums.assign(values.begin(), values.end());
+      size_t count = sums.size();
+      if (tree) {
+        while (count > 1) {
+          size_t half = (count + 1) / 2;
+          for (size_t i = 0; i + half < count; ++i)
+            sums[i] += sums[i + half];
+          count = half;
+        }
+        result = sums[0];
+      } else {
+        float total = sums[0];
+        for (size_t i = 1; i < count; ++i)
+          total += sums[i];
+        result = total;
+      }
+    } else if (values.empty()) {
+      result = reduceKind == ReduceKind::Prod ? 1.0
+               : reduceKind == ReduceKind::Max ? -INFINITY
+               : reduceKind == ReduceKind::Min ? INFINITY
+                                               : 0.0;
+    } else {
+      for (double &value : values)
+        value = roundToAccumulator(value, acc, overflowMode);
+      if (tree) {
+        // Pairwise, as a tree of vector adds halves the row each step.
+        size_t count = values.size();
+        while (count > 1) {
+          size_t half = (count + 1) / 2;
+          for (size_t i = 0; i + half < count; ++i)
+            values[i] = combine(values[i], values[i + half]);
+          count = half;
+        }
+        result = values[0];
+      } else {
+        result = values[0];
+        for (size_t i = 1; i < values.size(); ++i)
+          result = combine(result, values[i]);
+      }
+    }
+    if (reduceKind == ReduceKind::Mean)
+      result = roundToAccumulator(result / static_cast<double>(values.size()), acc, overflowMode);
+    int64_t at = outLinear;
+    if (!output.contiguous()) {
+      std::vector<int64_t> outIndex(output.rank);
+      int64_t rest = outLinear;
+      for (int64_t d = output.rank - 1; d >= 0; --d) {
+        outIndex[d] = rest % output.sizes[d];
+        rest /= output.sizes[d];
+      }
+      at = gmOffset(output, outIndex.data());
+    }
+    writeValue(out, output.at(at), result, Rounding::Rint, overflowMode);
+  });
+}
+
+void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *outDesc,
+                        int64_t paramRank, void *paramDesc, int32_t kind, int32_t inType,
+                        int32_t outType, int32_t accType, int32_t exclusive, int32_t overflow) {
+  ElementType in = typeOf(inType), out = typeOf(outType), acc = typeOf(accType);
+  Buffer input = bufferOf(inRank, inDesc, elementBytes(in));
+  Buffer output = bufferOf(outRank, outDesc, elementBytes(out));
+  std::vector<int64_t> p = int64Values(paramRank, paramDesc);
+  int64_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], pt = p[4], pl = p[6];
+  int64_t planes = output.sizes[0], outH = output.sizes[1], outW = output.sizes[2];
+  int64_t height = input.sizes[1], width = input.sizes[2];
+  Overflow overflowMode = static_cast<Overflow>(overflow);
+  bool isMax = static_cast<PoolKind>(kind) == PoolKind::Max;
+  for (int64_t plane = 0; plane < planes; ++plane)
+    for (int64_t oh = 0; oh < outH; ++oh)
+      for (int64_t ow = 0; ow < outW; ++ow) {
+        double result = isMax ? -INFINITY : 0.0;
+        int64_t valid = 0;
+        for (int64_t r = 0; r < kh; ++r)
+          for (int64_t q = 0; q < kw; ++q) {
+            int64_t h = oh * sh - pt + r, w = ow * sw - pl + q;
+            if (h < 0 || w < 0 || h >= height || w >= width)
+              continue;
+            ++valid;
+            double value = readValue(
+                in, input.at(plane * input.strides[0] + h * input.strides[1] + w * input.strides[2]));
+            if (isMax)
+              result = std::isnan(value) || value > result ? value : result;
+            else
+              result = roundToAccumulator(result + roundToAccumulator(value, acc, overflowMode),
+                                          acc, overflowMode);
+          }
+        if (!isMax) {
+          int64_t count = exclusive ? std::max<int64_t>(valid, 1) : kh * kw;
+          result = roundToAccumulator(result / static_cast<double>(count), acc, overflowMode);
+        }
+        writeValue(out,
+                   output.at(plane * output.strides[0] + oh * output.strides[1] +
+                             ow * output.strides[2]),
+                   result, Rounding::Rint, overflowMode);
+      }
+}
+
+/// The rounding of one value to a 16-bit float or to fp32 for vector code,
+/// in a mode other than rint (which the generated code does inline).
+} // extern "C"

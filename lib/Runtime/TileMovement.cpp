@@ -1,0 +1,323 @@
+//===- TileMovement.cpp - loads, stores and copies between memory spaces ---===//
+//
+// The MTEs' addressing: a load reads a tile of GM (zero past the edge,
+// transposed, broadcast, as img2col patches or a transposed convolution's
+// flipped filter), a store writes one back (cropped, transposed, or added
+// atomically), a copy moves a tile between local buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeBuffers.h"
+
+#include "AscendPrec/Runtime/KernelRuntime.h"
+#include <mutex>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
+  int64_t lead = gm.rank - tile.rank;
+  std::vector<int64_t> tileShape = shapeOf(tile);
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  if (tile.rank == 0) {
+    int64_t at = gmOffset(gm, offsets.data());
+    if (at >= 0)
+      std::memcpy(tile.data, gm.at(at), gm.bytes);
+    return;
+  }
+  int64_t width = tileShape.back();
+  std::vector<int64_t> rows(tileShape.begin(), tileShape.end() - 1);
+  std::vector<int64_t> gmIndex(offsets);
+  int64_t last = gm.rank - 1;
+  int64_t start = offsets[last];
+  int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
+  if (start < 0 || run <= 0)
+    return;
+  forEachIndex(rows, [&](int64_t row, const std::vector<int64_t> &index) {
+    for (size_t d = 0; d < index.size(); ++d)
+      gmIndex[lead + d] = offsets[lead + d] + index[d];
+    gmIndex[last] = start;
+    int64_t at = gmOffset(gm, gmIndex.data());
+    if (at < 0)
+      return;
+    uint8_t *target = tile.data + row * width * tile.bytes;
+    if (gm.strides[last] == 1) {
+      std::memcpy(target, gm.at(at), run * gm.bytes);
+      return;
+    }
+    for (int64_t i = 0; i < run; ++i)
+      std::memcpy(target + i * gm.bytes, gm.at(at + i * gm.strides[last]), gm.bytes);
+  });
+}
+
+void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  int64_t rows = tile.sizes[0], cols = tile.sizes[1];
+  int64_t r = gm.rank - 2, c = gm.rank - 1;
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; ++d)
+    base += offsets[d] * gm.strides[d];
+  // Tile [i, j] reads GM [offset_r + j, offset_c + i]: the columns of the
+  // tile that exist in GM, row by row of GM.
+  int64_t validRows = std::min(rows, gm.sizes[c] - offsets[c]);
+  int64_t validCols = std::min(cols, gm.sizes[r] - offsets[r]);
+  size_t bytes = gm.bytes;
+  for (int64_t j = 0; j < validCols; ++j) {
+    const uint8_t *source =
+        gm.data + (base + (offsets[r] + j) * gm.strides[r] + offsets[c] * gm.strides[c]) * bytes;
+    for (int64_t i = 0; i < validRows; ++i)
+      std::memcpy(tile.data + (i * cols + j) * bytes, source + i * gm.strides[c] * bytes, bytes);
+  }
+}
+
+void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
+                   const std::vector<int64_t> &shape) {
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  int64_t total = 1;
+  for (int64_t dim : shape)
+    total *= dim;
+  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t count = std::min<int64_t>(tile.numElements(), total - start);
+  std::vector<int64_t> index(rank);
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t flat = start + t;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      index[d] = flat % shape[d];
+      flat /= shape[d];
+    }
+    // GM's dimensions align with the trailing ones of the shape; a
+    // dimension of 1 reads its one element.
+    int64_t at = 0;
+    for (int64_t d = 0; d < gm.rank; ++d) {
+      int64_t i = index[rank - gm.rank + d];
+      at += (gm.sizes[d] == 1 ? 0 : i) * gm.strides[d];
+    }
+    std::memcpy(tile.data + t * tile.bytes, gm.at(at), gm.bytes);
+  }
+}
+
+/// The convolution's patch matrix (img2col), params as the codegen packs
+/// them: kernel h/w, strides, pads t/b/l/r, dilations, out h/w, c0, input
+/// dilations h/w.
+void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets,
+                 const std::vector<int64_t> &p) {
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  int64_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], pt = p[4], pl = p[6];
+  int64_t dh = p[8], dw = p[9], outW = p[11], outCount = p[10] * p[11];
+  int64_t idh = p[13], idw = p[14];
+  int64_t lead = gm.rank - 3;
+  int64_t channels = gm.sizes[lead], height = gm.sizes[lead + 1], width = gm.sizes[lead + 2];
+  int64_t strideC = gm.strides[lead], strideH = gm.strides[lead + 1],
+          strideW = gm.strides[lead + 2];
+  int64_t m0 = offsets[lead], k0 = offsets[lead + 1];
+  int64_t rows = tile.sizes[0], cols = tile.sizes[1];
+  int64_t base = 0;
+  for (int64_t d = 0; d < lead; ++d)
+    base += offsets[d] * gm.strides[d];
+  // Per column: the channel's offset (or -1: a padding column) and the
+  // kernel offset in the spread-out map.
+  std::vector<int64_t> channelOffset(cols), kernelH(cols), kernelW(cols);
+  for (int64_t j = 0; j < cols; ++j) {
+    int64_t k = k0 + j;
+    int64_t c = k / (kh * kw);
+    channelOffset[j] = c < channels ? c * strideC : -1;
+    kernelH[j] = ((k / kw) % kh) * dh;
+    kernelW[j] = (k % kw) * dw;
+  }
+  size_t bytes = gm.bytes;
+  bool spread = idh != 1 || idw != 1;
+  int64_t validRows = std::max<int64_t>(0, std::min(rows, outCount - m0));
+  std::vector<int64_t> rowTop(validRows), rowLeft(validRows);
+  for (int64_t i = 0; i < validRows; ++i) {
+    rowTop[i] = ((m0 + i) / outW) * sh - pt;
+    rowLeft[i] = ((m0 + i) % outW) * sw - pl;
+  }
+  // Column by column: consecutive rows are neighbouring output positions,
+  // so the reads walk along an input row.
+  for (int64_t j = 0; j < cols; ++j) {
+    if (channelOffset[j] < 0)
+      continue;
+    uint8_t *column = tile.data + j * bytes;
+    for (int64_t i = 0; i < validRows; ++i) {
+      uint8_t *row = column + i * cols * bytes - j * bytes;
+      int64_t h = rowTop[i] + kernelH[j], w = rowLeft[i] + kernelW[j];
+      if (h < 0 || w < 0)
+        continue;
+      if (spread) {
+        if (h % idh || w % idw)
+          continue;
+        h /= idh;
+        w /= idw;
+      }
+      if (h >= height || w >= width)
+        continue;
+      const uint8_t *source = gm.data + (base + channelOffset[j] + h * strideH + w * strideW) * bytes;
+      switch (bytes) {
+      case 2: std::memcpy(row + j * 2, source, 2); break;
+      case 4: std::memcpy(row + j * 4, source, 4); break;
+      default: std::memcpy(row + j * bytes, source, bytes); break;
+      }
+    }
+  }
+}
+
+/// A transposed convolution's filter [..., Cin, Cout, kh*kw] read as the
+/// equivalent convolution's flipped [K, N] matrix.
+void loadTransposedFilter(const Buffer &gm, const Buffer &tile,
+                          const std::vector<int64_t> &offsets) {
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  int64_t lead = gm.rank - 3;
+  int64_t cin = gm.sizes[lead], cout = gm.sizes[lead + 1], window = gm.sizes[lead + 2];
+  int64_t k0 = offsets[lead], n0 = offsets[lead + 1];
+  std::vector<int64_t> gmIndex(gm.rank, 0);
+  for (int64_t d = 0; d < lead; ++d)
+    gmIndex[d] = offsets[d];
+  int64_t rows = tile.sizes[0], cols = tile.sizes[1];
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t k = k0 + i, c = k / window, r = k % window;
+    if (c >= cin)
+      break;
+    for (int64_t j = 0; j < cols && n0 + j < cout; ++j) {
+      gmIndex[lead] = c;
+      gmIndex[lead + 1] = n0 + j;
+      gmIndex[lead + 2] = window - 1 - r;
+      std::memcpy(tile.data + (i * cols + j) * tile.bytes, gm.at(gmOffset(gm, gmIndex.data())),
+                  gm.bytes);
+    }
+  }
+}
+
+/// fp16 -> fp32 by table (every pattern), bf16 by shifting: the cube's
+/// inputs widened exactly.
+
+std::mutex atomicAddMutex;
+
+/// `*p += value` as the device's atomic add into GM: lock-free for fp32
+/// (the dtype split reductions use), under a lock otherwise.
+void atomicAdd(ElementType type, uint8_t *p, const uint8_t *value, Overflow overflow) {
+  if (type == ElementType::F32 && reinterpret_cast<uintptr_t>(p) % alignof(uint32_t) == 0) {
+    auto *word = reinterpret_cast<uint32_t *>(p);
+    float addend;
+    std::memcpy(&addend, value, 4);
+    uint32_t expected = __atomic_load_n(word, __ATOMIC_RELAXED);
+    for (;;) {
+      float current;
+      std::memcpy(&current, &expected, 4);
+      float sum = current + addend;
+      uint32_t desired;
+      std::memcpy(&desired, &sum, 4);
+      if (__atomic_compare_exchange_n(word, &expected, desired, /*weak=*/true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+        return;
+    }
+  }
+  std::lock_guard<std::mutex> lock(atomicAddMutex);
+  writeValue(type, p, readValue(type, p) + readValue(type, value), Rounding::Rint, overflow);
+}
+
+/// ArgMax/ArgMin of one row: the index of the first largest (smallest)
+/// value, or of the first NaN when there is one (NumPy's rule); 0 for an
+/// empty row. Values compare exactly in the input's dtype and ties keep the
+/// lower index, so the order the vector unit combines in does not matter.
+
+} // namespace
+
+extern "C" {
+
+void ascendprec_rt_load(int64_t gmRank, void *gmDesc, int64_t tileRank, void *tileDesc,
+                        int64_t offRank, void *offDesc, int64_t paramRank, void *paramDesc,
+                        int32_t elementBytes, int32_t mode) {
+  Buffer gm = bufferOf(gmRank, gmDesc, elementBytes);
+  Buffer tile = bufferOf(tileRank, tileDesc, elementBytes);
+  std::vector<int64_t> offsets = int64Values(offRank, offDesc);
+  std::vector<int64_t> params = int64Values(paramRank, paramDesc);
+  switch (static_cast<LoadMode>(mode)) {
+  case LoadMode::Plain: return loadPlain(gm, tile, offsets);
+  case LoadMode::Transpose: return loadTransposed(gm, tile, offsets);
+  case LoadMode::Broadcast: return loadBroadcast(gm, tile, offsets.empty() ? 0 : offsets[0], params);
+  case LoadMode::Img2Col: return loadImg2Col(gm, tile, offsets, params);
+  case LoadMode::TransposedFilter: return loadTransposedFilter(gm, tile, offsets);
+  }
+}
+
+void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void *gmDesc,
+                         int64_t offRank, void *offDesc, int32_t elementType, int32_t atomic,
+                         int32_t transpose, int32_t overflow) {
+  ElementType type = typeOf(elementType);
+  size_t bytes = elementBytes(type);
+  Buffer tile = bufferOf(tileRank, tileDesc, bytes);
+  Buffer gm = bufferOf(gmRank, gmDesc, bytes);
+  std::vector<int64_t> offsets = int64Values(offRank, offDesc);
+  int64_t lead = gm.rank - tile.rank;
+  std::vector<int64_t> gmIndex(offsets);
+  std::vector<int64_t> tileShape = shapeOf(tile);
+  if (!atomic && !transpose && tile.rank > 0 && gm.strides[gm.rank - 1] == 1) {
+    // Row by row: the run of each tile row that lies inside GM.
+    int64_t width = tileShape.back(), last = gm.rank - 1;
+    int64_t start = offsets[last];
+    int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
+    if (start < 0 || run <= 0)
+      return;
+    std::vector<int64_t> rows(tileShape.begin(), tileShape.end() - 1);
+    forEachIndex(rows, [&](int64_t row, const std::vector<int64_t> &index) {
+      for (size_t d = 0; d < index.size(); ++d)
+        gmIndex[lead + d] = offsets[lead + d] + index[d];
+      gmIndex[last] = start;
+      int64_t at = gmOffset(gm, gmIndex.data());
+      if (at >= 0)
+        std::memcpy(gm.at(at), tile.data + row * width * bytes, run * bytes);
+    });
+    return;
+  }
+  forEachIndex(tileShape, [&](int64_t linear, const std::vector<int64_t> &index) {
+    if (transpose) {
+      gmIndex[lead] = offsets[lead] + index[1];
+      gmIndex[lead + 1] = offsets[lead + 1] + index[0];
+    } else {
+      for (size_t d = 0; d < index.size(); ++d)
+        gmIndex[lead + d] = offsets[lead + d] + index[d];
+    }
+    int64_t at = gmOffset(gm, gmIndex.data());
+    if (at < 0)
+      return;
+    const uint8_t *source = tile.data + linear * bytes;
+    if (atomic)
+      atomicAdd(type, gm.at(at), source, static_cast<Overflow>(overflow));
+    else
+      std::memcpy(gm.at(at), source, bytes);
+  });
+}
+
+void ascendprec_rt_copy(int64_t srcRank, void *srcDesc, int64_t dstRank, void *dstDesc,
+                        int32_t elementBytes) {
+  Buffer source = bufferOf(srcRank, srcDesc, elementBytes);
+  Buffer target = bufferOf(dstRank, dstDesc, elementBytes);
+  int64_t count = std::min(source.numElements(), target.numElements());
+  if (source.contiguous() && target.contiguous()) {
+    std::memmove(target.data, source.data, count * elementBytes);
+    return;
+  }
+  // Row-major element order on both sides.
+  std::vector<uint8_t> staged(count * elementBytes);
+  std::vector<int64_t> shape = shapeOf(source);
+  forEachIndex(shape, [&](int64_t linear, const std::vector<int64_t> &index) {
+    if (linear < count)
+      std::memcpy(&staged[linear * elementBytes], source.at(gmOffset(source, index.data())),
+                  elementBytes);
+  });
+  shape = shapeOf(target);
+  forEachIndex(shape, [&](int64_t linear, const std::vector<int64_t> &index) {
+    if (linear < count)
+      std::memcpy(target.at(gmOffset(target, index.data())), &staged[linear * elementBytes],
+                  elementBytes);
+  });
+}
+
+} // extern "C"
