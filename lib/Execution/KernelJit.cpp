@@ -129,6 +129,9 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   engineOptions.transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
                                                         /*targetMachine=*/nullptr);
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+  // No perf/GDB JIT dumps (MLIR writes one per run into ~/.debug otherwise).
+  engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enableGDBNotificationListener = false;
   auto engine = ExecutionEngine::create(*kernels, engineOptions);
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());

@@ -135,7 +135,8 @@ void countsTable(raw_ostream &os, StringRef title, const std::map<std::string, s
 /// An SVG scatter plot: points (x, y) with y on a log scale, labelled.
 void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &points,
              const std::vector<std::string> &labels, const std::string &xLabel,
-             const std::string &yLabel, bool connect) {
+             const std::string &yLabel, bool connect,
+             const std::vector<bool> &highlighted = {}) {
   const double width = 720, height = 240, left = 60, bottom = 36, top = 10, right = 10;
   double xMin = 0, xMax = 1, yMin = -8, yMax = 0;
   bool first = true;
@@ -176,7 +177,7 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
   os << "<text x=\"" << left << "\" y=\"" << axis << "\">" << low << "</text><text x=\""
      << width - right << "\" y=\"" << axis << "\" text-anchor=\"end\">" << high << "</text>";
   os << "<text x=\"" << left << "\" y=\"" << height - 6 << "\">" << escapeHtml(xLabel)
-     << "</text><text x=\"" << width - 200 << "\" y=\"" << height - 6 << "\">"
+     << "</text><text x=\"" << left + 6 << "\" y=\"" << top + 10 << "\">"
      << escapeHtml(yLabel) << "</text>";
   if (connect && points.size() > 1) {
     os << "<polyline fill=\"none\" stroke=\"#4a7ab5\" points=\"";
@@ -185,8 +186,10 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
     os << "\"/>";
   }
   for (size_t i = 0; i < points.size(); ++i) {
+    bool marked = i < highlighted.size() && highlighted[i];
     os << "<circle cx=\"" << px(points[i].first) << "\" cy=\"" << py(points[i].second)
-       << "\" r=\"3\" fill=\"#c0392b\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
+       << "\" r=\"" << (marked ? 5 : 3) << "\" fill=\"" << (marked ? "#c0392b" : "#4a7ab5")
+       << "\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
     if (!connect) {
       // Labels near the right edge go to the left of their point.
       bool leftSide = px(points[i].first) > width / 2;
@@ -209,7 +212,10 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
           "<th>cosine</th><th>vs expected</th></tr>";
     for (const ReportOutputAccuracy &output : report.outputAccuracy) {
       char cosine[32];
-      std::snprintf(cosine, sizeof(cosine), "%.7f", output.cosine);
+      if (std::isnan(output.cosine))
+        std::snprintf(cosine, sizeof(cosine), "-");
+      else
+        std::snprintf(cosine, sizeof(cosine), "%.7f", output.cosine);
       os << "<tr><td>" << escapeHtml(output.name) << "</td><td>"
          << errorCell(output.relRmse) << "</td><td>" << errorCell(output.maxAbsErr)
          << "</td><td>" << cosine << "</td><td>"
@@ -220,27 +226,52 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
     os << "</table>\n";
     std::vector<std::pair<double, double>> points;
     std::vector<std::string> labels;
-    for (const auto &[node, error] : report.errorAlongGraph)
-      if (std::isfinite(error)) {
-        points.push_back({static_cast<double>(points.size()), error});
+    // Exact ops (error 0) would stretch a log axis to nothing, and
+    // overflowing ones (Inf/NaN where fp32 is finite) have no place on it:
+    // both are counted under the plot instead.
+    std::vector<bool> jumps;
+    std::vector<std::string> overflowing;
+    size_t exactOps = 0, position = 0;
+    for (const auto &[node, error] : report.errorAlongGraph) {
+      ++position;
+      if (error == 0) {
+        ++exactOps;
+      } else if (!std::isfinite(error)) {
+        overflowing.push_back(node);
+      } else {
+        points.push_back({static_cast<double>(position), error});
         labels.push_back(node + ": " + errorCell(error));
+        jumps.push_back(llvm::is_contained(report.errorJumps, node));
       }
+    }
     if (!points.empty()) {
-      os << "<p>Error of each op's output along the graph (hover a point for the op)";
+      os << "<p>Error of each op's output along the graph (hover a point for the op; large "
+            "red points are where the error jumps)";
       if (!report.errorJumps.empty()) {
         os << "; the error first jumps at ";
         for (size_t i = 0; i < report.errorJumps.size(); ++i)
           os << (i ? ", " : "") << "<code>" << escapeHtml(report.errorJumps[i]) << "</code>";
       }
       os << ":</p>\n";
-      logPlot(os, points, labels, "ops in graph order", "rel rmse vs fp32 (log)", true);
+      logPlot(os, points, labels, "ops in graph order", "rel rmse vs fp32 (log)", true, jumps);
+    }
+    if (exactOps || !overflowing.empty()) {
+      os << "<p>";
+      if (exactOps)
+        os << exactOps << " ops exact (not plotted). ";
+      if (!overflowing.empty()) {
+        os << "<b>Inf or NaN where fp32 is finite (overflow) at:</b>";
+        for (const std::string &node : overflowing)
+          os << " <code>" << escapeHtml(node) << "</code>";
+      }
+      os << "</p>\n";
     }
   }
   if (!report.modes.empty()) {
     os << "<h3>Precision modes compared</h3>\n<table class=\"engines\"><tr><th>mode</th>"
           "<th>fp16/bf16 ops</th><th>casts</th><th>est us</th><th>rel rmse</th></tr>";
     std::vector<std::pair<double, double>> points;
-    std::vector<std::string> labels, exact;
+    std::vector<std::string> labels, exact, overflowing;
     for (const ReportModeComparison &mode : report.modes) {
       os << "<tr><td>" << escapeHtml(mode.mode) << "</td>";
       if (!mode.note.empty()) {
@@ -251,11 +282,20 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
       std::snprintf(us, sizeof(us), "%.1f", mode.estDeviceUs);
       os << "<td>" << mode.lowPrecisionOps << "</td><td>" << mode.casts << "</td><td>" << us
          << "</td><td>" << errorCell(mode.relRmse) << "</td></tr>";
-      if (mode.relRmse > 0) {
-        points.push_back({mode.estDeviceUs, mode.relRmse});
-        labels.push_back(mode.mode);
-      } else {
+      if (mode.relRmse == 0) {
         exact.push_back(mode.mode);
+      } else if (!std::isfinite(mode.relRmse)) {
+        overflowing.push_back(mode.mode);
+      } else {
+        // Modes at the same point share one label.
+        auto same = std::find(points.begin(), points.end(),
+                              std::make_pair(mode.estDeviceUs, mode.relRmse));
+        if (same != points.end()) {
+          labels[same - points.begin()] += ", " + mode.mode;
+        } else {
+          points.push_back({mode.estDeviceUs, mode.relRmse});
+          labels.push_back(mode.mode);
+        }
       }
     }
     os << "</table>\n";
@@ -264,6 +304,12 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
       if (!exact.empty()) {
         os << " (exact, not plotted:";
         for (const std::string &mode : exact)
+          os << " " << escapeHtml(mode);
+        os << ")";
+      }
+      if (!overflowing.empty()) {
+        os << " (<b>overflowing</b>, Inf or NaN where fp32 is finite:";
+        for (const std::string &mode : overflowing)
           os << " " << escapeHtml(mode);
         os << ")";
       }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cmath>
 #include "AscendPrec/Report/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -150,6 +151,10 @@ std::string ascendprec::report::errorCell(const std::optional<double> &error) {
     return "-";
   if (*error == 0)
     return "0";
+  if (std::isinf(*error))
+    return "inf";
+  if (std::isnan(*error))
+    return "nan";
   char text[32];
   std::snprintf(text, sizeof(text), "%.1e", *error);
   return text;

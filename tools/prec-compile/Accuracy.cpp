@@ -17,7 +17,14 @@ using runtime::HostTensor;
 
 ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &reference) {
   ErrorStats stats;
-  int64_t count = std::min(actual.numElements(), reference.numElements());
+  int64_t count = actual.numElements();
+  if (actual.shape() != reference.shape()) {
+    // Callers check shapes first; a mismatch is no error figure at all.
+    stats.elements = 0;
+    stats.maxAbsErr = stats.maxRelErr = stats.rmse = stats.relRmse = INFINITY;
+    stats.cosine = NAN;
+    return stats;
+  }
   stats.elements = count;
   double referenceMax = 0;
   for (int64_t i = 0; i < count; ++i)
@@ -52,6 +59,12 @@ ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &re
     stats.cosine = dot / std::sqrt(sumSquaredRef * sumSquaredActual);
   else
     stats.cosine = sumSquaredRef == sumSquaredActual ? 1.0 : 0.0;
+  // An Inf or NaN where fp32 is finite (an fp16 overflow) is the worst
+  // error there is, never "exact": the statistics say so.
+  if (stats.nonFinite > 0) {
+    stats.maxAbsErr = stats.maxRelErr = stats.rmse = stats.relRmse = INFINITY;
+    stats.cosine = NAN;
+  }
   return stats;
 }
 
@@ -98,7 +111,9 @@ ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<Host
     worst.maxRelErr = std::max(worst.maxRelErr, stats.maxRelErr);
     worst.rmse = std::max(worst.rmse, stats.rmse);
     worst.relRmse = std::max(worst.relRmse, stats.relRmse);
-    worst.cosine = std::min(worst.cosine, stats.cosine);
+    worst.cosine = std::isnan(stats.cosine) || std::isnan(worst.cosine)
+                       ? NAN
+                       : std::min(worst.cosine, stats.cosine);
     worst.nonFinite += stats.nonFinite;
   }
   return worst;
@@ -170,7 +185,9 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
       inputError = std::max(inputError, errorOf(operand));
     for (Value resultValue : planLaunch->launch.getResults())
       valueError[resultValue] = op.vsReference.relRmse;
-    if (op.vsReference.relRmse >= kJumpFloor &&
+    // An infinite error (an overflow) jumps where it first appears, not
+    // again in every op it flows through.
+    if (op.vsReference.relRmse >= kJumpFloor && std::isfinite(inputError) &&
         op.vsReference.relRmse >= kJumpFactor * inputError)
       result.errorJumps.push_back(result.ops.size());
     result.ops.push_back(std::move(op));

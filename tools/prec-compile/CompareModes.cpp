@@ -28,9 +28,12 @@ const char *const kModes[] = {"force_fp16",         "allow_mix_precision",
                               "force_fp32",         "cube_fp16in_fp32out",
                               "allow_mix_precision_bf16", "allow_fp32_to_bf16"};
 
+/// The first line of a diagnostic, without its location and "error:"
+/// prefix (the row already says which mode it is about).
 std::string firstLine(const std::string &text) {
   std::string line = text.substr(0, text.find('\n'));
-  return line.size() > 200 ? line.substr(0, 197) + "..." : line;
+  size_t error = line.find("error: ");
+  return error == std::string::npos ? line : line.substr(error + 7);
 }
 
 bool isSixteenBit(const std::string &dtype) {
@@ -169,6 +172,7 @@ std::string driver::modeComparisonJson(const std::vector<report::ReportModeCompa
           json.attribute("precision_mode", mode.mode);
           if (!mode.note.empty()) {
             json.attribute("note", mode.note);
+            json.attribute("rel_rmse", nullptr);
             return;
           }
           json.attribute("low_precision_ops", mode.lowPrecisionOps);

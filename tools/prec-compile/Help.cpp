@@ -25,7 +25,7 @@ std::string helpText() {
       "DIR/accuracy.json and DIR/run/output_<i>.pb.\n"
       "Nothing is written unless everything succeeds. Exit status: 0 success,\n"
       "1 user error (bad option, file or model; a rule that cannot be met),\n"
-      "2 internal error.\n\n"
+      "2 internal error, 130 interrupted (Ctrl-C; nothing is left behind).\n\n"
       "Input and output:\n" +
       optionLine("--output=DIR", "output folder (required)") +
       optionLine("--session_options=FILE", "JSON object of CANN options; the command line wins") +
@@ -38,9 +38,10 @@ std::string helpText() {
                  "extension; CANN drops such pins, FU-2)") +
       optionLine("--list-fusion-passes", "print every fusion pass and exit") +
       "\nMeasuring accuracy on the host CPU (device rounding emulated):\n" +
-      optionLine("--run[=DIR]", "run the plan and its fp32 reference; DIR holds input_<i>.pb "
-                                "(and expected output_<i>.pb), else seeded random inputs; "
-                                "writes DIR/run/output_<i>.pb and accuracy.json") +
+      optionLine("--run[=DIR]", "run the plan and its fp32 reference on the CPU; DIR holds "
+                                "input_<i>.pb (and expected output_<i>.pb), else seeded random "
+                                "inputs; writes accuracy.json and run/output_<i>.pb into the "
+                                "--output folder") +
       optionLine("--run-iterations=N", "time N runs of the plan (median; default 1)") +
       optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
       optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "

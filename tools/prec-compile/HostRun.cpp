@@ -9,8 +9,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -74,9 +76,23 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, Run
     std::string name = named ? named.str() : "input " + std::to_string(argument.getArgNumber());
     auto shaped = mlir::cast<mlir::ShapedType>(argument.getType());
     if (!shaped.hasStaticShape()) {
-      llvm::errs() << "<command line>: error: --run needs every input's shape; input '" << name
-                   << "' has a dynamic dimension: give it with --input_shape=\"" << name
-                   << ":...\" (ATC's syntax)\n";
+      // The run folder's file, when there is one, tells the shape to give.
+      std::string dims = "...";
+      if (!runFolder.empty()) {
+        std::string ignored;
+        auto file = readTensorFile(
+            (fs::path(runFolder) / ("input_" + std::to_string(argument.getArgNumber()) + ".pb"))
+                .string(),
+            ignored);
+        if (file) {
+          dims.clear();
+          for (size_t d = 0; d < file->tensor.shape().size(); ++d)
+            dims += (d ? "," : "") + std::to_string(file->tensor.shape()[d]);
+        }
+      }
+      llvm::errs() << "<command line>: error: --run needs every input's shape before planning; "
+                   << "input '" << name << "' has a dynamic dimension: give it with "
+                   << "--input_shape=\"" << name << ":" << dims << "\" (ATC's syntax)\n";
       return UserError;
     }
     auto type = ascendprec::exec::hostElementType(shaped.getElementType(), false);
@@ -126,11 +142,20 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, Run
     // Expected outputs as the model's output dtypes (bf16 test data is
     // stored as uint16 bit patterns).
     for (size_t i = 0; i < expected.size() && i < graph.getNumResults(); ++i) {
-      auto type = ascendprec::exec::hostElementType(
-          mlir::cast<mlir::ShapedType>(graph.getResultTypes()[i]).getElementType(), false);
-      if (type)
-        if (auto converted = asElementType(expected[i].tensor, *type))
-          expected[i].tensor = *converted;
+      auto result = mlir::cast<mlir::ShapedType>(graph.getResultTypes()[i]);
+      std::vector<int64_t> shape(result.getShape().begin(), result.getShape().end());
+      auto type = ascendprec::exec::hostElementType(result.getElementType(), false);
+      std::optional<ascendprec::runtime::HostTensor> converted =
+          type ? asElementType(expected[i].tensor, *type) : std::nullopt;
+      if (expected[i].tensor.shape() != shape || !converted) {
+        llvm::errs() << "<command line>: error: --run=" << runFolder << ": output_" << i
+                     << ".pb holds " << shapeText(expected[i].tensor.shape()) << " "
+                     << ascendprec::runtime::elementTypeName(expected[i].tensor.type())
+                     << ", but the model's output " << i << " is " << shapeText(shape) << " "
+                     << result.getElementType() << "\n";
+        return UserError;
+      }
+      expected[i].tensor = *converted;
     }
     inputsFrom = runFolder;
   }
@@ -241,9 +266,12 @@ std::string driver::accuracySummary(const AccuracyResult &accuracy, const Accura
     os << "  output '" << policy::escapeForDisplay(output.name) << "': rel rmse "
        << ascendprec::report::errorCell(output.vsReference.relRmse) << ", max abs err "
        << ascendprec::report::errorCell(output.vsReference.maxAbsErr)
-       << llvm::format(", cosine %.7f", output.vsReference.cosine);
+       << (std::isnan(output.vsReference.cosine)
+               ? std::string(", cosine -")
+               : llvm::formatv(", cosine {0:F7}", output.vsReference.cosine).str());
     if (output.vsReference.nonFinite)
-      os << ", " << output.vsReference.nonFinite << " non-finite where fp32 is finite";
+      os << ", " << output.vsReference.nonFinite << " of " << output.vsReference.elements
+         << " elements Inf or NaN where fp32 is finite (overflow)";
     if (output.vsExpected)
       os << "; vs expected: "
          << (output.withinTolerance ? "within" : "OUTSIDE") << " rtol "

@@ -202,6 +202,7 @@ const std::vector<std::string> &OutputFolder::outputNames() {
 
 std::unique_ptr<OutputFolder>
 OutputFolder::open(const std::string &requested, const std::vector<std::string> &inputs,
+                   const std::vector<std::string> &inputFolders,
                    std::string &error) {
   std::string option = "--output=" + policy::escapeForDisplay(requested);
   if (requested.empty()) {
@@ -223,11 +224,26 @@ OutputFolder::open(const std::string &requested, const std::vector<std::string> 
     if (!fs::exists(input, ec))
       continue;
     fs::path real = resolve(input);
+    // A sibling of the input (or of the folder), never a folder inside an
+    // input folder.
+    auto suggestion = [&] {
+      fs::path base = isWithin(folder, real) ? real : folder;
+      return policy::escapeForDisplay(
+          (base.parent_path() / (base.filename().string() + "-precision-out")).string());
+    };
     if (isWithin(real, folder)) {
       error = option + ": " + shown(folder) + " holds the input " + shown(input) +
               "; prec-compile does not write into a folder that contains its inputs: "
-              "choose a new folder, e.g. --output=" +
-              policy::escapeForDisplay((folder / "precision-out").string());
+              "choose a new folder, e.g. --output=" + suggestion();
+      return nullptr;
+    }
+    // An input folder (a --run folder) may not hold the output folder.
+    bool isInputFolder = std::find(inputFolders.begin(), inputFolders.end(), input) !=
+                         inputFolders.end();
+    if (isInputFolder && fs::is_directory(real, ec) && isWithin(folder, real)) {
+      error = option + ": " + shown(folder) + " lies inside the input folder " + shown(input) +
+              "; prec-compile does not write into its inputs: choose a folder outside it, "
+              "e.g. --output=" + suggestion();
       return nullptr;
     }
   }

@@ -33,8 +33,11 @@ public:
   /// Checks `requested` (the --output value, any spelling) against the run's
   /// `inputs` (paths that exist are compared by their real paths). Returns
   /// null with `error` set when the folder must not be used.
+  /// `inputFolders` (among `inputs`: a --run folder) may not hold the
+  /// output folder either.
   static std::unique_ptr<OutputFolder> open(const std::string &requested,
                                             const std::vector<std::string> &inputs,
+                                            const std::vector<std::string> &inputFolders,
                                             std::string &error);
   /// Discards the staged files unless commit() succeeded.
   ~OutputFolder();

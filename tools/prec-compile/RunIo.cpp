@@ -162,10 +162,34 @@ std::optional<RunFolder> driver::readRunFolder(const std::string &folder, size_t
       return std::nullopt;
     run.inputs.push_back(std::move(*tensor));
   }
-  if (fs::exists(fs::path(folder) / ("input_" + std::to_string(inputCount) + ".pb"), ec)) {
-    error = "--run=" + folder + ": holds more input files than the model's " +
-            std::to_string(inputCount) + " inputs";
-    return std::nullopt;
+  // Every input_<i>.pb / output_<i>.pb must be one the run reads: a file
+  // past the model's inputs, or an output with a gap before it, is refused.
+  size_t outputs = 0;
+  while (fs::exists(fs::path(folder) / ("output_" + std::to_string(outputs) + ".pb"), ec))
+    ++outputs;
+  for (const fs::directory_entry &entry : fs::directory_iterator(folder, ec)) {
+    std::string name = entry.path().filename().string();
+    for (const char *prefix : {"input_", "output_"}) {
+      size_t length = std::strlen(prefix);
+      if (name.compare(0, length, prefix) != 0 || name.size() <= length + 3 ||
+          name.compare(name.size() - 3, 3, ".pb") != 0)
+        continue;
+      std::string digits = name.substr(length, name.size() - length - 3);
+      if (digits.find_first_not_of("0123456789") != std::string::npos)
+        continue;
+      size_t index = std::stoul(digits);
+      bool isInput = std::strcmp(prefix, "input_") == 0;
+      if (isInput && index >= inputCount) {
+        error = "--run=" + folder + ": holds " + name + ", but the model takes " +
+                std::to_string(inputCount) + (inputCount == 1 ? " input" : " inputs");
+        return std::nullopt;
+      }
+      if (!isInput && index >= outputs) {
+        error = "--run=" + folder + ": holds " + name + " but not output_" +
+                std::to_string(outputs) + ".pb (expected outputs are numbered from 0)";
+        return std::nullopt;
+      }
+    }
   }
   for (size_t i = 0;; ++i) {
     std::string path = (fs::path(folder) / ("output_" + std::to_string(i) + ".pb")).string();

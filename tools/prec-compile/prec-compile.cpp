@@ -192,8 +192,15 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   flags.fullConstants = isSet("full-constants");
   flags.fusionRespectsPins = isSet("fusion-respects-pins");
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
-  if (const std::string *run = flag("run"); run && *run != "false")
+  if (const std::string *run = flag("run"); run && *run != "false") {
+    if (run->empty()) {
+      // `--run=$DIR` with DIR unset: not the same as --run.
+      diags.error({"<command line>"}, "--run= names no folder: give --run=DIR, or --run alone "
+                                      "for seeded random inputs");
+      return std::nullopt;
+    }
     flags.run = *run == "true" ? "" : *run;
+  }
   flags.compareModes = isSet("compare-modes");
   if (flags.compareModes && !flags.run)
     flags.run = ""; // it measures: seeded random inputs unless --run=DIR
@@ -277,10 +284,13 @@ int run(const std::vector<std::string> &args) {
   const std::string *output = &flags->output;
   // Before any work: whether the folder may be written at all.
   std::string folderError;
-  std::vector<std::string> inputs = inputPaths(*parsed);
-  if (flags->run && !flags->run->empty())
+  std::vector<std::string> inputs = inputPaths(*parsed), inputFolders;
+  if (flags->run && !flags->run->empty()) {
     inputs.push_back(*flags->run);
-  std::unique_ptr<OutputFolder> out = OutputFolder::open(*output, inputs, folderError);
+    inputFolders.push_back(*flags->run);
+  }
+  std::unique_ptr<OutputFolder> out =
+      OutputFolder::open(*output, inputs, inputFolders, folderError);
   if (!out) {
     std::cerr << "<command line>: error: " << folderError << "\n";
     return UserError;

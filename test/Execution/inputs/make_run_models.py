@@ -3,7 +3,8 @@ Usage: make_run_models.py OUT_DIR
   dynamic.onnx   x: [batch, 8] -> Relu(x @ W)           (a dynamic batch)
   generic.onnx   x: [1, 8, 2, 2] -> Relu(LRN(x))        (LRN has no kernel lowering)
   reduce.onnx    x: [1, 1048576] -> ReduceSum over axis 1 (split across cores)
-  small_input.pb a [1, 2] float TensorProto (the wrong shape)"""
+  small_input.pb a [1, 2] float TensorProto (the wrong shape)
+  x_2x8.pb       a [2, 8] float TensorProto named x"""
 import sys
 
 import numpy as np
@@ -35,3 +36,5 @@ save([helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=0
      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])], [axes], "reduce")
 small = numpy_helper.from_array(np.zeros((1, 2), dtype=np.float32), "image")
 open(f"{out}/small_input.pb", "wb").write(small.SerializeToString())
+x = numpy_helper.from_array(rng.uniform(-1, 1, (2, 8)).astype(np.float32), "x")
+open(f"{out}/x_2x8.pb", "wb").write(x.SerializeToString())

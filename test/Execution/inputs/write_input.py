@@ -1,7 +1,8 @@
 """Writes input_0.pb for a one-input model: the same seeded random values
 prec-compile --run draws (mt19937_64 seed 0, 53-bit doubles, [-1, 1),
 rounded to float32), so that a run folder reproduces a random run.
-Usage: write_input.py MODEL.onnx FOLDER"""
+Usage: write_input.py MODEL.onnx FOLDER [SCALE]
+  SCALE multiplies the values (1e5 makes an fp16 plan overflow)."""
 import sys
 
 import numpy as np
@@ -40,7 +41,8 @@ def next_value():
     return y & MASK
 
 
-values = np.array([(next_value() >> 11) * 2.0 ** -53 * 2 - 1 for _ in range(count)],
+scale = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+values = np.array([((next_value() >> 11) * 2.0 ** -53 * 2 - 1) * scale for _ in range(count)],
                   dtype=np.float32).reshape(shape)
 tensor = numpy_helper.from_array(values, graph_input.name)
 open(sys.argv[2] + "/input_0.pb", "wb").write(tensor.SerializeToString())
