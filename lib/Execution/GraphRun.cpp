@@ -317,9 +317,11 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
   runner->impl->options = options;
   runner->impl->module = kernels;
   runner->impl->pool = std::make_unique<BlockPool>(std::max(1u, options.threads));
-  runner->jit = KernelJit::compile(kernels, options.numerics, error);
+  bool cached = false;
+  runner->jit = KernelJit::compile(kernels, options.numerics, error, &cached);
   if (!runner->jit)
     return nullptr;
+  runner->jitMs = cached ? 0.0 : runner->jit->compileMs();
   return runner;
 }
 

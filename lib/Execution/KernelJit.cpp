@@ -60,7 +60,9 @@ OwningOpRef<ModuleOp> computeKernelsOf(ModuleOp module) {
 KernelJit::~KernelJit() = default;
 
 std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOptions &options,
-                                              std::string &error) {
+                                              std::string &error, bool *fromCache) {
+  if (fromCache)
+    *fromCache = false;
   auto start = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> kernels = computeKernelsOf(module);
   std::string text;
@@ -73,8 +75,11 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto found = cache().find(key);
-    if (found != cache().end())
+    if (found != cache().end()) {
+      if (fromCache)
+        *fromCache = true;
       return found->second;
+    }
   }
 
   MLIRContext *context = module.getContext();

@@ -37,13 +37,15 @@ struct CompiledKernel {
 /// iteration) does not recompile.
 class KernelJit {
 public:
-  /// Compiles (or finds in the cache); null with `error` set on failure.
+  /// Compiles (or finds in the cache: `fromCache` says which); null with
+  /// `error` set on failure.
   static std::shared_ptr<KernelJit> compile(mlir::ModuleOp kernels,
-                                            const NumericsOptions &options, std::string &error);
+                                            const NumericsOptions &options, std::string &error,
+                                            bool *fromCache = nullptr);
   ~KernelJit();
 
   const CompiledKernel *lookup(llvm::StringRef name) const;
-  /// Wall time of the compilation in ms (0 when it came from the cache).
+  /// Wall time of the compilation in ms.
   double compileMs() const { return compileTime; }
 
 private:

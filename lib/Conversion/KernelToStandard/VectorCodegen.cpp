@@ -130,7 +130,7 @@ public:
   }
 
   /// Computes `kind` on representation values; i1 for predicates.
-  FailureOr<Value> compute_(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
+  FailureOr<Value> computeKind(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
     if (floatCompute())
       return floatKind(kind, x, params);
     return integerKind(kind, x, params);
@@ -536,7 +536,7 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
                      Value element = memref::LoadOp::create(inner, loc, buffer, indices[i]);
                      values.push_back(emitter.in(element, unsignedInputs[i]));
                    }
-                   FailureOr<Value> computed = emitter.compute_(kind, values, params);
+                   FailureOr<Value> computed = emitter.computeKind(kind, values, params);
                    if (failed(computed)) {
                      result = op.emitOpError("has no host code for '")
                               << kind << "' computing in " << compute;
