@@ -16,6 +16,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -130,9 +131,12 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     return true;
   }();
   (void)targetsInitialized;
+  // The options hold the transformer by reference (function_ref): it must
+  // outlive ExecutionEngine::create.
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                                        /*targetMachine=*/nullptr);
+  engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
   // No perf/GDB JIT dumps (MLIR writes one per run into ~/.debug otherwise).
   engineOptions.enablePerfNotificationListener = false;
