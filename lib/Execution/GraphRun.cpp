@@ -49,9 +49,6 @@ std::optional<ElementType> exec::hostElementType(Type type, bool reference) {
 
 namespace {
 
-HostTensor convertTensor(const HostTensor &tensor, ElementType type) {
-  return tensor.convertedTo(type);
-}
 
 /// A constant's data; nullopt (with `why`) when it has none (elided).
 std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std::string &why) {
@@ -95,7 +92,7 @@ std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std:
     why = "is stored in a form the executor does not read";
     return std::nullopt;
   }
-  return convertTensor(tensor, *host);
+  return tensor.convertedTo(*host);
 }
 
 /// Blocks of a launch shared by a fixed set of threads.
@@ -347,10 +344,10 @@ std::optional<HostTensor> originalWeights(ascend::ConstOp constant,
   std::optional<HostTensor> plan = constantTensor(constant.getValue(), false, why);
   if (!original || !plan)
     return std::nullopt;
-  HostTensor rounded = convertTensor(*original, plan->type());
+  HostTensor rounded = original->convertedTo(plan->type());
   if (std::memcmp(rounded.data(), plan->data(), plan->byteSize()) != 0)
     return std::nullopt;
-  return convertTensor(*original, ElementType::F32);
+  return original->convertedTo(ElementType::F32);
 }
 
 struct GraphExecution::State {
@@ -391,7 +388,7 @@ std::unique_ptr<GraphExecution> GraphRunner::start(const std::vector<HostTensor>
       return nullptr;
     }
     state.values[argument] =
-        convertTensor(input, *hostElementType(shaped.getElementType(), reference));
+        input.convertedTo(*hostElementType(shaped.getElementType(), reference));
   }
   return execution;
 }
@@ -440,7 +437,7 @@ bool GraphExecution::step(std::string &error) {
       error = "a constant " + why;
       return false;
     }
-    values[constant.getResult()] = convertTensor(*tensor, typeOf(constant.getResult()));
+    values[constant.getResult()] = tensor->convertedTo(typeOf(constant.getResult()));
   } else if (auto view = dyn_cast<kernel::ViewOp>(op)) {
     auto shaped = cast<ShapedType>(view.getType());
     values[view.getResult()] =

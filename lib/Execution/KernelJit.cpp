@@ -45,12 +45,7 @@ OwningOpRef<ModuleOp> computeKernelsOf(ModuleOp module) {
     (*kernels)->setAttr("akernel.target", target);
   builder.setInsertionPointToEnd(kernels->getBody());
   for (auto kernel : module.getOps<kernel::KernelOp>()) {
-    bool hostRun = kernel.getEngine() == kernel::Engine::AICPU;
-    kernel.walk([&](Operation *op) {
-      if (isa<kernel::DmaOp, kernel::AICPUCallOp>(op))
-        hostRun = true;
-    });
-    if (!hostRun)
+    if (!runsOnHostExecutor(kernel))
       builder.clone(*kernel);
   }
   return kernels;

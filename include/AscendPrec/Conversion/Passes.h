@@ -34,6 +34,10 @@ std::unique_ptr<Pass> createConvertAscendToKernel(std::shared_ptr<const policy::
                                                   bool allowUnlowered, bool explain = false,
                                                   ArrayRef<std::string> explainOnly = {});
 
+/// Kernels the host executor runs itself rather than compiling them: DMA
+/// kernels (bytes move, no arithmetic) and AI CPU kernels.
+bool runsOnHostExecutor(kernel::KernelOp kernel);
+
 /// Adds the passes from prec-convert-kernel-to-std's output to the LLVM
 /// dialect: arith-expand with bf16 (bf16 conversions as integer code, so no
 /// host instruction flushes subnormals), math to libm/LLVM, memref, scf, func

@@ -112,11 +112,7 @@ func::FuncOp CodegenContext::runtimeFunction(StringRef symbol, TypeRange argumen
 // The pass
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// Kernels the host executor runs itself: DMA kernels (bytes move, no
-/// arithmetic) and AI CPU kernels.
-bool runsOnHostExecutor(KernelOp kernel) {
+bool ascendprec::runsOnHostExecutor(KernelOp kernel) {
   if (kernel.getEngine() == Engine::AICPU)
     return true;
   bool hostOnly = false;
@@ -126,6 +122,9 @@ bool runsOnHostExecutor(KernelOp kernel) {
   });
   return hostOnly;
 }
+
+namespace {
+
 
 /// Whether the SoC saturates float overflow: the Atlas training (Ascend910)
 /// and inference (Ascend310/310P) products only have saturation mode; the
