@@ -183,6 +183,7 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
     double inputError = 0;
     for (Value operand : planLaunch->launch.getArgs())
       inputError = std::max(inputError, errorOf(operand));
+    op.inputRelRmse = inputError;
     for (Value resultValue : planLaunch->launch.getResults())
       valueError[resultValue] = op.vsReference.relRmse;
     // An infinite error (an overflow) jumps where it first appears, not

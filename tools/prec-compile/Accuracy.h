@@ -43,6 +43,9 @@ struct OpAccuracy {
   std::vector<std::string> nodes;
   std::string kernel;
   ErrorStats vsReference;
+  /// The largest rel_rmse among the values feeding the launch: what the op
+  /// inherited, so vsReference.relRmse - inputRelRmse is what it added.
+  double inputRelRmse = 0;
   double hostMs = 0;
 };
 

@@ -22,12 +22,6 @@ using namespace ascendprec::driver;
 
 namespace {
 
-/// PM-13's order (fastest first), then the modes only some SoCs take.
-const char *const kModes[] = {"force_fp16",         "allow_mix_precision",
-                              "allow_fp32_to_fp16", "must_keep_origin_dtype",
-                              "force_fp32",         "cube_fp16in_fp32out",
-                              "allow_mix_precision_bf16", "allow_fp32_to_bf16"};
-
 /// The first line of a diagnostic, without its location and "error:"
 /// prefix (the row already says which mode it is about).
 std::string firstLine(const std::string &text) {
@@ -40,20 +34,33 @@ bool isSixteenBit(const std::string &dtype) {
   return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
 }
 
-/// The model planned and lowered under `options`; null with `why` set when
-/// the mode cannot be planned (the SoC lacks it, a rule cannot be met).
-OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOptions &options,
-                                    const ModeComparisonOptions &planning,
-                                    report::ReportData &report, std::string &why) {
-  policy::DiagnosticList diags;
-  std::optional<policy::Policy> built = policy::Policy::build(options, diags);
-  if (!built) {
-    why = firstLine(diags.format());
-    return nullptr;
+} // namespace
+
+const std::vector<std::string> &driver::comparedModes() {
+  static const std::vector<std::string> modes = {
+      "force_fp16",         "allow_mix_precision",      "allow_fp32_to_fp16",
+      "must_keep_origin_dtype", "force_fp32",           "cube_fp16in_fp32out",
+      "allow_mix_precision_bf16", "allow_fp32_to_bf16"};
+  return modes;
+}
+
+void driver::countLowPrecision(const report::ReportData &report, int64_t &lowPrecisionOps,
+                               int64_t &casts) {
+  lowPrecisionOps = casts = 0;
+  for (const report::ReportNode &node : report.nodes) {
+    if (node.insertedCast)
+      ++casts;
+    else if (isSixteenBit(node.computeDType))
+      ++lowPrecisionOps;
   }
-  auto policy = std::make_shared<const policy::Policy>(std::move(*built));
+}
+
+OwningOpRef<ModuleOp> driver::planAndLower(ModuleOp imported,
+                                           std::shared_ptr<const policy::Policy> policy,
+                                           const ModeComparisonOptions &planning,
+                                           report::ReportData &report, std::string &why) {
   MLIRContext *context = imported.getContext();
-  // This mode's diagnostics are its own: the first error becomes the
+  // This plan's diagnostics are its own: the first error becomes the
   // reason, nothing is printed.
   ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
@@ -87,14 +94,34 @@ OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOpti
   return module;
 }
 
+namespace {
+
+/// The model planned and lowered under `options`; null with `why` set when
+/// the mode cannot be planned (the SoC lacks it, a rule cannot be met).
+OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOptions &options,
+                                    const ModeComparisonOptions &planning,
+                                    report::ReportData &report, std::string &why) {
+  policy::DiagnosticList diags;
+  std::optional<policy::Policy> built = policy::Policy::build(options, diags);
+  if (!built) {
+    why = firstLine(diags.format());
+    return nullptr;
+  }
+  return planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*built)),
+                      planning, report, why);
+}
+
 } // namespace
 
 std::vector<report::ReportModeComparison>
 driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
                      const ModeComparisonOptions &planning, const AccuracyRun &run,
-                     const RunInputs &inputs) {
+                     const RunInputs &inputs,
+                     std::vector<std::vector<OutputAccuracy>> *outputs) {
   std::vector<report::ReportModeComparison> rows;
-  for (const char *mode : kModes) {
+  for (const std::string &mode : comparedModes()) {
+    if (outputs)
+      outputs->emplace_back();
     report::ReportModeComparison row;
     row.mode = mode;
     policy::SessionOptions modeOptions = options;
@@ -109,12 +136,7 @@ driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
       rows.push_back(row);
       continue;
     }
-    for (const report::ReportNode &node : report.nodes) {
-      if (node.insertedCast)
-        ++row.casts;
-      else if (isSixteenBit(node.computeDType))
-        ++row.lowPrecisionOps;
-    }
+    countLowPrecision(report, row.lowPrecisionOps, row.casts);
     row.estDeviceUs = report.estDeviceUs();
     AccuracyRun once = run;
     once.iterations = 1;
@@ -131,6 +153,8 @@ driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
     }
     for (const OutputAccuracy &output : accuracy->outputs)
       row.relRmse = std::max(row.relRmse, output.vsReference.relRmse);
+    if (outputs)
+      outputs->back() = accuracy->outputs;
     rows.push_back(row);
   }
   return rows;

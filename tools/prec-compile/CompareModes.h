@@ -13,10 +13,12 @@
 #include "Accuracy.h"
 
 #include "AscendPrec/Policy/Options.h"
+#include "AscendPrec/Policy/Policy.h"
 #include "AscendPrec/Report/Report.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,12 +36,30 @@ struct ModeComparisonOptions {
   bool keepIoDtypes = true, fusionRespectsPins = false;
 };
 
+/// The imported model planned under `policy` and lowered to kernels, with
+/// its report (estimates attached); null with `why` set when planning or
+/// lowering fails (the first error, nothing printed).
+mlir::OwningOpRef<mlir::ModuleOp> planAndLower(mlir::ModuleOp imported,
+                                               std::shared_ptr<const policy::Policy> policy,
+                                               const ModeComparisonOptions &planning,
+                                               report::ReportData &report, std::string &why);
+
+/// Ops computing in fp16/bf16 in `report`, and inserted Casts.
+void countLowPrecision(const report::ReportData &report, int64_t &lowPrecisionOps,
+                       int64_t &casts);
+
+/// The modes --compare-modes tries, fastest first (PM-13's order, then
+/// the modes only some SoCs take).
+const std::vector<std::string> &comparedModes();
+
 /// One row per mode, in PM-13's order; a mode the SoC or the model cannot
-/// take is a row with its reason in `note`.
+/// take is a row with its reason in `note`. With `outputs`, each row's
+/// per-output accuracy (empty for a row that did not run).
 std::vector<report::ReportModeComparison>
 compareModes(mlir::ModuleOp imported, const policy::SessionOptions &options,
              const ModeComparisonOptions &planning, const AccuracyRun &run,
-             const RunInputs &inputs);
+             const RunInputs &inputs,
+             std::vector<std::vector<OutputAccuracy>> *outputs = nullptr);
 
 /// The table printed after the report.
 std::string modeComparisonTable(const std::vector<report::ReportModeComparison> &modes,

@@ -2,6 +2,8 @@
 
 #include "OutputFolder.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "AscendPrec/Policy/Diagnostics.h"
 
 #include <algorithm>
@@ -125,15 +127,15 @@ std::string foreignFilesError(const std::string &option, const fs::path &folder,
 }
 
 /// A manifest entry this tool may remove when stale: a file in the folder or
-/// in its run/ subfolder, never a path that leaves them (a manifest is a text
-/// file anyone can edit).
+/// in one of its subfolders (run/, search/), never a path that leaves them
+/// (a manifest is a text file anyone can edit).
 bool isOwnPath(const std::string &name) {
   size_t slash = name.find('/');
   if (slash == std::string::npos)
     return !name.empty() && name != "." && name != "..";
   std::string file = name.substr(slash + 1);
-  return name.compare(0, slash, OutputFolder::kRunFolder) == 0 && !file.empty() &&
-         file.find('/') == std::string::npos && file != "." && file != "..";
+  return llvm::is_contained(OutputFolder::subfolders(), name.substr(0, slash)) &&
+         !file.empty() && file.find('/') == std::string::npos && file != "." && file != "..";
 }
 
 /// Staging folders of runs that died without cleaning up (SIGKILL, power
@@ -191,6 +193,11 @@ private:
 };
 
 } // namespace
+
+const std::vector<std::string> &OutputFolder::subfolders() {
+  static const std::vector<std::string> names = {kRunFolder, kSearchFolder};
+  return names;
+}
 
 const std::vector<std::string> &OutputFolder::outputNames() {
   static const std::vector<std::string> names = {
@@ -340,11 +347,12 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   for (const fs::directory_entry &entry : fs::directory_iterator(staging, ec))
     if (isRegularFile(entry.path()))
       staged.push_back(entry.path().filename().string());
-  // A run's outputs (--run) go into the run/ subfolder.
-  if (!ec && pathExists(staging / kRunFolder))
-    for (const fs::directory_entry &entry : fs::directory_iterator(staging / kRunFolder, ec))
-      if (isRegularFile(entry.path()))
-        staged.push_back(std::string(kRunFolder) + "/" + entry.path().filename().string());
+  // A run's outputs (--run) go into run/, a search's files into search/.
+  for (const std::string &subfolder : subfolders())
+    if (!ec && pathExists(staging / subfolder))
+      for (const fs::directory_entry &entry : fs::directory_iterator(staging / subfolder, ec))
+        if (isRegularFile(entry.path()))
+          staged.push_back(subfolder + "/" + entry.path().filename().string());
   if (ec) {
     error = option + ": cannot read " + shown(staging) + ": " + ec.message();
     return false;
@@ -373,18 +381,17 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   if (!writeManifest(folder, staging, both, error))
     return false;
   for (const std::string &name : staged) {
-    if (name.find('/') != std::string::npos && !pathExists(folder / kRunFolder)) {
-      // Created by this run and remembered as ours: an empty run/ goes when
-      // a later run no longer writes into it.
-      if (::mkdir((folder / kRunFolder).c_str(), 0777) != 0 && errno != EEXIST) {
-        error = option + ": cannot create " + shown(folder / kRunFolder) + ": " +
-                std::strerror(errno);
+    size_t slash = name.find('/');
+    fs::path subfolder = slash == std::string::npos ? fs::path() : folder / name.substr(0, slash);
+    if (!subfolder.empty() && !pathExists(subfolder)) {
+      if (::mkdir(subfolder.c_str(), 0777) != 0 && errno != EEXIST) {
+        error = option + ": cannot create " + shown(subfolder) + ": " + std::strerror(errno);
         return false;
       }
     }
-    if (name.find('/') != std::string::npos && !fs::is_directory(folder / kRunFolder, ec)) {
-      error = option + ": " + shown(folder / kRunFolder) +
-              " is not a folder; prec-compile writes a run's outputs into it";
+    if (!subfolder.empty() && !fs::is_directory(subfolder, ec)) {
+      error = option + ": " + shown(subfolder) +
+              " is not a folder; prec-compile writes some of its outputs into it";
       return false;
     }
     fs::rename(staging / name, folder / name, ec);

@@ -63,6 +63,10 @@ public:
   static constexpr const char *kLockName = ".prec-compile.lock";
   /// The subfolder for a run's outputs (run/output_<i>.pb).
   static constexpr const char *kRunFolder = "run";
+  /// The subfolder for a precision search's files (search/options.json).
+  static constexpr const char *kSearchFolder = "search";
+  /// Every subfolder prec-compile writes files into (one level only).
+  static const std::vector<std::string> &subfolders();
 
 private:
   OutputFolder(std::string option, std::filesystem::path folder)

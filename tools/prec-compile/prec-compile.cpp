@@ -10,6 +10,8 @@
 
 #include "Accuracy.h"
 #include "CompareModes.h"
+#include "OptionsJson.h"
+#include "PrecisionSearch.h"
 #include "ExitCode.h"
 #include "Help.h"
 #include "HostRun.h"
@@ -79,30 +81,6 @@ void exitWithoutTeardown(int code) {
 }
 
 
-/// The effective options as a session-options file (absolute paths), so the
-/// passes see exactly what the driver validated.
-std::string effectiveOptionsJson(const policy::SessionOptions &options) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::json::OStream json(os, /*IndentSize=*/2);
-  json.object([&] {
-    for (const auto &[name, value] : options.all()) {
-      const policy::OptionSpec *spec = policy::findOptionSpec(name);
-      if (spec->type == policy::OptionType::Int)
-        json.attribute(name, static_cast<int64_t>(std::stoll(value.text)));
-      else if (spec->type == policy::OptionType::Bool)
-        json.attribute(name, value.text == "true");
-      else if (spec->type == policy::OptionType::Path ||
-               spec->type == policy::OptionType::Directory)
-        json.attribute(name, policy::jsonText(fs::absolute(value.text).lexically_normal().string()));
-      else
-        json.attribute(name, policy::jsonText(value.text));
-    }
-  });
-  os << "\n";
-  return text;
-}
-
 bool writeText(const std::string &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -151,6 +129,9 @@ struct DriverFlags {
   unsigned runIterations = 1, threads = 1;
   /// --compare-modes: plan, estimate and run every precision mode.
   bool compareModes = false;
+  /// --search-precision=TARGET and --search-budget=N.
+  std::optional<policy::AccuracyTarget> searchTarget;
+  unsigned searchBudget = 24;
 };
 
 /// A positive count from a flag, or an error naming it.
@@ -202,6 +183,25 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
     flags.run = *run == "true" ? "" : *run;
   }
   flags.compareModes = isSet("compare-modes");
+  if (const std::string *target = flag("search-precision")) {
+    flags.searchTarget = policy::parseAccuracyTarget(*target == "true" ? "" : *target, diags);
+    if (!flags.searchTarget)
+      return std::nullopt;
+    // The search ends with every built-in mode measured on the same inputs.
+    flags.compareModes = true;
+  }
+  if (const std::string *budget = flag("search-budget")) {
+    if (!flags.searchTarget) {
+      diags.error({"<command line>"},
+                  "--search-budget applies to a precision search: add "
+                  "--search-precision=TARGET (e.g. \"cosine>=0.9999\")");
+      return std::nullopt;
+    }
+    std::optional<unsigned> number = positiveFlag("search-budget", *budget, 1000, diags);
+    if (!number)
+      return std::nullopt;
+    flags.searchBudget = *number;
+  }
   if (flags.compareModes && !flags.run)
     flags.run = ""; // it measures: seeded random inputs unless --run=DIR
   for (const char *name : {"run-iterations", "threads"}) {
@@ -264,7 +264,8 @@ int run(const std::vector<std::string> &args) {
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
       args,
       {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
-       "run", "run-iterations", "threads", "compare-modes"},
+       "run", "run-iterations", "threads", "compare-modes", "search-precision",
+       "search-budget"},
       diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
@@ -410,7 +411,7 @@ int run(const std::vector<std::string> &args) {
 
   std::optional<AccuracyResult> accuracy;
   AccuracyRun accuracyRun;
-  std::string modeTable;
+  std::string modeTable, searchText;
   if (flags->run) {
     accuracyRun.threads = flags->threads;
     accuracyRun.iterations = flags->runIterations;
@@ -427,8 +428,47 @@ int run(const std::vector<std::string> &args) {
       ModeComparisonOptions planning;
       planning.keepIoDtypes = keepIo;
       planning.fusionRespectsPins = flags->fusionRespectsPins;
-      report.modes = compareModes(*imported, parsed->options, planning, accuracyRun, runInputs);
+      if (flags->searchTarget) {
+        std::string problem = checkTargetOutputs(*flags->searchTarget, runInputs.outputNames);
+        if (!problem.empty()) {
+          progress.end();
+          llvm::errs() << "<command line>: error: " << problem << "\n";
+          return UserError;
+        }
+      }
+      std::vector<std::vector<OutputAccuracy>> modeOutputs;
+      report.modes = compareModes(*imported, parsed->options, planning, accuracyRun, runInputs,
+                                  &modeOutputs);
       progress.end();
+      if (flags->searchTarget) {
+        progress.begin("search precision");
+        SearchSettings settings;
+        settings.target = *flags->searchTarget;
+        settings.budget = flags->searchBudget;
+        settings.planning = planning;
+        SearchOutcome outcome = searchPrecision(*imported, parsed->options, settings, accuracyRun,
+                                                runInputs, report.modes, modeOutputs);
+        progress.end();
+        searchText = searchSummary(outcome, settings, report.modes, modeOutputs, runInputs.from);
+        if (outcome.kind != SearchOutcome::Kind::Found &&
+            outcome.kind != SearchOutcome::Kind::BuiltInMode) {
+          std::cout << modeComparisonTable(report.modes, report.socVersion, runInputs.from)
+                    << "\n" << searchText;
+          llvm::errs() << "prec-compile: error: --search-precision: " << outcome.message
+                       << "; nothing was written\n";
+          return UserError;
+        }
+        std::string problem = writeAndCheckSearchFiles(
+            out->stagedPath(OutputFolder::kSearchFolder), outcome, parsed->options, settings,
+            *imported,
+            searchJson(outcome, settings, report.modes, modeOutputs, report.socVersion,
+                       runInputs.from));
+        if (!problem.empty()) {
+          llvm::errs() << "prec-compile: " << problem << "\n";
+          return problem.rfind("internal error", 0) == 0 ? InternalError : UserError;
+        }
+        report.search = searchReport(outcome, settings);
+      }
       std::string soc = report.socVersion;
       if (!writeText(out->stagedPath("compare.json"),
                      modeComparisonJson(report.modes, soc, runInputs.from))) {
@@ -495,6 +535,10 @@ int run(const std::vector<std::string> &args) {
     std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags->run);
   if (!modeTable.empty())
     std::cout << "\n" << modeTable;
+  if (!searchText.empty())
+    std::cout << "\n" << searchText << "Files in " << where
+              << "/search: options.json reproduces the plan (--session_options=" << where
+              << "/search/options.json)\n";
   std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
   exitWithoutTeardown(Success);
   return Success;

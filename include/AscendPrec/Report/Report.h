@@ -61,6 +61,27 @@ struct ReportModeComparison {
   std::string note;   ///< why a mode was not run, else empty
 };
 
+/// One plan a precision search ran (--search-precision).
+struct ReportSearchStep {
+  std::string change;     ///< what changed, with the op names
+  int64_t opsInFp32 = 0;  ///< ops the search keeps in their origin dtype
+  double estDeviceUs = 0;
+  std::string values;     ///< the target's metrics, "cosine 0.9999123"
+  bool meets = false, kept = false;
+  std::string note;       ///< why the plan could not run
+};
+
+/// --search-precision: the steps and the plan found.
+struct ReportSearch {
+  std::string target, startMode;
+  std::string result;     ///< "force_fp16 + 3 ops (keep_dtype)"
+  std::string message;    ///< why no op edit was found, when a mode is used
+  double estDeviceUs = 0;
+  double relRmse = 0;     ///< the worst output's, for the modes plot
+  std::string values;
+  std::vector<ReportSearchStep> steps;
+};
+
 /// One lowered kernel's estimate, for the time breakdown.
 struct KernelEstimate {
   std::string name, engine;
@@ -125,6 +146,8 @@ struct ReportData {
   std::vector<std::pair<std::string, double>> errorAlongGraph;
   /// --compare-modes, one row per precision mode.
   std::vector<ReportModeComparison> modes;
+  /// --search-precision's result.
+  std::optional<ReportSearch> search;
 };
 
 /// "1.2e-04" for an error, "-" when not measured.

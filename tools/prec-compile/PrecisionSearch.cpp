@@ -1,0 +1,952 @@
+//===- PrecisionSearch.cpp - --search-precision ---------------------------===//
+
+#include "PrecisionSearch.h"
+
+#include "OptionsJson.h"
+
+#include "AscendPrec/Policy/ConfigFiles.h"
+#include "AscendPrec/Policy/JsonOutput.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::driver;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isSixteenBit(const std::string &dtype) {
+  return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
+}
+
+bool isOriginMode(const std::string &mode) {
+  return mode == "must_keep_origin_dtype" || mode == "origin";
+}
+
+bool isMixedMode(const std::string &mode) {
+  return mode.rfind("allow_mix_precision", 0) == 0 || mode.rfind("mixed_", 0) == 0;
+}
+
+double metricOf(const ErrorStats &stats, policy::AccuracyMetric metric) {
+  switch (metric) {
+  case policy::AccuracyMetric::Cosine:
+    return stats.cosine;
+  case policy::AccuracyMetric::MaxRelErr:
+    return stats.maxRelErr;
+  case policy::AccuracyMetric::MaxAbsErr:
+    return stats.maxAbsErr;
+  case policy::AccuracyMetric::RelRmse:
+    return stats.relRmse;
+  }
+  return NAN;
+}
+
+/// "0.9999123" for a cosine, "1.2e-04" for an error, "NaN"/"inf" when the
+/// output overflowed.
+std::string formatValue(policy::AccuracyMetric metric, double value) {
+  char text[32];
+  if (std::isnan(value))
+    return "NaN";
+  if (std::isinf(value))
+    return "inf";
+  if (policy::higherIsBetter(metric))
+    std::snprintf(text, sizeof(text), "%.9f", value);
+  else
+    std::snprintf(text, sizeof(text), "%.2e", value);
+  return text;
+}
+
+const char *const kHeader = "written by prec-compile --search-precision";
+
+/// "logits: cosine 0.9999123", "max_rel_err 1.2e-03".
+std::string conditionValueText(const policy::AccuracyCondition &condition, double value) {
+  return (condition.output.empty() ? "" : policy::escapeForDisplay(condition.output) + ": ") +
+         policy::accuracyMetricName(condition.metric) + " " + formatValue(condition.metric, value);
+}
+
+/// One plan of the search, run against the fp32 reference.
+struct Evaluation {
+  bool ok = false;
+  std::string why;
+  report::ReportData report;
+  std::vector<OutputAccuracy> outputs;
+  std::vector<OpAccuracy> ops;
+  /// Ops the host cannot run (an AI CPU fp32 kernel, ...), by node name.
+  std::vector<std::string> cannotRun;
+};
+
+class Searcher {
+public:
+  Searcher(ModuleOp imported, const SearchSettings &settings, const AccuracyRun &run,
+           const RunInputs &inputs, SearchOutcome &outcome)
+      : imported(imported), settings(settings), run(run), inputs(inputs), outcome(outcome) {}
+
+  /// Builds the start mode's policy; false with outcome.message set.
+  bool prepare(const policy::SessionOptions &startOptions);
+  void search();
+
+private:
+  std::optional<policy::Policy> policyWith(const policy::PrecisionEdits &edits,
+                                           std::string &why) const;
+  /// Plans (and, with `measure`, runs) the start mode plus `edits`; each
+  /// measured plan spends one evaluation of the budget.
+  Evaluation evaluate(const policy::PrecisionEdits &edits, bool measure = true);
+  bool budgetLeft() const { return outcome.evaluations < settings.budget; }
+  policy::PrecisionEdits editsFor(const std::set<std::string> &names) const;
+  /// The unraised candidates, most harmful first, cheapest first among
+  /// errors of one order of magnitude.
+  std::vector<std::string> rank(const Evaluation &evaluation) const;
+  SearchStep stepOf(const Evaluation &evaluation, std::string action,
+                    std::vector<std::string> changed, size_t raised) const;
+  /// Raised ops the plan still computes in 16 bits (no fp32 kernel): they
+  /// leave the set, with a note.
+  void dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised);
+
+  ModuleOp imported;
+  const SearchSettings &settings;
+  const AccuracyRun &run;
+  const RunInputs &inputs;
+  SearchOutcome &outcome;
+  std::optional<policy::Policy> base;
+  /// Ops the start plan computes in fp16/bf16 below their origin dtype,
+  /// with their op type and estimated time.
+  std::map<std::string, std::pair<std::string, double>> candidates;
+  std::set<std::string> unraisable;
+};
+
+bool Searcher::prepare(const policy::SessionOptions &startOptions) {
+  policy::DiagnosticList diags;
+  base = policy::Policy::build(startOptions, diags);
+  if (!base) {
+    outcome.message = "the start mode cannot be used: " + diags.format();
+    return false;
+  }
+  if (const policy::OptionValue *keep = startOptions.get("keep_dtype")) {
+    std::ifstream file(keep->text, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    outcome.userKeepDTypeText = text.str();
+  }
+  // Whole op types go to a black list under a mixed mode (CANN's idiom for
+  // "this type stays in fp32"), unless the user brought a modify_mixlist
+  // of their own: then to keep_dtype, which leaves the user's file alone.
+  outcome.typesInMixList = isMixedMode(outcome.precisionMode) && !startOptions.has("modify_mixlist");
+  return true;
+}
+
+std::optional<policy::Policy> Searcher::policyWith(const policy::PrecisionEdits &edits,
+                                                   std::string &why) const {
+  policy::Policy policy = *base;
+  if (edits.empty())
+    return policy;
+  policy::DiagnosticList diags;
+  policy::PrecisionEdits keep = edits;
+  std::vector<std::string> blackTypes;
+  if (outcome.typesInMixList)
+    std::swap(blackTypes, keep.opTypes);
+  if (!keep.empty()) {
+    std::string text = policy::keepDTypeFileText(keep, outcome.userKeepDTypeText, {kHeader});
+    policy.keepDTypeList = policy::parseKeepDType(text, "search/keep_dtype.cfg", diags);
+    policy.keepDTypeActive = true;
+  }
+  if (!blackTypes.empty())
+    policy.mixList = policy::parseModifyMixList(policy::blackListFileText(blackTypes, {kHeader}),
+                                                "search/modify_mixlist.json", diags);
+  if (diags.hasErrors()) {
+    why = "internal error: the search wrote a file it cannot read back: " + diags.format();
+    return std::nullopt;
+  }
+  return policy;
+}
+
+Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure) {
+  Evaluation evaluation;
+  std::optional<policy::Policy> policy = policyWith(edits, evaluation.why);
+  if (!policy)
+    return evaluation;
+  OwningOpRef<ModuleOp> kernels =
+      planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*policy)),
+                   settings.planning, evaluation.report, evaluation.why);
+  if (!kernels)
+    return evaluation;
+  if (!measure) {
+    evaluation.ok = true;
+    return evaluation;
+  }
+  ++outcome.evaluations;
+  AccuracyRun once = run;
+  once.iterations = 1;
+  std::vector<std::string> problems;
+  std::optional<AccuracyResult> accuracy = measureAccuracy(
+      *kernels, once, inputs.inputs, inputs.expected, inputs.outputNames, problems, evaluation.why);
+  if (!accuracy) {
+    if (!problems.empty()) {
+      // Refused before running: no run spent.
+      --outcome.evaluations;
+      evaluation.why = std::to_string(problems.size()) +
+                       " ops cannot be executed on the host (" + problems.front() + ")";
+      for (const std::string &problem : problems) {
+        // "<node>: why" or "<node> (<op>) ..."
+        size_t end = problem.find(": ");
+        size_t paren = problem.find(" (");
+        evaluation.cannotRun.push_back(problem.substr(0, std::min(end, paren)));
+      }
+    }
+    return evaluation;
+  }
+  evaluation.outputs = std::move(accuracy->outputs);
+  evaluation.ops = std::move(accuracy->ops);
+  evaluation.ok = true;
+  return evaluation;
+}
+
+policy::PrecisionEdits Searcher::editsFor(const std::set<std::string> &names) const {
+  policy::PrecisionEdits edits;
+  // In graph order (the report's), so that the files read like the model.
+  for (const report::ReportNode &node : outcome.plan.nodes)
+    if (names.count(node.name))
+      edits.nodeNames.push_back(node.name);
+  return edits;
+}
+
+std::vector<std::string> Searcher::rank(const Evaluation &evaluation) const {
+  // What each op added to the error: its output's rel_rmse minus the worst
+  // of its inputs'. An overflow (Inf where fp32 is finite) is the worst.
+  std::map<std::string, double> added;
+  std::set<std::string> castNames;
+  for (const report::ReportNode &node : evaluation.report.nodes)
+    if (node.insertedCast)
+      castNames.insert(node.name);
+  for (const OpAccuracy &op : evaluation.ops) {
+    double error = op.vsReference.relRmse, inherited = op.inputRelRmse;
+    double own = 0;
+    if (!std::isfinite(error))
+      own = std::isfinite(inherited) ? INFINITY : 0;
+    else
+      own = std::max(0.0, error - inherited);
+    for (const std::string &node : op.nodes)
+      added[node] = std::max(added[node], own);
+  }
+  // An inserted Cast rounds for the op it feeds: an fp16 input that
+  // overflows at the Cast is that op's low precision.
+  for (const report::ReportNode &node : evaluation.report.nodes)
+    for (const std::string &producer : node.producers) {
+      auto cast = added.find(producer);
+      if (cast == added.end() || !castNames.count(producer))
+        continue;
+      added[node.name] = std::max(added[node.name], cast->second);
+    }
+  struct Entry {
+    std::string name;
+    int order; ///< the added error's half-decade; higher is worse
+    double cost;
+    size_t position;
+  };
+  std::vector<Entry> entries;
+  size_t position = 0;
+  for (const report::ReportNode &node : evaluation.report.nodes) {
+    ++position;
+    auto candidate = candidates.find(node.name);
+    if (candidate == candidates.end() || unraisable.count(node.name) ||
+        !isSixteenBit(node.computeDType))
+      continue;
+    double error = added.count(node.name) ? added[node.name] : 0;
+    int order = error == 0 ? -1000
+                : std::isinf(error) ? 1000
+                                    : static_cast<int>(std::floor(2 * std::log10(error)));
+    entries.push_back({node.name, order, candidate->second.second, position});
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    if (a.order != b.order)
+      return a.order > b.order;
+    if (a.cost != b.cost)
+      return a.cost < b.cost;
+    return a.position < b.position;
+  });
+  std::vector<std::string> names;
+  for (const Entry &entry : entries)
+    names.push_back(entry.name);
+  return names;
+}
+
+SearchStep Searcher::stepOf(const Evaluation &evaluation, std::string action,
+                            std::vector<std::string> changed, size_t raised) const {
+  SearchStep step;
+  step.action = std::move(action);
+  step.changed = std::move(changed);
+  step.raisedOps = raised;
+  if (!evaluation.ok) {
+    step.note = evaluation.why;
+    return step;
+  }
+  step.estDeviceUs = evaluation.report.estDeviceUs();
+  step.outputs = evaluation.outputs;
+  step.meets = meetsTarget(settings.target, evaluation.outputs);
+  return step;
+}
+
+void Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised) {
+  for (const report::ReportNode &node : evaluation.report.nodes)
+    if (raised.count(node.name) && isSixteenBit(node.computeDType)) {
+      raised.erase(node.name);
+      unraisable.insert(node.name);
+      outcome.notes.push_back("'" + policy::escapeForDisplay(node.name) + "' (" + node.opType +
+                              ") stays in " + node.computeDType +
+                              " when kept in its origin dtype: its kernel has no " +
+                              node.originDType + " row on this SoC (KD-2)");
+    }
+}
+
+void Searcher::search() {
+  Evaluation start = evaluate({});
+  outcome.plan = start.report;
+  if (!start.ok) {
+    outcome.kind = SearchOutcome::Kind::Failed;
+    outcome.message = "the start plan (" + outcome.precisionMode + ") cannot be run: " + start.why;
+    return;
+  }
+  outcome.steps.push_back(stepOf(start, "start: " + outcome.precisionMode, {}, 0));
+  outcome.steps.back().kept = true;
+  Evaluation current = start;
+  std::set<std::string> raised;
+
+  // Candidates: ops below their origin dtype whose names keep_dtype can
+  // express (KD-1); keep_dtype has no effect under origin (KD-3).
+  if (!isOriginMode(outcome.precisionMode))
+    for (const report::ReportNode &node : start.report.nodes) {
+      if (node.insertedCast || node.generic || !isSixteenBit(node.computeDType) ||
+          isSixteenBit(node.originDType) || node.originDType.empty())
+        continue;
+      std::string problem;
+      if (!policy::formatKeepDTypeLine(node.name, problem)) {
+        outcome.notes.push_back("'" + policy::escapeForDisplay(node.name) +
+                                "' cannot be kept in fp32 by a CANN file: " + problem);
+        continue;
+      }
+      candidates[node.name] = {node.opType, node.estUs.value_or(0)};
+    }
+
+  // Raise the most harmful ops, one, then two, four, ... at a time,
+  // ranking again after every run (an overflow hides what is behind it).
+  size_t batch = 1;
+  bool met = outcome.steps.back().meets;
+  while (!met && budgetLeft()) {
+    std::vector<std::string> ranking = rank(current);
+    if (ranking.empty())
+      break;
+    std::vector<std::string> added(ranking.begin(),
+                                   ranking.begin() + std::min(batch, ranking.size()));
+    std::set<std::string> trial = raised;
+    trial.insert(added.begin(), added.end());
+    Evaluation evaluation = evaluate(editsFor(trial));
+    if (!evaluation.ok && !evaluation.cannotRun.empty()) {
+      // Ops whose fp32 kernel the host cannot run stay as they are; the
+      // others are tried again at once.
+      bool dropped = false;
+      for (const std::string &name : evaluation.cannotRun)
+        if (trial.count(name) && !raised.count(name)) {
+          trial.erase(name);
+          unraisable.insert(name);
+          dropped = true;
+          outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                                  "' is left as it is: in fp32 it needs a kernel the host "
+                                  "cannot run (" + evaluation.why + ")");
+        }
+      if (dropped)
+        continue;
+    }
+    dropUnraisable(evaluation, trial);
+    std::string action = "raise " + std::to_string(added.size()) +
+                         (added.size() == 1 ? " op" : " ops");
+    outcome.steps.push_back(stepOf(evaluation, action, added, trial.size()));
+    if (!evaluation.ok) {
+      // A plan that cannot run: those ops stay as they were.
+      for (const std::string &name : added)
+        unraisable.insert(name);
+      continue;
+    }
+    outcome.steps.back().kept = true;
+    raised = std::move(trial);
+    current = std::move(evaluation);
+    met = outcome.steps.back().meets;
+    batch *= 2;
+  }
+
+  if (met) {
+    // Fewer ops: try the plan without each raised op, most expensive
+    // first; keep it out when the target still holds.
+    std::vector<std::string> order(raised.begin(), raised.end());
+    std::sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {
+      if (candidates[a].second == candidates[b].second)
+        return a < b;
+      return candidates[a].second > candidates[b].second;
+    });
+    for (const std::string &name : order) {
+      if (raised.size() <= 1 || !budgetLeft())
+        break;
+      std::set<std::string> trial = raised;
+      trial.erase(name);
+      Evaluation evaluation = evaluate(editsFor(trial));
+      outcome.steps.push_back(stepOf(evaluation, "try without 1 op", {name}, trial.size()));
+      if (evaluation.ok && outcome.steps.back().meets) {
+        outcome.steps.back().kept = true;
+        raised = std::move(trial);
+        current = std::move(evaluation);
+      }
+    }
+  }
+
+  policy::PrecisionEdits edits = editsFor(raised);
+  // Whole op types: every candidate of a type raised (two ops or more)
+  // becomes one op type entry, when that plans the same.
+  std::map<std::string, std::vector<std::string>> byType;
+  for (const auto &[name, info] : candidates)
+    if (!unraisable.count(name))
+      byType[info.first].push_back(name);
+  policy::PrecisionEdits grouped;
+  std::set<std::string> typeCovered;
+  for (const auto &[type, names] : byType)
+    if (names.size() >= 2 && llvm::all_of(names, [&](const std::string &n) {
+          return raised.count(n) > 0;
+        })) {
+      grouped.opTypes.push_back(type);
+      typeCovered.insert(names.begin(), names.end());
+    }
+  if (!grouped.opTypes.empty()) {
+    for (const std::string &name : edits.nodeNames)
+      if (!typeCovered.count(name))
+        grouped.nodeNames.push_back(name);
+    Evaluation check = evaluate(grouped, /*measure=*/false);
+    std::string difference;
+    if (check.ok && samePlan(check.report, current.report, difference))
+      edits = grouped;
+  }
+
+  outcome.edits = edits;
+  outcome.plan = current.report;
+  outcome.outputs = current.outputs;
+  outcome.estDeviceUs = current.report.estDeviceUs();
+  outcome.kind = met ? SearchOutcome::Kind::Found : SearchOutcome::Kind::Unreachable;
+  if (!met)
+    outcome.message = budgetLeft() ? "raising every op the SoC can run in fp32 does not meet "
+                                     "the target"
+                                   : "the search budget (" + std::to_string(settings.budget) +
+                                         " runs) ran out before the target held";
+}
+
+} // namespace
+
+std::string driver::checkTargetOutputs(const policy::AccuracyTarget &target,
+                                       const std::vector<std::string> &outputNames) {
+  for (const policy::AccuracyCondition &condition : target.conditions) {
+    if (condition.output.empty() || llvm::is_contained(outputNames, condition.output))
+      continue;
+    std::string names;
+    for (size_t i = 0; i < outputNames.size(); ++i)
+      names += (i ? ", '" : "'") + policy::escapeForDisplay(outputNames[i]) + "'";
+    return "--search-precision: '" + policy::escapeForDisplay(condition.str()) +
+           "' names the output '" + policy::escapeForDisplay(condition.output) +
+           "', which the model does not have; its outputs are " + names;
+  }
+  return "";
+}
+
+std::vector<double> driver::targetValues(const policy::AccuracyTarget &target,
+                                         const std::vector<OutputAccuracy> &outputs) {
+  std::vector<double> values;
+  for (const policy::AccuracyCondition &condition : target.conditions) {
+    bool higher = policy::higherIsBetter(condition.metric);
+    double worst = higher ? INFINITY : 0;
+    bool any = false;
+    for (const OutputAccuracy &output : outputs) {
+      if (!condition.output.empty() && output.name != condition.output)
+        continue;
+      double value = metricOf(output.vsReference, condition.metric);
+      any = true;
+      if (std::isnan(value) || std::isnan(worst))
+        worst = NAN;
+      else
+        worst = higher ? std::min(worst, value) : std::max(worst, value);
+    }
+    values.push_back(any ? worst : NAN);
+  }
+  return values;
+}
+
+bool driver::meetsTarget(const policy::AccuracyTarget &target,
+                         const std::vector<OutputAccuracy> &outputs) {
+  std::vector<double> values = targetValues(target, outputs);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!target.conditions[i].holdsFor(values[i]))
+      return false;
+  return !outputs.empty();
+}
+
+SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOptions &options,
+                                      const SearchSettings &settings, const AccuracyRun &run,
+                                      const RunInputs &inputs,
+                                      const std::vector<report::ReportModeComparison> &modes,
+                                      const std::vector<std::vector<OutputAccuracy>> &modeOutputs) {
+  SearchOutcome outcome;
+  // The start: the mode the user set, else the fastest mode that ran.
+  policy::SessionOptions startOptions = options;
+  if (const policy::OptionValue *mode = options.get("precision_mode")) {
+    outcome.precisionMode = mode->text;
+  } else if (const policy::OptionValue *modeV2 = options.get("precision_mode_v2")) {
+    outcome.precisionMode = modeV2->text;
+    outcome.modeOption = "precision_mode_v2";
+  } else {
+    // Among modes equally fast, the most accurate: its accuracy is free.
+    const report::ReportModeComparison *fastest = nullptr;
+    for (const report::ReportModeComparison &row : modes) {
+      if (!row.note.empty())
+        continue;
+      if (!fastest || row.estDeviceUs < fastest->estDeviceUs * (1 - 1e-9) ||
+          (row.estDeviceUs <= fastest->estDeviceUs * (1 + 1e-9) &&
+           row.relRmse < fastest->relRmse))
+        fastest = &row;
+    }
+    if (!fastest) {
+      outcome.message = "no precision mode could be planned and run on this model";
+      return outcome;
+    }
+    outcome.precisionMode = fastest->mode;
+    policy::DiagnosticList diags;
+    startOptions.set("precision_mode", fastest->mode, {"--search-precision"},
+                     /*fromCommandLine=*/true, diags);
+  }
+
+  outcome.startMode = outcome.precisionMode;
+  Searcher searcher(imported, settings, run, inputs, outcome);
+  if (searcher.prepare(startOptions))
+    searcher.search();
+  if (outcome.kind == SearchOutcome::Kind::Failed)
+    return outcome;
+  if (outcome.kind == SearchOutcome::Kind::Found) {
+    // A built-in mode that meets the target in less time is the better
+    // answer (the search only raises ops from its start).
+    bool fasterMode = false;
+    for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
+      fasterMode |= modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
+                    modes[i].estDeviceUs < outcome.estDeviceUs * (1 - 1e-9);
+    if (!fasterMode)
+      return outcome;
+    outcome.message = "the plan found (" + outcome.precisionMode + " with " +
+                      std::to_string(outcome.edits.nodeNames.size() +
+                                     outcome.edits.opTypes.size()) +
+                      (outcome.edits.nodeNames.size() + outcome.edits.opTypes.size() == 1 ? " keep_dtype entry, est. " : " keep_dtype entries, est. ") +
+                      std::string(llvm::formatv("{0:F1}", outcome.estDeviceUs)) +
+                      " us) is slower than a built-in mode";
+  }
+
+  // Not found by raising ops: the fastest built-in mode that meets the
+  // target, if any; else what the most precise mode reaches.
+  const report::ReportModeComparison *best = nullptr;
+  size_t bestIndex = 0;
+  for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
+    if (modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
+        (!best || modes[i].estDeviceUs < best->estDeviceUs)) {
+      best = &modes[i];
+      bestIndex = i;
+    }
+  if (best) {
+    std::string why = outcome.message;
+    SearchOutcome builtIn = std::move(outcome);
+    builtIn.kind = SearchOutcome::Kind::BuiltInMode;
+    builtIn.precisionMode = best->mode;
+    builtIn.modeOption = "precision_mode";
+    builtIn.edits = {};
+    builtIn.typesInMixList = false;
+    builtIn.outputs = modeOutputs[bestIndex];
+    builtIn.estDeviceUs = best->estDeviceUs;
+    builtIn.message = why + "; " + best->mode + " meets it";
+    // Its plan, for the lockfile and the check of the files.
+    policy::SessionOptions modeOptions = options;
+    modeOptions.erase("precision_mode_v2");
+    policy::DiagnosticList diags;
+    modeOptions.set("precision_mode", best->mode, {"--search-precision"}, true, diags);
+    std::optional<policy::Policy> policy = policy::Policy::build(modeOptions, diags);
+    std::string planWhy;
+    if (policy && planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*policy)),
+                               settings.planning, builtIn.plan, planWhy))
+      return builtIn;
+    builtIn.kind = SearchOutcome::Kind::Failed;
+    builtIn.message = "internal error: " + best->mode + " ran but cannot be planned again: " +
+                      planWhy;
+    return builtIn;
+  }
+  outcome.kind = SearchOutcome::Kind::Unreachable;
+  // What fp32 reaches: force_fp32's values, else must_keep_origin_dtype's.
+  for (const char *precise : {"force_fp32", "must_keep_origin_dtype"})
+    for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i) {
+      if (modes[i].mode != precise || !modes[i].note.empty())
+        continue;
+      std::vector<double> values = targetValues(settings.target, modeOutputs[i]);
+      std::string reached;
+      for (size_t c = 0; c < values.size(); ++c)
+        reached += (c ? ", " : "") + conditionValueText(settings.target.conditions[c], values[c]);
+      int64_t low = modes[i].lowPrecisionOps;
+      outcome.message = "the target " + settings.target.str() +
+                        " cannot be met even by the most precise plan: " + precise +
+                        " reaches " + reached +
+                        (low ? " (" + std::to_string(low) +
+                                   " ops stay in fp16 there: the SoC has no fp32 kernel for "
+                                   "them)"
+                             : "") +
+                        "; relax the target";
+      return outcome;
+    }
+  outcome.message = "the target " + settings.target.str() +
+                    " is not met, and neither force_fp32 nor must_keep_origin_dtype could be "
+                    "run to say what fp32 reaches";
+  return outcome;
+}
+
+bool driver::samePlan(const report::ReportData &a, const report::ReportData &b,
+                      std::string &difference) {
+  std::map<std::string, const report::ReportNode *> byName;
+  for (const report::ReportNode &node : b.nodes)
+    if (!node.insertedCast)
+      byName[node.name] = &node;
+  size_t planned = 0;
+  for (const report::ReportNode &node : a.nodes) {
+    if (node.insertedCast)
+      continue;
+    ++planned;
+    auto other = byName.find(node.name);
+    if (other == byName.end()) {
+      difference = "'" + policy::escapeForDisplay(node.name) + "' is missing";
+      return false;
+    }
+    const report::ReportNode &that = *other->second;
+    if (node.computeDType != that.computeDType || node.inputDTypes != that.inputDTypes ||
+        node.outputDTypes != that.outputDTypes) {
+      difference = "'" + policy::escapeForDisplay(node.name) + "' computes in " +
+                   node.computeDType + " in one plan and " + that.computeDType + " in the other";
+      return false;
+    }
+  }
+  if (planned != byName.size()) {
+    difference = "the plans have different ops";
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+driver::searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &effectiveOptions,
+                    const SearchSettings &settings) {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> header = {
+      kHeader, "for the target " + settings.target.str() + " under " + outcome.precisionMode +
+                   " on " + outcome.plan.socVersion};
+  policy::PrecisionEdits keep = outcome.edits;
+  std::vector<std::string> blackTypes;
+  if (outcome.typesInMixList)
+    std::swap(blackTypes, keep.opTypes);
+  std::map<std::string, std::string> replaced = {{"precision_mode", ""},
+                                                 {"precision_mode_v2", ""}};
+  replaced[outcome.modeOption] = outcome.precisionMode;
+  if (!keep.empty()) {
+    std::vector<std::string> keepHeader = header;
+    if (!outcome.userKeepDTypeText.empty())
+      keepHeader.insert(keepHeader.begin(), "(the lines above are your own keep_dtype file's)");
+    files.push_back({"keep_dtype.cfg",
+                     policy::keepDTypeFileText(keep, outcome.userKeepDTypeText, keepHeader)});
+    replaced["keep_dtype"] = "keep_dtype.cfg";
+  }
+  if (!blackTypes.empty()) {
+    files.push_back({"modify_mixlist.json", policy::blackListFileText(blackTypes, header)});
+    replaced["modify_mixlist"] = "modify_mixlist.json";
+  }
+  files.push_back({"options.json", effectiveOptionsJson(effectiveOptions, replaced)});
+  std::string lockfile;
+  llvm::raw_string_ostream lock(lockfile);
+  report::writeReportLockfile(outcome.plan, lock);
+  files.push_back({"report.lock.cfg", lockfile});
+  return files;
+}
+
+namespace {
+
+std::string stepChange(const SearchStep &step, size_t width) {
+  std::string text = step.action;
+  for (size_t i = 0; i < step.changed.size(); ++i)
+    text += (i ? ", " : ": ") + policy::escapeForDisplay(step.changed[i]);
+  if (text.size() > width)
+    text = text.substr(0, width - 3) + "...";
+  return text;
+}
+
+/// The result in a few words: "force_fp16 + 3 ops in fp32 (keep_dtype)".
+std::string resultName(const SearchOutcome &outcome) {
+  if (outcome.edits.empty())
+    return outcome.precisionMode;
+  std::string text = outcome.precisionMode + " +";
+  if (!outcome.edits.opTypes.empty()) {
+    text += " op types";
+    for (const std::string &type : outcome.edits.opTypes)
+      text += " " + type;
+    text += outcome.typesInMixList ? " (modify_mixlist)" : " (keep_dtype)";
+    if (!outcome.edits.nodeNames.empty())
+      text += " +";
+  }
+  if (!outcome.edits.nodeNames.empty())
+    text += " " + std::to_string(outcome.edits.nodeNames.size()) +
+            (outcome.edits.nodeNames.size() == 1 ? " op" : " ops") + " (keep_dtype)";
+  return text;
+}
+
+} // namespace
+
+std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
+                                  const std::vector<report::ReportModeComparison> &modes,
+                                  const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
+                                  const std::string &inputsFrom) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const std::vector<policy::AccuracyCondition> &conditions = settings.target.conditions;
+  os << "Precision search for " << policy::escapeForDisplay(settings.target.str())
+     << " (vs the fp32 reference; inputs: " << inputsFrom << "), from "
+     << outcome.startMode << ", " << outcome.evaluations << " of " << settings.budget
+     << " runs:\n";
+  auto valueCells = [&](const std::vector<OutputAccuracy> &outputs) {
+    std::string cells;
+    std::vector<double> values = targetValues(settings.target, outputs);
+    for (size_t c = 0; c < conditions.size(); ++c) {
+      std::string cell = formatValue(conditions[c].metric, values[c]);
+      cells += std::string(llvm::formatv("  {0,-13}", cell));
+    }
+    return cells;
+  };
+  std::string heads;
+  for (const policy::AccuracyCondition &condition : conditions) {
+    std::string head = (condition.output.empty() ? "" : condition.output + ":") +
+                       policy::accuracyMetricName(condition.metric);
+    heads += std::string(llvm::formatv("  {0,-13}", head.substr(0, 13)));
+  }
+  os << llvm::formatv("  {0,4}  {1,-44} {2,6} {3,9}", "step", "change", "fp32", "est us")
+     << heads << "  target\n";
+  for (size_t i = 0; i < outcome.steps.size(); ++i) {
+    const SearchStep &step = outcome.steps[i];
+    os << llvm::formatv("  {0,4}  {1,-44} {2,6} ", i, stepChange(step, 44), step.raisedOps);
+    if (!step.note.empty()) {
+      os << "could not run: " << step.note << "\n";
+      continue;
+    }
+    os << llvm::formatv("{0,9:F1}", step.estDeviceUs) << valueCells(step.outputs) << "  "
+       << (step.meets ? "met" : "missed")
+       << (i > 0 && step.action.rfind("try without", 0) == 0
+               ? (step.kept ? ", op left in fp16" : ", op kept in fp32")
+               : "")
+       << "\n";
+  }
+  for (const std::string &note : outcome.notes)
+    os << "  note: " << note << "\n";
+
+  os << "\n";
+  switch (outcome.kind) {
+  case SearchOutcome::Kind::Found:
+    os << "Found: " << resultName(outcome) << ", est. "
+       << llvm::formatv("{0:F1}", outcome.estDeviceUs) << " us on the device;";
+    break;
+  case SearchOutcome::Kind::BuiltInMode:
+    os << "Result: use " << outcome.precisionMode << " (" << outcome.message << "), est. "
+       << llvm::formatv("{0:F1}", outcome.estDeviceUs) << " us;";
+    break;
+  default:
+    return text;
+  }
+  std::vector<double> values = targetValues(settings.target, outcome.outputs);
+  for (size_t c = 0; c < conditions.size(); ++c)
+    os << (c ? ", " : " ") << conditionValueText(conditions[c], values[c]);
+  os << "\n";
+
+  // Where the result sits among the built-in modes.
+  os << "Against the built-in modes:\n"
+     << llvm::formatv("  {0,-34} {1,9}", "plan", "est us") << heads << "  target\n";
+  for (size_t i = 0; i < modes.size(); ++i) {
+    if (!modes[i].note.empty() || i >= modeOutputs.size())
+      continue;
+    os << llvm::formatv("  {0,-34} {1,9:F1}", modes[i].mode, modes[i].estDeviceUs)
+       << valueCells(modeOutputs[i]) << "  "
+       << (meetsTarget(settings.target, modeOutputs[i]) ? "met" : "missed") << "\n";
+  }
+  if (outcome.kind == SearchOutcome::Kind::Found)
+    os << llvm::formatv("  {0,-34} {1,9:F1}", "found: " + resultName(outcome).substr(0, 27),
+                        outcome.estDeviceUs)
+       << valueCells(outcome.outputs) << "  met\n";
+  return text;
+}
+
+std::string driver::searchJson(const SearchOutcome &outcome, const SearchSettings &settings,
+                               const std::vector<report::ReportModeComparison> &modes,
+                               const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
+                               const std::string &soc, const std::string &inputsFrom) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, 2);
+  auto number = [&](const char *key, double value) {
+    if (std::isfinite(value))
+      json.attribute(key, value);
+    else
+      json.attribute(key, nullptr);
+  };
+  auto outputsArray = [&](const char *key, const std::vector<OutputAccuracy> &outputs) {
+    json.attributeArray(key, [&] {
+      for (const OutputAccuracy &output : outputs)
+        json.object([&] {
+          json.attribute("name", policy::jsonText(output.name));
+          number("cosine", output.vsReference.cosine);
+          number("max_rel_err", output.vsReference.maxRelErr);
+          number("max_abs_err", output.vsReference.maxAbsErr);
+          number("rel_rmse", output.vsReference.relRmse);
+        });
+    });
+  };
+  auto stringArray = [&](const char *key, const std::vector<std::string> &items) {
+    json.attributeArray(key, [&] {
+      for (const std::string &item : items)
+        json.value(policy::jsonText(item));
+    });
+  };
+  const char *kinds[] = {"found", "built_in_mode", "unreachable", "failed"};
+  json.object([&] {
+    json.attribute("soc_version", soc);
+    json.attribute("target", policy::jsonText(settings.target.str()));
+    json.attribute("inputs", policy::jsonText(inputsFrom));
+    json.attribute("start_mode", outcome.startMode);
+    json.attribute("budget", static_cast<int64_t>(settings.budget));
+    json.attribute("evaluations", static_cast<int64_t>(outcome.evaluations));
+    json.attributeArray("steps", [&] {
+      for (const SearchStep &step : outcome.steps)
+        json.object([&] {
+          json.attribute("action", step.action);
+          stringArray("changed", step.changed);
+          json.attribute("ops_in_fp32", static_cast<int64_t>(step.raisedOps));
+          if (!step.note.empty()) {
+            json.attribute("note", policy::jsonText(step.note));
+            return;
+          }
+          json.attribute("est_device_us", step.estDeviceUs);
+          outputsArray("outputs", step.outputs);
+          json.attribute("meets_target", step.meets);
+          json.attribute("kept", step.kept);
+        });
+    });
+    json.attributeObject("result", [&] {
+      json.attribute("kind", kinds[static_cast<int>(outcome.kind)]);
+      if (!outcome.message.empty())
+        json.attribute("message", policy::jsonText(outcome.message));
+      if (outcome.kind != SearchOutcome::Kind::Found &&
+          outcome.kind != SearchOutcome::Kind::BuiltInMode)
+        return;
+      json.attribute(outcome.modeOption, outcome.precisionMode);
+      stringArray("keep_dtype_ops", outcome.edits.nodeNames);
+      stringArray(outcome.typesInMixList ? "black_list_op_types" : "keep_dtype_op_types",
+                  outcome.edits.opTypes);
+      json.attribute("est_device_us", outcome.estDeviceUs);
+      outputsArray("outputs", outcome.outputs);
+    });
+    json.attributeArray("modes", [&] {
+      for (size_t i = 0; i < modes.size(); ++i)
+        json.object([&] {
+          json.attribute("precision_mode", modes[i].mode);
+          if (!modes[i].note.empty() || i >= modeOutputs.size()) {
+            json.attribute("note", policy::jsonText(modes[i].note));
+            return;
+          }
+          json.attribute("est_device_us", modes[i].estDeviceUs);
+          outputsArray("outputs", modeOutputs[i]);
+          json.attribute("meets_target", meetsTarget(settings.target, modeOutputs[i]));
+        });
+    });
+    stringArray("notes", outcome.notes);
+  });
+  os << "\n";
+  return text;
+}
+
+std::string driver::writeAndCheckSearchFiles(const std::string &folder,
+                                             const SearchOutcome &outcome,
+                                             const policy::SessionOptions &effectiveOptions,
+                                             const SearchSettings &settings, ModuleOp imported,
+                                             const std::string &searchJsonText) {
+  std::error_code ec;
+  fs::create_directory(folder, ec);
+  if (ec)
+    return "cannot create " + folder + ": " + ec.message();
+  std::vector<std::pair<std::string, std::string>> files =
+      searchFiles(outcome, effectiveOptions, settings);
+  files.push_back({"search.json", searchJsonText});
+  for (const auto &[name, text] : files) {
+    std::ofstream file(fs::path(folder) / name, std::ios::binary);
+    file << text;
+    if (!file)
+      return "cannot write " + (fs::path(folder) / name).string();
+  }
+  // Read back exactly as `--session_options=search/options.json` would.
+  policy::SessionOptions reread;
+  policy::DiagnosticList diags;
+  if (!reread.loadSessionFile((fs::path(folder) / "options.json").string(), diags))
+    return "internal error: search/options.json does not read back: " + diags.format();
+  std::optional<policy::Policy> policy = policy::Policy::build(reread, diags);
+  if (!policy)
+    return "internal error: search/options.json does not build a policy: " + diags.format();
+  report::ReportData replanned;
+  std::string why, difference;
+  if (!planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*policy)),
+                    settings.planning, replanned, why))
+    return "internal error: the plan of search/options.json fails: " + why;
+  if (!samePlan(replanned, outcome.plan, difference))
+    return "internal error: search/options.json does not reproduce the plan found: " +
+           difference;
+  return "";
+}
+
+report::ReportSearch driver::searchReport(const SearchOutcome &outcome,
+                                          const SearchSettings &settings) {
+  auto valuesText = [&](const std::vector<OutputAccuracy> &outputs) {
+    std::vector<double> values = targetValues(settings.target, outputs);
+    std::string text;
+    for (size_t c = 0; c < values.size(); ++c)
+      text += (c ? ", " : "") + conditionValueText(settings.target.conditions[c], values[c]);
+    return text;
+  };
+  report::ReportSearch search;
+  search.target = settings.target.str();
+  search.startMode = outcome.startMode;
+  search.result = resultName(outcome);
+  if (outcome.kind == SearchOutcome::Kind::BuiltInMode)
+    search.message = outcome.message;
+  search.estDeviceUs = outcome.estDeviceUs;
+  for (const OutputAccuracy &output : outcome.outputs)
+    search.relRmse = std::max(search.relRmse, output.vsReference.relRmse);
+  search.values = valuesText(outcome.outputs);
+  for (const SearchStep &step : outcome.steps) {
+    report::ReportSearchStep row;
+    row.change = stepChange(step, 200);
+    row.opsInFp32 = static_cast<int64_t>(step.raisedOps);
+    row.estDeviceUs = step.estDeviceUs;
+    row.note = step.note;
+    if (step.note.empty())
+      row.values = valuesText(step.outputs);
+    row.meets = step.meets;
+    row.kept = step.kept;
+    search.steps.push_back(std::move(row));
+  }
+  return search;
+}

@@ -1,0 +1,131 @@
+//===- PrecisionSearch.h - --search-precision: the fastest plan that is
+//                         accurate enough ------------------------------===//
+//
+// Starts from the fastest precision mode (or the one the user set), runs
+// it against the fp32 reference, and keeps ops in their origin dtype (fp32)
+// where their low precision costs the most accuracy, most harmful first and
+// cheapest first among equals, until the accuracy target holds; then tries
+// to drop each raised op again, most expensive first. Every plan is
+// expressed through the CANN files the search writes (keep_dtype, a
+// modify_mixlist black list), so what was measured is what CANN is given.
+// docs/reference/precision-search.md describes the algorithm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
+#define ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
+
+#include "Accuracy.h"
+#include "CompareModes.h"
+
+#include "AscendPrec/Policy/AccuracyTarget.h"
+#include "AscendPrec/Policy/PrecisionEdits.h"
+#include "AscendPrec/Report/Report.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace ascendprec::driver {
+
+struct SearchSettings {
+  policy::AccuracyTarget target;
+  /// Plans run (the start included); --search-budget.
+  unsigned budget = 24;
+  ModeComparisonOptions planning;
+};
+
+/// One plan the search ran.
+struct SearchStep {
+  std::string action;                ///< what changed, for humans
+  std::vector<std::string> changed;  ///< node names or op types
+  size_t raisedOps = 0;              ///< ops kept in their origin dtype
+  double estDeviceUs = 0;
+  std::vector<OutputAccuracy> outputs;
+  bool meets = false;
+  bool kept = false;                 ///< the search went on from this plan
+  std::string note;                  ///< e.g. why it could not run
+};
+
+struct SearchOutcome {
+  enum class Kind {
+    Found,        ///< the target holds: precisionMode + edits
+    BuiltInMode,  ///< not found by raising ops; a built-in mode meets it
+    Unreachable,  ///< not even the most precise mode meets it
+    Failed,       ///< the start plan could not be planned or run
+  } kind = Kind::Failed;
+  std::string startMode;              ///< where the search started
+  std::string precisionMode;          ///< of the result
+  std::string modeOption = "precision_mode"; ///< or precision_mode_v2
+  policy::PrecisionEdits edits;       ///< ops and op types raised
+  bool typesInMixList = false;        ///< op types go to modify_mixlist
+  std::string userKeepDTypeText;      ///< the user's keep_dtype, kept first
+  std::vector<SearchStep> steps;
+  unsigned evaluations = 0;
+  report::ReportData plan;            ///< the result's plan (Found, BuiltInMode)
+  std::vector<OutputAccuracy> outputs;
+  double estDeviceUs = 0;
+  std::string message;                ///< why not Found
+  std::vector<std::string> notes;     ///< ops that cannot be raised, etc.
+};
+
+/// Checks the target against the model's outputs before any work: every
+/// output a condition names exists. Returns the error, or empty.
+std::string checkTargetOutputs(const policy::AccuracyTarget &target,
+                               const std::vector<std::string> &outputNames);
+
+/// Per condition, its value on `outputs`: the worst over the outputs it
+/// applies to (NaN for a cosine that overflowed).
+std::vector<double> targetValues(const policy::AccuracyTarget &target,
+                                 const std::vector<OutputAccuracy> &outputs);
+bool meetsTarget(const policy::AccuracyTarget &target,
+                 const std::vector<OutputAccuracy> &outputs);
+
+/// The search. `modes` and `modeOutputs` are --compare-modes' rows and
+/// per-output accuracy on the same inputs.
+SearchOutcome searchPrecision(mlir::ModuleOp imported, const policy::SessionOptions &options,
+                              const SearchSettings &settings, const AccuracyRun &run,
+                              const RunInputs &inputs,
+                              const std::vector<report::ReportModeComparison> &modes,
+                              const std::vector<std::vector<OutputAccuracy>> &modeOutputs);
+
+/// The files of search/ for `outcome` (Found or BuiltInMode), by name:
+/// options.json (whose paths are relative to it), keep_dtype.cfg and
+/// modify_mixlist.json when needed, report.lock.cfg. `effectiveOptions`
+/// are the run's options (their paths made absolute).
+std::vector<std::pair<std::string, std::string>>
+searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &effectiveOptions,
+            const SearchSettings &settings);
+
+/// Writes searchFiles() into `folder` (search/ in the staging folder), then
+/// reads them back as a user would (--session_options=folder/options.json),
+/// plans the model again and checks that every op gets the found plan's
+/// dtypes. Returns the problem, or empty.
+std::string writeAndCheckSearchFiles(const std::string &folder, const SearchOutcome &outcome,
+                                     const policy::SessionOptions &effectiveOptions,
+                                     const SearchSettings &settings, mlir::ModuleOp imported,
+                                     const std::string &searchJsonText);
+
+/// Whether two plans give every op the same dtypes; `difference` names the
+/// first op that differs.
+bool samePlan(const report::ReportData &a, const report::ReportData &b, std::string &difference);
+
+/// What the terminal shows: the steps, the result against every mode.
+std::string searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
+                          const std::vector<report::ReportModeComparison> &modes,
+                          const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
+                          const std::string &inputsFrom);
+
+/// The search for the HTML report.
+report::ReportSearch searchReport(const SearchOutcome &outcome, const SearchSettings &settings);
+
+/// search/search.json.
+std::string searchJson(const SearchOutcome &outcome, const SearchSettings &settings,
+                       const std::vector<report::ReportModeComparison> &modes,
+                       const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
+                       const std::string &soc, const std::string &inputsFrom);
+
+} // namespace ascendprec::driver
+
+#endif // ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
