@@ -201,6 +201,34 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
   os << "</svg>\n";
 }
 
+/// --search-precision: each plan the search ran, and what it found.
+void searchSection(raw_ostream &os, const ReportSearch &search) {
+  os << "<h3>Precision search</h3>\n<p>Target <code>" << escapeHtml(search.target)
+     << "</code> (vs the fp32 reference), from <code>" << escapeHtml(search.startMode)
+     << "</code>. Result: <b>" << escapeHtml(search.result) << "</b>, est. ";
+  char us[32];
+  std::snprintf(us, sizeof(us), "%.1f", search.estDeviceUs);
+  os << us << " us, " << escapeHtml(search.values);
+  if (!search.message.empty())
+    os << " (" << escapeHtml(search.message) << ")";
+  os << ". The files that reproduce it are in <code>search/</code>.</p>\n"
+        "<table class=\"engines\"><tr><th>step</th><th>change</th><th>ops in fp32</th>"
+        "<th>est us</th><th>accuracy</th><th>target</th></tr>";
+  for (size_t i = 0; i < search.steps.size(); ++i) {
+    const ReportSearchStep &step = search.steps[i];
+    os << "<tr><td>" << i << "</td><td>" << escapeHtml(step.change) << "</td><td>"
+       << step.opsInFp32 << "</td>";
+    if (!step.note.empty()) {
+      os << "<td colspan=\"3\">could not run: " << escapeHtml(step.note) << "</td></tr>";
+      continue;
+    }
+    std::snprintf(us, sizeof(us), "%.1f", step.estDeviceUs);
+    os << "<td>" << us << "</td><td>" << escapeHtml(step.values) << "</td><td>"
+       << (step.meets ? "met" : "missed") << (step.kept ? "" : " (not kept)") << "</td></tr>";
+  }
+  os << "</table>\n";
+}
+
 /// After --run: the outputs' error, the error along the graph (where it
 /// breaks), and --compare-modes' time against error.
 void accuracySection(raw_ostream &os, const ReportData &report) {
@@ -299,6 +327,13 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
       }
     }
     os << "</table>\n";
+    // The plan a precision search found, among the modes; highlighted.
+    std::vector<bool> found(points.size(), false);
+    if (report.search && std::isfinite(report.search->relRmse) && report.search->relRmse > 0) {
+      points.push_back({report.search->estDeviceUs, report.search->relRmse});
+      labels.push_back("search: " + report.search->result);
+      found.push_back(true);
+    }
     if (!points.empty()) {
       os << "<p>Estimated device time against measured error";
       if (!exact.empty()) {
@@ -314,9 +349,12 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
         os << ")";
       }
       os << ":</p>\n";
-      logPlot(os, points, labels, "estimated device time (us)", "rel rmse vs fp32 (log)", false);
+      logPlot(os, points, labels, "estimated device time (us)", "rel rmse vs fp32 (log)", false,
+              found);
     }
   }
+  if (report.search)
+    searchSection(os, *report.search);
 }
 
 /// Device time, as the lowering estimated it: the total, a bar per kernel

@@ -114,6 +114,11 @@ private:
   /// Raised ops the plan still computes in 16 bits (no fp32 kernel): they
   /// leave the set, with a note.
   void dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised);
+  /// Ops of `evaluation`'s plan below their origin dtype whose names
+  /// keep_dtype can express (KD-1). Raising ops changes the plan around
+  /// them (a fusion no longer applies, a gray op follows a neighbour), so
+  /// every plan the search runs may add candidates.
+  void addCandidates(const Evaluation &evaluation);
 
   ModuleOp imported;
   const SearchSettings &settings;
@@ -310,6 +315,26 @@ void Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string
     }
 }
 
+void Searcher::addCandidates(const Evaluation &evaluation) {
+  // keep_dtype has no effect under origin (KD-3).
+  if (isOriginMode(outcome.precisionMode))
+    return;
+  for (const report::ReportNode &node : evaluation.report.nodes) {
+    if (node.insertedCast || node.generic || !isSixteenBit(node.computeDType) ||
+        isSixteenBit(node.originDType) || node.originDType.empty() ||
+        candidates.count(node.name) || unraisable.count(node.name))
+      continue;
+    std::string problem;
+    if (!policy::formatKeepDTypeLine(node.name, problem)) {
+      unraisable.insert(node.name);
+      outcome.notes.push_back("'" + policy::escapeForDisplay(node.name) +
+                              "' cannot be kept in fp32 by a CANN file: " + problem);
+      continue;
+    }
+    candidates[node.name] = {node.opType, node.estUs.value_or(0)};
+  }
+}
+
 void Searcher::search() {
   Evaluation start = evaluate({});
   outcome.plan = start.report;
@@ -323,22 +348,7 @@ void Searcher::search() {
   Evaluation current = start;
   std::set<std::string> raised;
 
-  // Candidates: ops below their origin dtype whose names keep_dtype can
-  // express (KD-1); keep_dtype has no effect under origin (KD-3).
-  if (!isOriginMode(outcome.precisionMode))
-    for (const report::ReportNode &node : start.report.nodes) {
-      if (node.insertedCast || node.generic || !isSixteenBit(node.computeDType) ||
-          isSixteenBit(node.originDType) || node.originDType.empty())
-        continue;
-      std::string problem;
-      if (!policy::formatKeepDTypeLine(node.name, problem)) {
-        outcome.notes.push_back("'" + policy::escapeForDisplay(node.name) +
-                                "' cannot be kept in fp32 by a CANN file: " + problem);
-        continue;
-      }
-      candidates[node.name] = {node.opType, node.estUs.value_or(0)};
-    }
-
+  addCandidates(start);
   // Raise the most harmful ops, one, then two, four, ... at a time,
   // ranking again after every run (an overflow hides what is behind it).
   size_t batch = 1;
@@ -381,13 +391,15 @@ void Searcher::search() {
     outcome.steps.back().kept = true;
     raised = std::move(trial);
     current = std::move(evaluation);
+    addCandidates(current);
     met = outcome.steps.back().meets;
     batch *= 2;
   }
 
   if (met) {
     // Fewer ops: try the plan without each raised op, most expensive
-    // first; keep it out when the target still holds.
+    // first; keep it out when the target still holds and the plan is no
+    // slower.
     std::vector<std::string> order(raised.begin(), raised.end());
     std::sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {
       if (candidates[a].second == candidates[b].second)
@@ -401,7 +413,10 @@ void Searcher::search() {
       trial.erase(name);
       Evaluation evaluation = evaluate(editsFor(trial));
       outcome.steps.push_back(stepOf(evaluation, "try without 1 op", {name}, trial.size()));
-      if (evaluation.ok && outcome.steps.back().meets) {
+      // Fewer ops in fp32 is not better when the plan gets slower (a Cast
+      // more costs more than the op saves).
+      if (evaluation.ok && outcome.steps.back().meets &&
+          evaluation.report.estDeviceUs() <= current.report.estDeviceUs() * (1 + 1e-9)) {
         outcome.steps.back().kept = true;
         raised = std::move(trial);
         current = std::move(evaluation);
@@ -503,6 +518,7 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
   SearchOutcome outcome;
   // The start: the mode the user set, else the fastest mode that ran.
   policy::SessionOptions startOptions = options;
+  bool userMode = options.has("precision_mode") || options.has("precision_mode_v2");
   if (const policy::OptionValue *mode = options.get("precision_mode")) {
     outcome.precisionMode = mode->text;
   } else if (const policy::OptionValue *modeV2 = options.get("precision_mode_v2")) {
@@ -538,16 +554,30 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
   if (outcome.kind == SearchOutcome::Kind::Found) {
     // A built-in mode that meets the target in less time is the better
     // answer (the search only raises ops from its start).
-    bool fasterMode = false;
+    const report::ReportModeComparison *faster = nullptr;
     for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
-      fasterMode |= modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
-                    modes[i].estDeviceUs < outcome.estDeviceUs * (1 - 1e-9);
-    if (!fasterMode)
+      if (modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
+          modes[i].estDeviceUs < outcome.estDeviceUs * (1 - 1e-9) &&
+          (!faster || modes[i].estDeviceUs < faster->estDeviceUs))
+        faster = &modes[i];
+    if (!faster)
       return outcome;
+    std::string fasterText = faster->mode + " meets the target in " +
+                             std::string(llvm::formatv("{0:F1}", faster->estDeviceUs)) +
+                             " us, less than the plan found";
+    // A mode the user chose is kept (their deployment may need it); the
+    // faster mode is pointed out.
+    if (userMode) {
+      outcome.hint = fasterText + ": leave out --" + outcome.modeOption +
+                     " to let the search use it";
+      return outcome;
+    }
     outcome.message = "the plan found (" + outcome.precisionMode + " with " +
                       std::to_string(outcome.edits.nodeNames.size() +
                                      outcome.edits.opTypes.size()) +
-                      (outcome.edits.nodeNames.size() + outcome.edits.opTypes.size() == 1 ? " keep_dtype entry, est. " : " keep_dtype entries, est. ") +
+                      (outcome.edits.nodeNames.size() + outcome.edits.opTypes.size() == 1
+                           ? " keep_dtype entry, est. "
+                           : " keep_dtype entries, est. ") +
                       std::string(llvm::formatv("{0:F1}", outcome.estDeviceUs)) +
                       " us) is slower than a built-in mode";
   }
@@ -738,11 +768,11 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
                        policy::accuracyMetricName(condition.metric);
     heads += std::string(llvm::formatv("  {0,-13}", head.substr(0, 13)));
   }
-  os << llvm::formatv("  {0,4}  {1,-44} {2,6} {3,9}", "step", "change", "fp32", "est us")
+  os << llvm::formatv("  {0,4}  {1,-44} {2,7} {3,9}", "step", "change", "in fp32", "est us")
      << heads << "  target\n";
   for (size_t i = 0; i < outcome.steps.size(); ++i) {
     const SearchStep &step = outcome.steps[i];
-    os << llvm::formatv("  {0,4}  {1,-44} {2,6} ", i, stepChange(step, 44), step.raisedOps);
+    os << llvm::formatv("  {0,4}  {1,-44} {2,7} ", i, stepChange(step, 44), step.raisedOps);
     if (!step.note.empty()) {
       os << "could not run: " << step.note << "\n";
       continue;
@@ -750,12 +780,16 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
     os << llvm::formatv("{0,9:F1}", step.estDeviceUs) << valueCells(step.outputs) << "  "
        << (step.meets ? "met" : "missed")
        << (i > 0 && step.action.rfind("try without", 0) == 0
-               ? (step.kept ? ", op left in fp16" : ", op kept in fp32")
+               ? (step.kept ? ", op left in fp16"
+                  : step.meets ? ", slower: op kept in fp32"
+                               : ", op kept in fp32")
                : "")
        << "\n";
   }
   for (const std::string &note : outcome.notes)
     os << "  note: " << note << "\n";
+  if (!outcome.hint.empty())
+    os << "  note: " << outcome.hint << "\n";
 
   os << "\n";
   switch (outcome.kind) {
@@ -851,6 +885,8 @@ std::string driver::searchJson(const SearchOutcome &outcome, const SearchSetting
       json.attribute("kind", kinds[static_cast<int>(outcome.kind)]);
       if (!outcome.message.empty())
         json.attribute("message", policy::jsonText(outcome.message));
+      if (!outcome.hint.empty())
+        json.attribute("hint", policy::jsonText(outcome.hint));
       if (outcome.kind != SearchOutcome::Kind::Found &&
           outcome.kind != SearchOutcome::Kind::BuiltInMode)
         return;

@@ -67,6 +67,7 @@ struct SearchOutcome {
   std::vector<OutputAccuracy> outputs;
   double estDeviceUs = 0;
   std::string message;                ///< why not Found
+  std::string hint;                   ///< a faster built-in mode, when the user set one
   std::vector<std::string> notes;     ///< ops that cannot be raised, etc.
 };
 
