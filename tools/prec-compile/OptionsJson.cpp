@@ -14,9 +14,6 @@ namespace fs = std::filesystem;
 
 std::string driver::effectiveOptionsJson(const policy::SessionOptions &options,
                                          const std::map<std::string, std::string> &replaced) {
-  std::map<std::string, std::string> texts;
-  for (const auto &[name, value] : options.all())
-    texts[name] = value.text;
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
@@ -34,16 +31,18 @@ std::string driver::effectiveOptionsJson(const policy::SessionOptions &options,
       else
         json.attribute(name, policy::jsonText(value));
     };
-    for (const auto &[name, value] : options.all()) {
-      auto replacement = replaced.find(name);
-      if (replacement == replaced.end())
-        write(name, value.text, /*asGiven=*/false);
-      else if (!replacement->second.empty())
-        write(name, replacement->second, /*asGiven=*/true);
+    // One object in name order, the replacements merged in.
+    std::map<std::string, std::pair<std::string, bool>> merged;
+    for (const auto &[name, value] : options.all())
+      merged[name] = {value.text, /*asGiven=*/false};
+    for (const auto &[name, value] : replaced) {
+      if (value.empty())
+        merged.erase(name);
+      else
+        merged[name] = {value, /*asGiven=*/true};
     }
-    for (const auto &[name, value] : replaced)
-      if (!texts.count(name) && !value.empty())
-        write(name, value, /*asGiven=*/true);
+    for (const auto &[name, value] : merged)
+      write(name, value.first, value.second);
   });
   os << "\n";
   return text;

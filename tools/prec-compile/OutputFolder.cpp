@@ -203,7 +203,10 @@ const std::vector<std::string> &OutputFolder::outputNames() {
   static const std::vector<std::string> names = {
       "planned.mlir", "kernels.mlir",    "report.json", "report.txt",
       "report.html",  "report.dot",      "report.lock.cfg", "options.json",
-      "accuracy.json", "compare.json"};
+      "accuracy.json", "compare.json",
+      // --search-precision's files (checked before any work like the others).
+      "search/options.json", "search/keep_dtype.cfg", "search/modify_mixlist.json",
+      "search/report.lock.cfg", "search/search.json"};
   return names;
 }
 

@@ -130,7 +130,19 @@ private:
   /// with their op type and estimated time.
   std::map<std::string, std::pair<std::string, double>> candidates;
   std::set<std::string> unraisable;
+  /// The fastest plan that met the target, and its raised ops.
+  Evaluation best;
+  std::set<std::string> bestRaised;
 };
+
+/// The name scope of a node as PyTorch exports it: "/attn/Softmax" ->
+/// "/attn"; empty for a name without one ("conv2d_0", "/Add").
+std::string nameScope(const std::string &name) {
+  size_t slash = name.rfind('/');
+  if (slash == std::string::npos || slash == 0)
+    return "";
+  return name.substr(0, slash);
+}
 
 bool Searcher::prepare(const policy::SessionOptions &startOptions) {
   policy::DiagnosticList diags;
@@ -353,6 +365,8 @@ void Searcher::search() {
   // ranking again after every run (an overflow hides what is behind it).
   size_t batch = 1;
   bool met = outcome.steps.back().meets;
+  if (met)
+    outcome.resultStep = 0;
   while (!met && budgetLeft()) {
     std::vector<std::string> ranking = rank(current);
     if (ranking.empty())
@@ -397,31 +411,57 @@ void Searcher::search() {
   }
 
   if (met) {
-    // Fewer ops: try the plan without each raised op, most expensive
-    // first; keep it out when the target still holds and the plan is no
-    // slower.
+    // Fewer ops: try the plan without whole name scopes of raised ops
+    // ("/attn/..."; dropping a region adds no Cast inside it), then without
+    // each op, most expensive first; an op stays out when the target still
+    // holds. A smaller set can be slower (a Cast more costs more than the
+    // op saves), so the fastest plan that met the target is the result.
+    best = current;
+    bestRaised = raised;
+    outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
+    std::map<std::string, std::vector<std::string>> scopes;
+    for (const std::string &name : raised)
+      if (std::string scope = nameScope(name); !scope.empty())
+        scopes[scope].push_back(name);
+    std::vector<std::vector<std::string>> groups;
+    for (auto &[scope, names] : scopes)
+      if (names.size() >= 2 && names.size() < raised.size())
+        groups.push_back(names);
     std::vector<std::string> order(raised.begin(), raised.end());
     std::sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {
       if (candidates[a].second == candidates[b].second)
         return a < b;
       return candidates[a].second > candidates[b].second;
     });
-    for (const std::string &name : order) {
-      if (raised.size() <= 1 || !budgetLeft())
+    for (const std::string &name : order)
+      groups.push_back({name});
+    for (const std::vector<std::string> &group : groups) {
+      if (raised.size() <= group.size() || !budgetLeft())
         break;
+      if (!llvm::all_of(group, [&](const std::string &n) { return raised.count(n) > 0; }))
+        continue;
       std::set<std::string> trial = raised;
-      trial.erase(name);
+      for (const std::string &name : group)
+        trial.erase(name);
       Evaluation evaluation = evaluate(editsFor(trial));
-      outcome.steps.push_back(stepOf(evaluation, "try without 1 op", {name}, trial.size()));
-      // Fewer ops in fp32 is not better when the plan gets slower (a Cast
-      // more costs more than the op saves).
-      if (evaluation.ok && outcome.steps.back().meets &&
-          evaluation.report.estDeviceUs() <= current.report.estDeviceUs() * (1 + 1e-9)) {
-        outcome.steps.back().kept = true;
-        raised = std::move(trial);
-        current = std::move(evaluation);
+      std::string action = group.size() == 1
+                               ? "try without 1 op"
+                               : "try without scope " + nameScope(group.front()) + " (" +
+                                     std::to_string(group.size()) + " ops)";
+      outcome.steps.push_back(stepOf(evaluation, action, group, trial.size()));
+      if (!evaluation.ok || !outcome.steps.back().meets)
+        continue;
+      outcome.steps.back().kept = true;
+      raised = std::move(trial);
+      current = std::move(evaluation);
+      if (current.report.estDeviceUs() < best.report.estDeviceUs() * (1 - 1e-9)) {
+        best = current;
+        bestRaised = raised;
+        outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
       }
     }
+    raised = bestRaised;
+    current = best;
   }
 
   policy::PrecisionEdits edits = editsFor(raised);
@@ -780,11 +820,9 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
     os << llvm::formatv("{0,9:F1}", step.estDeviceUs) << valueCells(step.outputs) << "  "
        << (step.meets ? "met" : "missed")
        << (i > 0 && step.action.rfind("try without", 0) == 0
-               ? (step.kept ? ", op left in fp16"
-                  : step.meets ? ", slower: op kept in fp32"
-                               : ", op kept in fp32")
+               ? (step.kept ? ", left in fp16" : ", kept in fp32")
                : "")
-       << "\n";
+       << (static_cast<int>(i) == outcome.resultStep ? "  <- result" : "") << "\n";
   }
   for (const std::string &note : outcome.notes)
     os << "  note: " << note << "\n";
@@ -865,6 +903,8 @@ std::string driver::searchJson(const SearchOutcome &outcome, const SearchSetting
     json.attribute("start_mode", outcome.startMode);
     json.attribute("budget", static_cast<int64_t>(settings.budget));
     json.attribute("evaluations", static_cast<int64_t>(outcome.evaluations));
+    if (outcome.resultStep >= 0)
+      json.attribute("result_step", static_cast<int64_t>(outcome.resultStep));
     json.attributeArray("steps", [&] {
       for (const SearchStep &step : outcome.steps)
         json.object([&] {

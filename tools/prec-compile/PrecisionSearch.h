@@ -63,6 +63,7 @@ struct SearchOutcome {
   std::string userKeepDTypeText;      ///< the user's keep_dtype, kept first
   std::vector<SearchStep> steps;
   unsigned evaluations = 0;
+  int resultStep = -1;                ///< the step whose plan is the result
   report::ReportData plan;            ///< the result's plan (Found, BuiltInMode)
   std::vector<OutputAccuracy> outputs;
   double estDeviceUs = 0;
