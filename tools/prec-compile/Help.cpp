@@ -46,6 +46,12 @@ std::string helpText() {
       optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
       optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "
                                     "inputs; a table and compare.json (implies --run)") +
+      optionLine("--search-precision=TARGET",
+                 "find the fastest plan meeting TARGET, e.g. \"cosine>=0.9999\" or "
+                 "\"logits:max_rel_err<=1e-3\" (cosine, max_rel_err, max_abs_err, rel_rmse vs "
+                 "fp32; commas join conditions); writes CANN files reproducing it into "
+                 "search/ (implies --compare-modes)") +
+      optionLine("--search-budget=N", "plans the search may run (default 24)") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {

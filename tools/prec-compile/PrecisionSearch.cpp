@@ -858,8 +858,7 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
        << (meetsTarget(settings.target, modeOutputs[i]) ? "met" : "missed") << "\n";
   }
   if (outcome.kind == SearchOutcome::Kind::Found)
-    os << llvm::formatv("  {0,-34} {1,9:F1}", "found: " + resultName(outcome).substr(0, 27),
-                        outcome.estDeviceUs)
+    os << llvm::formatv("  {0,-34} {1,9:F1}", "found plan", outcome.estDeviceUs)
        << valueCells(outcome.outputs) << "  met\n";
   return text;
 }
