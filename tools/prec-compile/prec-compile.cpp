@@ -38,6 +38,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -518,6 +519,11 @@ int run(const std::vector<std::string> &args) {
       std::cout << "; measured output error " << ascendprec::report::errorCell(worst)
                 << " (rel rmse vs fp32)";
     }
+    if (report.search)
+      std::cout << "; search for " << report.search->target << ": "
+                << policy::escapeForDisplay(report.search->result) << ", est. "
+                << std::string(llvm::formatv("{0:F1}", report.search->estDeviceUs)) << " us, "
+                << report.search->values;
     std::cout << "; outputs in " << where << "\n";
     exitWithoutTeardown(Success);
     return Success;

@@ -6,9 +6,10 @@ Paddle export them (opset 13). Usage: make_search_models.py OUT_DIR
   attention.onnx  PyTorch-style encoder layer on [1, 128, 256]: decomposed
                   LayerNorm, single-head attention (MatMul, Div by sqrt(d),
                   Softmax, MatMul), output Linear, residual, Erf-form GELU MLP
-  t5_norm.onnx    T5-style block on [1, 128, 512] whose activations reach a few hundred: the
-                  decomposed LayerNorm's Pow overflows fp16 (x^2 > 65504)
-                  although every value of the model is finite in fp32"""
+  t5_norm.onnx    T5-style blocks on [1, 32, 512] whose activations reach a
+                  few thousand: each decomposed LayerNorm's Pow overflows
+                  fp16 (x^2 > 65504) although every value of the model is
+                  finite in fp32"""
 import sys
 
 import numpy as np
@@ -132,17 +133,19 @@ def attention():
 
 
 def t5_norm():
-    S, D, F = 128, 512, 2048
+    S, D, F = 32, 512, 2048
     inits = common_constants()
-    # Weights that grow the activations to a few hundred, as in T5's
-    # feed-forward layers.
-    nodes, f1 = linear("ff.wi", "x", D, F, inits, scale=3.0)
-    nodes += [n("Relu", [f1], ["/ff/Relu_output_0"], name="/ff/Relu")]
-    more, f2 = linear("ff.wo", "/ff/Relu_output_0", F, D, inits, scale=3.0)
-    nodes += more
-    more, ln = layer_norm("ln", f2, D, inits)
-    nodes += more
-    more, y = linear("head", ln, D, D, inits)
+    # Two feed-forward blocks whose weights grow the activations to a few
+    # thousand, as in T5; each ends in a LayerNorm.
+    nodes, x = [], "x"
+    for block in ["ff", "ff2"]:
+        more, f1 = linear(f"{block}.wi", x, D, F, inits, scale=3.0)
+        nodes += more + [n("Relu", [f1], [f"/{block}/Relu_output_0"], name=f"/{block}/Relu")]
+        more, f2 = linear(f"{block}.wo", f"/{block}/Relu_output_0", F, D, inits, scale=3.0)
+        nodes += more
+        more, x = layer_norm(f"{block}.ln", f2, D, inits)
+        nodes += more
+    more, y = linear("head", x, D, D, inits)
     nodes += more + [n("Tanh", [y], ["y"], name="/head/Tanh")]
     save(nodes, inits, [h.make_tensor_value_info("x", T.FLOAT, [1, S, D])],
          [h.make_tensor_value_info("y", T.FLOAT, [1, S, D])], "t5_norm")

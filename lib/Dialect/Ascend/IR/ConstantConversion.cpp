@@ -114,6 +114,62 @@ static void writeElement(MutableArrayRef<char> data, size_t index, const APInt &
   std::memcpy(data.data() + index * bytes, value.getRawData(), bytes);
 }
 
+/// f32 to f16, round to nearest even, as APFloat converts (subnormals kept,
+/// overflow to Inf); nothing for a NaN, whose payload APFloat's path keeps.
+/// Integer arithmetic: the weights of a model go through here once per plan,
+/// and APFloat takes ~30x longer per element.
+static std::optional<uint16_t> floatToHalfBits(uint32_t bits) {
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude > 0x7f800000)
+    return std::nullopt; // NaN
+  if (magnitude >= 0x477ff000) // 65520 and up (Inf included) round to Inf
+    return static_cast<uint16_t>(sign | 0x7c00);
+  if (magnitude >= 0x38800000) { // a normal half: rebias, keep 10 bits
+    uint32_t half = (magnitude - 0x38000000) >> 13, rest = magnitude & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+      ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  if (magnitude <= 0x33000000) // up to 2^-25 (a tie, to even): zero
+    return sign;
+  // A subnormal half: the significand in units of 2^-24.
+  uint32_t significand = (magnitude & 0x7fffff) | 0x800000;
+  unsigned shift = 126 - (magnitude >> 23);
+  uint32_t half = significand >> shift, rest = significand & ((1u << shift) - 1),
+           tie = 1u << (shift - 1);
+  if (rest > tie || (rest == tie && (half & 1)))
+    ++half;
+  return static_cast<uint16_t>(sign | half);
+}
+
+/// f32 to bf16, round to nearest even; nothing for a NaN.
+static std::optional<uint16_t> floatToBFloatBits(uint32_t bits) {
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return std::nullopt;
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+/// The f32 -> f16/bf16 conversion of a blob without APFloat; false (nothing
+/// written) for other types or when an element is NaN.
+static bool convertFloatBlobFast(ArrayRef<char> data, Type from, Type to,
+                                 MutableArrayRef<char> out) {
+  if (!from.isF32() || !(to.isF16() || to.isBF16()))
+    return false;
+  size_t count = data.size() / 4;
+  bool half = to.isF16();
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, data.data() + 4 * i, 4);
+    std::optional<uint16_t> converted = half ? floatToHalfBits(bits) : floatToBFloatBits(bits);
+    if (!converted)
+      return false;
+    std::memcpy(out.data() + 2 * i, &*converted, 2);
+  }
+  return true;
+}
+
 static DenseResourceElementsAttr convertResource(DenseResourceElementsAttr value,
                                                  Type to) {
   auto type = cast<ShapedType>(value.getType());
@@ -132,7 +188,8 @@ static DenseResourceElementsAttr convertResource(DenseResourceElementsAttr value
   AsmResourceBlob converted =
       HeapAsmResourceBlob::allocate(count * toBytes, alignof(uint64_t));
   MutableArrayRef<char> out = converted.getMutableData();
-  for (size_t i = 0; i < count; ++i) {
+  bool fast = convertFloatBlobFast(data, from, to, out);
+  for (size_t i = 0; i < count && !fast; ++i) {
     std::optional<APInt> element = convertScalar(readElement(data, i, fromBytes), from, to);
     if (!element)
       return {};
