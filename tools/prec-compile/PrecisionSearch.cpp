@@ -84,8 +84,8 @@ struct Evaluation {
   report::ReportData report;
   std::vector<OutputAccuracy> outputs;
   std::vector<OpAccuracy> ops;
-  /// Ops the host cannot run (an AI CPU fp32 kernel, ...), by node name.
-  std::vector<std::string> cannotRun;
+  /// Ops the host cannot run (an AI CPU fp32 kernel, ...): node name, why.
+  std::vector<std::pair<std::string, std::string>> cannotRun;
 };
 
 class Searcher {
@@ -217,9 +217,11 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
                        " ops cannot be executed on the host (" + problems.front() + ")";
       for (const std::string &problem : problems) {
         // "<node>: why" or "<node> (<op>) ..."
-        size_t end = problem.find(": ");
-        size_t paren = problem.find(" (");
-        evaluation.cannotRun.push_back(problem.substr(0, std::min(end, paren)));
+        size_t end = std::min(problem.find(": "), problem.find(" ("));
+        std::string why = end == std::string::npos ? problem : problem.substr(end);
+        if (why.rfind(": ", 0) == 0)
+          why = why.substr(2);
+        evaluation.cannotRun.push_back({problem.substr(0, end), why});
       }
     }
     return evaluation;
@@ -380,14 +382,13 @@ void Searcher::search() {
       // Ops whose fp32 kernel the host cannot run stay as they are; the
       // others are tried again at once.
       bool dropped = false;
-      for (const std::string &name : evaluation.cannotRun)
+      for (const auto &[name, why] : evaluation.cannotRun)
         if (trial.count(name) && !raised.count(name)) {
           trial.erase(name);
           unraisable.insert(name);
           dropped = true;
           outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
-                                  "' is left as it is: in fp32 it needs a kernel the host "
-                                  "cannot run (" + evaluation.why + ")");
+                                  "' stays as planned: in fp32 it needs " + why);
         }
       if (dropped)
         continue;
