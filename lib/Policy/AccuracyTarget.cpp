@@ -48,8 +48,18 @@ std::optional<AccuracyCondition> parseCondition(std::string_view text, Diagnosti
   };
   size_t op = text.find(">=");
   size_t other = text.find("<=");
-  if (op == std::string_view::npos && other == std::string_view::npos)
+  if (op == std::string_view::npos && other == std::string_view::npos) {
+    // `--search-precision=cosine>=0.9999` unquoted: the shell took `>=0.9999`
+    // as a redirection and left the metric alone.
+    for (const MetricSpelling &spelling : kMetrics)
+      if (trim(text.substr(text.rfind(':') == std::string_view::npos ? 0 : text.rfind(':') + 1)) ==
+          spelling.name)
+        return fail(std::string("no >= or <=; quote the target, as in "
+                                "--search-precision=\"") +
+                    spelling.name + (higherIsBetter(spelling.metric) ? ">=" : "<=") +
+                    "VALUE\": unquoted, the shell reads > and < as redirections");
     return fail(std::string("no >= or <=; ") + kGrammar);
+  }
   if (op != std::string_view::npos && other != std::string_view::npos)
     return fail("more than one comparison; write each condition on its own, joined by commas");
   bool atLeast = op != std::string_view::npos;

@@ -833,7 +833,8 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
   os << "\n";
   switch (outcome.kind) {
   case SearchOutcome::Kind::Found:
-    os << "Found: " << resultName(outcome) << ", est. "
+    os << "Found: " << resultName(outcome)
+       << (outcome.edits.empty() ? " meets the target as it is" : "") << ", est. "
        << llvm::formatv("{0:F1}", outcome.estDeviceUs) << " us on the device;";
     break;
   case SearchOutcome::Kind::BuiltInMode:

@@ -63,6 +63,11 @@ std::string errorFor(const std::string &text) {
 TEST(AccuracyTarget, BadTargetsSayWhatWasExpected) {
   EXPECT_NE(errorFor("").find("needs a target"), std::string::npos);
   EXPECT_NE(errorFor("cosine=0.99").find("no >= or <="), std::string::npos);
+  // What the shell leaves of an unquoted `cosine>=0.99`.
+  EXPECT_NE(errorFor("cosine").find("quote the target, as in --search-precision=\"cosine>=VALUE\""),
+            std::string::npos);
+  EXPECT_NE(errorFor("y:max_rel_err").find("\"max_rel_err<=VALUE\": unquoted, the shell reads"),
+            std::string::npos);
   EXPECT_NE(errorFor("cosine>=0.99<=1").find("more than one comparison"), std::string::npos);
   EXPECT_NE(errorFor("cosin>=0.99").find("unknown metric 'cosin'"), std::string::npos);
   EXPECT_NE(errorFor("cosine>=high").find("'high' is not a finite number"), std::string::npos);
