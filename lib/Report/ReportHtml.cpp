@@ -191,10 +191,13 @@ void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &poin
        << "\" r=\"" << (marked ? 5 : 3) << "\" fill=\"" << (marked ? "#c0392b" : "#4a7ab5")
        << "\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
     if (!connect) {
-      // Labels near the right edge go to the left of their point.
+      // Labels near the right edge go to the left of their point; a
+      // highlighted point's label goes below it, clear of a neighbour's.
       bool leftSide = px(points[i].first) > width / 2;
       os << "<text x=\"" << px(points[i].first) + (leftSide ? -6 : 6) << "\" y=\""
-         << py(points[i].second) - 5 << "\"" << (leftSide ? " text-anchor=\"end\"" : "") << ">"
+         << py(points[i].second) + (marked ? 15 : -5) << "\""
+         << (leftSide ? " text-anchor=\"end\"" : "") << (marked ? " font-weight=\"bold\"" : "")
+         << ">"
          << escapeHtml(labels[i]) << "</text>";
     }
   }
@@ -211,7 +214,8 @@ void searchSection(raw_ostream &os, const ReportSearch &search) {
   os << us << " us, " << escapeHtml(search.values);
   if (!search.message.empty())
     os << " (" << escapeHtml(search.message) << ")";
-  os << ". The files that reproduce it are in <code>search/</code>.</p>\n"
+  os << ". The files that reproduce it are in <code>search/</code>; the rest of this report "
+        "describes the plan of the options given, not the one found.</p>\n"
         "<table class=\"engines\"><tr><th>step</th><th>change</th><th>ops in fp32</th>"
         "<th>est us</th><th>accuracy</th><th>target</th></tr>";
   for (size_t i = 0; i < search.steps.size(); ++i) {
@@ -224,7 +228,9 @@ void searchSection(raw_ostream &os, const ReportSearch &search) {
     }
     std::snprintf(us, sizeof(us), "%.1f", step.estDeviceUs);
     os << "<td>" << us << "</td><td>" << escapeHtml(step.values) << "</td><td>"
-       << (step.meets ? "met" : "missed") << (step.kept ? "" : " (not kept)") << "</td></tr>";
+       << (step.meets ? "met" : "missed") << (step.verdict.empty() ? "" : ", ")
+       << escapeHtml(step.verdict) << (step.result ? " <b>&larr; result</b>" : "")
+       << "</td></tr>";
   }
   os << "</table>\n";
 }

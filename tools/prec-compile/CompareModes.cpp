@@ -22,12 +22,20 @@ using namespace ascendprec::driver;
 
 namespace {
 
-/// The first line of a diagnostic, without its location and "error:"
-/// prefix (the row already says which mode it is about).
+/// A diagnostic on one line, without its location and "error:" prefix (the
+/// row already says which mode it is about): continuation lines (the kernel
+/// rows after "its kernels support:") are joined with blanks.
 std::string firstLine(const std::string &text) {
-  std::string line = text.substr(0, text.find('\n'));
-  size_t error = line.find("error: ");
-  return error == std::string::npos ? line : line.substr(error + 7);
+  std::string joined;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    // A list after "...:" reads "a: x; y; z".
+    const char *separator = joined.empty() ? "" : llvm::StringRef(joined).ends_with(":") ? " " : "; ";
+    joined += separator + line.trim().str();
+  }
+  size_t error = joined.find("error: ");
+  return error == std::string::npos ? joined : joined.substr(error + 7);
 }
 
 bool isSixteenBit(const std::string &dtype) {
@@ -63,8 +71,22 @@ OwningOpRef<ModuleOp> driver::planAndLower(ModuleOp imported,
   // This plan's diagnostics are its own: the first error becomes the
   // reason, nothing is printed.
   ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
-      why = firstLine(diag.str());
+    if (diag.getSeverity() != DiagnosticSeverity::Error || !why.empty())
+      return success();
+    // The notes carry what the message announces ("its kernels support:").
+    std::string text = diag.str();
+    bool firstNote = true;
+    for (Diagnostic &note : diag.getNotes()) {
+      std::string line = note.str();
+      // MLIR's own notes (the op printed, where a setting came from) add
+      // nothing to a one-line reason.
+      if (llvm::StringRef(line).starts_with("see current operation") ||
+          line == "configured here")
+        continue;
+      text += (firstNote ? " " : "; ") + line;
+      firstNote = false;
+    }
+    why = firstLine(text);
     return success();
   });
   OwningOpRef<ModuleOp> module = imported.clone();

@@ -86,6 +86,7 @@ struct Evaluation {
   std::vector<OpAccuracy> ops;
   /// Ops the host cannot run (an AI CPU fp32 kernel, ...): node name, why.
   std::vector<std::pair<std::string, std::string>> cannotRun;
+  bool planned = false; ///< planning and lowering succeeded
 };
 
 class Searcher {
@@ -199,6 +200,7 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
                    settings.planning, evaluation.report, evaluation.why);
   if (!kernels)
     return evaluation;
+  evaluation.planned = true;
   if (!measure) {
     evaluation.ok = true;
     return evaluation;
@@ -393,6 +395,33 @@ void Searcher::search() {
       if (dropped)
         continue;
     }
+    if (!evaluation.ok && evaluation.cannotRun.empty() && evaluation.outputs.empty() &&
+        !evaluation.planned) {
+      // The plan was refused (an op with no kernel in its origin dtype,
+      // KD-2): find which ops by planning each alone (no run spent), note
+      // them, and go on with the others.
+      size_t refused = 0;
+      for (const std::string &name : added) {
+        std::set<std::string> alone = raised;
+        alone.insert(name);
+        Evaluation check = evaluate(editsFor(alone), /*measure=*/false);
+        if (check.ok)
+          continue;
+        ++refused;
+        unraisable.insert(name);
+        outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                                "' cannot be kept in fp32: " + check.why);
+      }
+      if (refused == 0)
+        for (const std::string &name : added) {
+          unraisable.insert(name);
+          outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                                  "' cannot be kept in fp32 together with " +
+                                  std::to_string(added.size() - 1) +
+                                  " other ops: " + evaluation.why);
+        }
+      continue;
+    }
     dropUnraisable(evaluation, trial);
     std::string action = "raise " + std::to_string(added.size()) +
                          (added.size() == 1 ? " op" : " ops");
@@ -500,7 +529,8 @@ void Searcher::search() {
     outcome.message = budgetLeft() ? "raising every op the SoC can run in fp32 does not meet "
                                      "the target"
                                    : "the search budget (" + std::to_string(settings.budget) +
-                                         " runs) ran out before the target held";
+                                         " runs) ran out before the target held; a larger "
+                                         "--search-budget may find a plan";
 }
 
 } // namespace
@@ -753,6 +783,17 @@ driver::searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &
 
 namespace {
 
+/// What the search did with a step's plan: a pruning step's op was
+/// "dropped" (the search went on without it) or "kept" in fp32; a raise the
+/// search did not go on from is "not used".
+std::string stepVerdict(const SearchStep &step, bool first) {
+  if (first)
+    return "";
+  if (step.action.rfind("try without", 0) == 0)
+    return step.kept ? "dropped" : "kept";
+  return step.kept ? "" : "not used";
+}
+
 std::string stepChange(const SearchStep &step, size_t width) {
   std::string text = step.action;
   for (size_t i = 0; i < step.changed.size(); ++i)
@@ -818,11 +859,9 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
       os << "could not run: " << step.note << "\n";
       continue;
     }
+    std::string verdict = stepVerdict(step, i == 0);
     os << llvm::formatv("{0,9:F1}", step.estDeviceUs) << valueCells(step.outputs) << "  "
-       << (step.meets ? "met" : "missed")
-       << (i > 0 && step.action.rfind("try without", 0) == 0
-               ? (step.kept ? ", left in fp16" : ", kept in fp32")
-               : "")
+       << (step.meets ? "met" : "missed") << (verdict.empty() ? "" : ", " + verdict)
        << (static_cast<int>(i) == outcome.resultStep ? "  <- result" : "") << "\n";
   }
   for (const std::string &note : outcome.notes)
@@ -1022,7 +1061,8 @@ report::ReportSearch driver::searchReport(const SearchOutcome &outcome,
     if (step.note.empty())
       row.values = valuesText(step.outputs);
     row.meets = step.meets;
-    row.kept = step.kept;
+    row.verdict = stepVerdict(step, search.steps.empty());
+    row.result = static_cast<int>(search.steps.size()) == outcome.resultStep;
     search.steps.push_back(std::move(row));
   }
   return search;

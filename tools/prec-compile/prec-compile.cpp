@@ -543,8 +543,11 @@ int run(const std::vector<std::string> &args) {
     std::cout << "\n" << modeTable;
   if (!searchText.empty())
     std::cout << "\n" << searchText << "Files in " << where
-              << "/search: options.json reproduces the plan (--session_options=" << where
-              << "/search/options.json)\n";
+              << "/search: options.json reproduces the plan found (prec-compile MODEL "
+                 "--session_options="
+              << where << "/search/options.json --output=NEW_FOLDER); the other outputs in "
+              << where << " describe the plan of the options given (" << report.precisionMode
+              << ")\n";
   std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
   exitWithoutTeardown(Success);
   return Success;

@@ -67,7 +67,9 @@ struct ReportSearchStep {
   int64_t opsInFp32 = 0;  ///< ops the search keeps in their origin dtype
   double estDeviceUs = 0;
   std::string values;     ///< the target's metrics, "cosine 0.9999123"
-  bool meets = false, kept = false;
+  bool meets = false;
+  std::string verdict;    ///< "dropped", "kept" (pruning steps), "not used"
+  bool result = false;    ///< the step whose plan is the result
   std::string note;       ///< why the plan could not run
 };
 

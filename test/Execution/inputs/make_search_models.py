@@ -10,6 +10,7 @@ Paddle export them (opset 13). Usage: make_search_models.py OUT_DIR
                   few thousand: each decomposed LayerNorm's Pow overflows
                   fp16 (x^2 > 65504) although every value of the model is
                   finite in fp32"""
+import os
 import sys
 
 import numpy as np
@@ -17,6 +18,7 @@ import onnx
 from onnx import TensorProto as T, helper as h, numpy_helper as nh
 
 out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 n = h.make_node
 
