@@ -92,41 +92,18 @@ SearchOutcome searchPrecision(mlir::ModuleOp imported, const policy::SessionOpti
                               const std::vector<report::ReportModeComparison> &modes,
                               const std::vector<std::vector<OutputAccuracy>> &modeOutputs);
 
-/// The files of search/ for `outcome` (Found or BuiltInMode), by name:
-/// options.json (whose paths are relative to it), keep_dtype.cfg and
-/// modify_mixlist.json when needed, report.lock.cfg. `effectiveOptions`
-/// are the run's options (their paths made absolute).
-std::vector<std::pair<std::string, std::string>>
-searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &effectiveOptions,
-            const SearchSettings &settings);
-
-/// Writes searchFiles() into `folder` (search/ in the staging folder), then
-/// reads them back as a user would (--session_options=folder/options.json),
-/// plans the model again and checks that every op gets the found plan's
-/// dtypes. Returns the problem, or empty.
-std::string writeAndCheckSearchFiles(const std::string &folder, const SearchOutcome &outcome,
-                                     const policy::SessionOptions &effectiveOptions,
-                                     const SearchSettings &settings, mlir::ModuleOp imported,
-                                     const std::string &searchJsonText);
-
 /// Whether two plans give every op the same dtypes; `difference` names the
 /// first op that differs.
 bool samePlan(const report::ReportData &a, const report::ReportData &b, std::string &difference);
 
-/// What the terminal shows: the steps, the result against every mode.
-std::string searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
-                          const std::vector<report::ReportModeComparison> &modes,
-                          const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
-                          const std::string &inputsFrom);
+/// The first comment line of every file the search writes.
+inline constexpr const char *kSearchFileHeader = "written by prec-compile --search-precision";
 
-/// The search for the HTML report.
-report::ReportSearch searchReport(const SearchOutcome &outcome, const SearchSettings &settings);
-
-/// search/search.json.
-std::string searchJson(const SearchOutcome &outcome, const SearchSettings &settings,
-                       const std::vector<report::ReportModeComparison> &modes,
-                       const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
-                       const std::string &soc, const std::string &inputsFrom);
+/// "0.999912345" for a cosine, "1.20e-04" for an error, "NaN"/"inf" when the
+/// output overflowed.
+std::string formatTargetValue(policy::AccuracyMetric metric, double value);
+/// "logits: cosine 0.999912345", "max_rel_err 1.20e-03".
+std::string conditionValueText(const policy::AccuracyCondition &condition, double value);
 
 } // namespace ascendprec::driver
 

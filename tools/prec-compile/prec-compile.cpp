@@ -11,7 +11,7 @@
 #include "Accuracy.h"
 #include "CompareModes.h"
 #include "OptionsJson.h"
-#include "PrecisionSearch.h"
+#include "SearchOutput.h"
 #include "ExitCode.h"
 #include "Help.h"
 #include "HostRun.h"
