@@ -13,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -167,9 +168,12 @@ driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
     std::optional<AccuracyResult> accuracy = measureAccuracy(
         *kernels, once, inputs.inputs, inputs.expected, inputs.outputNames, problems, error);
     if (!accuracy) {
-      row.note = problems.empty() ? "run failed: " + error
-                                  : "cannot run: " + std::to_string(problems.size()) +
-                                        " ops cannot be executed (" + problems.front() + ")";
+      // The estimate stands without a run.
+      row.note = problems.empty()
+                     ? "run failed: " + error
+                     : "est. " + std::string(llvm::formatv("{0:F1}", row.estDeviceUs)) +
+                           " us, not measured: " + std::to_string(problems.size()) +
+                           " ops cannot be executed on the host (" + problems.front() + ")";
       rows.push_back(row);
       continue;
     }
