@@ -96,8 +96,8 @@ private:
   const RunInputs &inputs;
   SearchOutcome &outcome;
   std::optional<policy::Policy> base;
-  /// Ops the start plan computes in fp16/bf16 below their origin dtype,
-  /// with their op type and estimated time.
+  /// Ops some plan of the search computed in fp16/bf16 below their origin
+  /// dtype, with their op type and estimated time in that plan.
   std::map<std::string, std::pair<std::string, double>> candidates;
   std::set<std::string> unraisable;
   /// The fastest plan that met the target, and its raised ops.
