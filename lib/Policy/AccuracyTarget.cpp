@@ -90,9 +90,11 @@ std::optional<AccuracyCondition> parseCondition(std::string_view text, Diagnosti
   char *end = nullptr;
   errno = 0;
   double bound = number.empty() ? 0 : std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(bound))
+  // ERANGE with a finite result is an underflow (1e-310): a fine bound.
+  if (number.empty() || *end != '\0' || !std::isfinite(bound))
     return fail("'" + escapeForDisplay(right) + "' is not a finite number");
   condition.bound = bound;
+  condition.boundText = number;
 
   if (higherIsBetter(condition.metric)) {
     if (!atLeast)
@@ -128,8 +130,9 @@ bool AccuracyCondition::holdsFor(double value) const {
 }
 
 std::string AccuracyCondition::str() const {
-  return (output.empty() ? "" : output + ":") + accuracyMetricName(metric) +
-         (higherIsBetter(metric) ? ">=" : "<=") + formatBound(bound);
+  return (output.empty() ? "" : escapeForDisplay(output) + ":") + accuracyMetricName(metric) +
+         (higherIsBetter(metric) ? ">=" : "<=") +
+         (boundText.empty() ? formatBound(bound) : boundText);
 }
 
 std::string AccuracyTarget::str() const {

@@ -23,14 +23,17 @@ using namespace ascendprec::driver;
 
 namespace {
 
-/// A diagnostic on one line, without its location and "error:" prefix (the
-/// row already says which mode it is about): continuation lines (the kernel
-/// rows after "its kernels support:") are joined with blanks.
+/// The first diagnostic on one line, without its location and "error:"
+/// prefix (the row already says which mode it is about): continuation lines
+/// (the kernel rows after "its kernels support:") are joined.
 std::string firstLine(const std::string &text) {
   std::string joined;
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef line : lines) {
+    // Only the first diagnostic: the next one starts a line of its own.
+    if (!joined.empty() && (line.contains("error: ") || line.contains("warning: ")))
+      break;
     // A list after "...:" reads "a: x; y; z".
     const char *separator = joined.empty() ? "" : llvm::StringRef(joined).ends_with(":") ? " " : "; ";
     joined += separator + line.trim().str();

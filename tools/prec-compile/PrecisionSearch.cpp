@@ -82,8 +82,8 @@ private:
   SearchStep stepOf(const Evaluation &evaluation, std::string action,
                     std::vector<std::string> changed, size_t raised) const;
   /// Raised ops the plan still computes in 16 bits (no fp32 kernel): they
-  /// leave the set, with a note.
-  void dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised);
+  /// leave the set, with a note. Whether any did.
+  bool dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised);
   /// Ops of `evaluation`'s plan below their origin dtype whose names
   /// keep_dtype can express (KD-1). Raising ops changes the plan around
   /// them (a fusion no longer applies, a gray op follows a neighbour), so
@@ -188,11 +188,12 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
                        " ops cannot be executed on the host (" + problems.front() + ")";
       for (const std::string &problem : problems) {
         // "<node>: why" or "<node> (<op>) ..."
-        size_t end = std::min(problem.find(": "), problem.find(" ("));
-        std::string why = end == std::string::npos ? problem : problem.substr(end);
-        if (why.rfind(": ", 0) == 0)
-          why = why.substr(2);
-        evaluation.cannotRun.push_back({problem.substr(0, end), why});
+        // "<node>: why" (node names may hold " (", never ": " here).
+        size_t end = problem.find(": ");
+        if (end == std::string::npos)
+          evaluation.cannotRun.push_back({problem, problem});
+        else
+          evaluation.cannotRun.push_back({problem.substr(0, end), problem.substr(end + 2)});
       }
     }
     return evaluation;
@@ -288,9 +289,11 @@ SearchStep Searcher::stepOf(const Evaluation &evaluation, std::string action,
   return step;
 }
 
-void Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised) {
+bool Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised) {
+  bool dropped = false;
   for (const report::ReportNode &node : evaluation.report.nodes)
     if (raised.count(node.name) && isSixteenBit(node.computeDType)) {
+      dropped = true;
       raised.erase(node.name);
       unraisable.insert(node.name);
       outcome.notes.push_back("'" + policy::escapeForDisplay(node.name) + "' (" + node.opType +
@@ -298,6 +301,7 @@ void Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string
                               " when kept in its origin dtype: its kernel has no " +
                               node.originDType + " row on this SoC (KD-2)");
     }
+  return dropped;
 }
 
 void Searcher::addCandidates(const Evaluation &evaluation) {
@@ -391,7 +395,14 @@ void Searcher::search() {
         }
       continue;
     }
-    dropUnraisable(evaluation, trial);
+    if (dropUnraisable(evaluation, trial)) {
+      // The plan measured still named the dropped ops in keep_dtype: measure
+      // the plan of the files the search would write, unless it is the same.
+      Evaluation replanned = evaluate(editsFor(trial), /*measure=*/false);
+      std::string difference;
+      if (!replanned.ok || !samePlan(replanned.report, evaluation.report, difference))
+        evaluation = evaluate(editsFor(trial));
+    }
     std::string action = "raise " + std::to_string(added.size()) +
                          (added.size() == 1 ? " op" : " ops");
     outcome.steps.push_back(stepOf(evaluation, action, added, trial.size()));
@@ -435,8 +446,11 @@ void Searcher::search() {
     for (const std::string &name : order)
       groups.push_back({name});
     for (const std::vector<std::string> &group : groups) {
-      if (raised.size() <= group.size() || !budgetLeft())
+      if (!budgetLeft())
         break;
+      // At least one op stays raised: the target was missed without any.
+      if (raised.size() <= group.size())
+        continue;
       if (!llvm::all_of(group, [&](const std::string &n) { return raised.count(n) > 0; }))
         continue;
       std::set<std::string> trial = raised;
@@ -659,6 +673,7 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
     builtIn.modeOption = "precision_mode";
     builtIn.edits = {};
     builtIn.typesInMixList = false;
+    builtIn.resultStep = -1; // no step of the search is the result
     builtIn.outputs = modeOutputs[bestIndex];
     builtIn.estDeviceUs = best->estDeviceUs;
     builtIn.message = why + "; " + best->mode + " meets it";

@@ -125,7 +125,7 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
   };
   std::string heads;
   for (const policy::AccuracyCondition &condition : conditions) {
-    std::string head = (condition.output.empty() ? "" : condition.output + ":") +
+    std::string head = (condition.output.empty() ? "" : policy::escapeForDisplay(condition.output) + ":") +
                        policy::accuracyMetricName(condition.metric);
     heads += std::string(llvm::formatv("  {0,-13}", head.substr(0, 13)));
   }
@@ -227,7 +227,7 @@ std::string driver::searchJson(const SearchOutcome &outcome, const SearchSetting
     json.attributeArray("steps", [&] {
       for (const SearchStep &step : outcome.steps)
         json.object([&] {
-          json.attribute("action", step.action);
+          json.attribute("action", policy::jsonText(step.action));
           stringArray("changed", step.changed);
           json.attribute("ops_in_fp32", static_cast<int64_t>(step.raisedOps));
           if (!step.note.empty()) {
@@ -290,6 +290,7 @@ std::string driver::writeAndCheckSearchFiles(const std::string &folder,
   for (const auto &[name, text] : files) {
     std::ofstream file(fs::path(folder) / name, std::ios::binary);
     file << text;
+    file.close();
     if (!file)
       return "cannot write " + (fs::path(folder) / name).string();
   }

@@ -48,8 +48,9 @@ TEST(AccuracyTarget, SeveralConditionsPerOutputWithBlanks) {
   EXPECT_EQ(target->conditions[2].metric, AccuracyMetric::RelRmse);
   EXPECT_TRUE(target->conditions[0].holdsFor(1e-3));
   EXPECT_FALSE(target->conditions[0].holdsFor(INFINITY));
-  EXPECT_EQ(target->str(), "logits:max_rel_err<=0.001,scope::out:max_abs_err<=0.5,"
-                           "rel_rmse<=0.0002");
+  // As written, so that messages and file headers quote the user.
+  EXPECT_EQ(target->str(), "logits:max_rel_err<=1e-3,scope::out:max_abs_err<=0.5,"
+                           "rel_rmse<=2e-4");
 }
 
 /// The first error's message, for the cases below.
@@ -74,6 +75,8 @@ TEST(AccuracyTarget, BadTargetsSayWhatWasExpected) {
   EXPECT_NE(errorFor("cosine>=").find("is not a finite number"), std::string::npos);
   EXPECT_NE(errorFor("cosine>=inf").find("is not a finite number"), std::string::npos);
   EXPECT_NE(errorFor("cosine>=1e999").find("is not a finite number"), std::string::npos);
+  DiagnosticList tiny;
+  EXPECT_TRUE(parseAccuracyTarget("max_abs_err<=1e-310", tiny)) << "an underflow is a bound";
   EXPECT_NE(errorFor("cosine<=0.99").find("write cosine>=VALUE"), std::string::npos);
   EXPECT_NE(errorFor("cosine>=1.5").find("(-1, 1]"), std::string::npos);
   EXPECT_NE(errorFor("max_abs_err>=0.1").find("write max_abs_err<=VALUE"), std::string::npos);

@@ -32,11 +32,13 @@ struct AccuracyCondition {
   std::string output; ///< empty: every output
   AccuracyMetric metric = AccuracyMetric::Cosine;
   double bound = 0;
+  std::string boundText; ///< as the user wrote it ("1e-4"), for messages
 
   /// Whether `value` (the metric on one output) satisfies the condition; NaN
   /// (an output that overflowed where fp32 did not) never does.
   bool holdsFor(double value) const;
-  /// `[output:]metric>=bound` as the user could write it again.
+  /// `[output:]metric>=bound` as the user wrote it (the output name
+  /// escaped for display).
   std::string str() const;
 };
 
