@@ -42,11 +42,11 @@ std::string firstLine(const std::string &text) {
   return error == std::string::npos ? joined : joined.substr(error + 7);
 }
 
-bool isSixteenBit(const std::string &dtype) {
+} // namespace
+
+bool driver::isLowPrecisionDType(const std::string &dtype) {
   return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
 }
-
-} // namespace
 
 const std::vector<std::string> &driver::comparedModes() {
   static const std::vector<std::string> modes = {
@@ -62,7 +62,7 @@ void driver::countLowPrecision(const report::ReportData &report, int64_t &lowPre
   for (const report::ReportNode &node : report.nodes) {
     if (node.insertedCast)
       ++casts;
-    else if (isSixteenBit(node.computeDType))
+    else if (isLowPrecisionDType(node.computeDType))
       ++lowPrecisionOps;
   }
 }

@@ -44,6 +44,9 @@ mlir::OwningOpRef<mlir::ModuleOp> planAndLower(mlir::ModuleOp imported,
                                                const ModeComparisonOptions &planning,
                                                report::ReportData &report, std::string &why);
 
+/// Whether a report's dtype name is fp16 or bf16.
+bool isLowPrecisionDType(const std::string &dtype);
+
 /// Ops computing in fp16/bf16 in `report`, and inserted Casts.
 void countLowPrecision(const report::ReportData &report, int64_t &lowPrecisionOps,
                        int64_t &casts);

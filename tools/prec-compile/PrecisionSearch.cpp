@@ -20,10 +20,6 @@ using namespace ascendprec::driver;
 
 namespace {
 
-bool isSixteenBit(const std::string &dtype) {
-  return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
-}
-
 bool isOriginMode(const std::string &mode) {
   return mode == "must_keep_origin_dtype" || mode == "origin";
 }
@@ -140,10 +136,7 @@ std::optional<policy::Policy> Searcher::policyWith(const policy::PrecisionEdits 
   if (edits.empty())
     return policy;
   policy::DiagnosticList diags;
-  policy::PrecisionEdits keep = edits;
-  std::vector<std::string> blackTypes;
-  if (outcome.typesInMixList)
-    std::swap(blackTypes, keep.opTypes);
+  auto [keep, blackTypes] = editsByFile(edits, outcome.typesInMixList);
   if (!keep.empty()) {
     std::string text = policy::keepDTypeFileText(keep, outcome.userKeepDTypeText, {kSearchFileHeader});
     policy.keepDTypeList = policy::parseKeepDType(text, "search/keep_dtype.cfg", diags);
@@ -187,7 +180,6 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
       evaluation.why = std::to_string(problems.size()) +
                        " ops cannot be executed on the host (" + problems.front() + ")";
       for (const std::string &problem : problems) {
-        // "<node>: why" or "<node> (<op>) ..."
         // "<node>: why" (node names may hold " (", never ": " here).
         size_t end = problem.find(": ");
         if (end == std::string::npos)
@@ -252,7 +244,7 @@ std::vector<std::string> Searcher::rank(const Evaluation &evaluation) const {
     ++position;
     auto candidate = candidates.find(node.name);
     if (candidate == candidates.end() || unraisable.count(node.name) ||
-        !isSixteenBit(node.computeDType))
+        !isLowPrecisionDType(node.computeDType))
       continue;
     double error = added.count(node.name) ? added[node.name] : 0;
     int order = error == 0 ? -1000
@@ -292,7 +284,7 @@ SearchStep Searcher::stepOf(const Evaluation &evaluation, std::string action,
 bool Searcher::dropUnraisable(const Evaluation &evaluation, std::set<std::string> &raised) {
   bool dropped = false;
   for (const report::ReportNode &node : evaluation.report.nodes)
-    if (raised.count(node.name) && isSixteenBit(node.computeDType)) {
+    if (raised.count(node.name) && isLowPrecisionDType(node.computeDType)) {
       dropped = true;
       raised.erase(node.name);
       unraisable.insert(node.name);
@@ -309,8 +301,8 @@ void Searcher::addCandidates(const Evaluation &evaluation) {
   if (isOriginMode(outcome.precisionMode))
     return;
   for (const report::ReportNode &node : evaluation.report.nodes) {
-    if (node.insertedCast || node.generic || !isSixteenBit(node.computeDType) ||
-        isSixteenBit(node.originDType) || node.originDType.empty() ||
+    if (node.insertedCast || node.generic || !isLowPrecisionDType(node.computeDType) ||
+        isLowPrecisionDType(node.originDType) || node.originDType.empty() ||
         candidates.count(node.name) || unraisable.count(node.name))
       continue;
     std::string problem;
@@ -368,8 +360,7 @@ void Searcher::search() {
       if (dropped)
         continue;
     }
-    if (!evaluation.ok && evaluation.cannotRun.empty() && evaluation.outputs.empty() &&
-        !evaluation.planned) {
+    if (!evaluation.planned) {
       // The plan was refused (an op with no kernel in its origin dtype,
       // KD-2): find which ops by planning each alone (no run spent), note
       // them, and go on with the others.
@@ -583,6 +574,27 @@ bool driver::meetsTarget(const policy::AccuracyTarget &target,
   return !outputs.empty();
 }
 
+std::pair<policy::PrecisionEdits, std::vector<std::string>>
+driver::editsByFile(const policy::PrecisionEdits &edits, bool typesInMixList) {
+  policy::PrecisionEdits keep = edits;
+  std::vector<std::string> blackTypes;
+  if (typesInMixList)
+    std::swap(blackTypes, keep.opTypes);
+  return {keep, blackTypes};
+}
+
+std::optional<size_t>
+driver::fastestModeMeeting(const policy::AccuracyTarget &target,
+                           const std::vector<report::ReportModeComparison> &modes,
+                           const std::vector<std::vector<OutputAccuracy>> &modeOutputs) {
+  std::optional<size_t> fastest;
+  for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
+    if (modes[i].note.empty() && meetsTarget(target, modeOutputs[i]) &&
+        (!fastest || modes[i].estDeviceUs < modes[*fastest].estDeviceUs))
+      fastest = i;
+  return fastest;
+}
+
 SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOptions &options,
                                       const SearchSettings &settings, const AccuracyRun &run,
                                       const RunInputs &inputs,
@@ -627,14 +639,10 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
   if (outcome.kind == SearchOutcome::Kind::Found) {
     // A built-in mode that meets the target in less time is the better
     // answer (the search only raises ops from its start).
-    const report::ReportModeComparison *faster = nullptr;
-    for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
-      if (modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
-          modes[i].estDeviceUs < outcome.estDeviceUs * (1 - 1e-9) &&
-          (!faster || modes[i].estDeviceUs < faster->estDeviceUs))
-        faster = &modes[i];
-    if (!faster)
+    std::optional<size_t> fastest = fastestModeMeeting(settings.target, modes, modeOutputs);
+    if (!fastest || modes[*fastest].estDeviceUs >= outcome.estDeviceUs * (1 - 1e-9))
       return outcome;
+    const report::ReportModeComparison *faster = &modes[*fastest];
     std::string fasterText = faster->mode + " meets the target in " +
                              std::string(llvm::formatv("{0:F1}", faster->estDeviceUs)) +
                              " us, less than the plan found";
@@ -657,15 +665,8 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
 
   // Not found by raising ops: the fastest built-in mode that meets the
   // target, if any; else what the most precise mode reaches.
-  const report::ReportModeComparison *best = nullptr;
-  size_t bestIndex = 0;
-  for (size_t i = 0; i < modes.size() && i < modeOutputs.size(); ++i)
-    if (modes[i].note.empty() && meetsTarget(settings.target, modeOutputs[i]) &&
-        (!best || modes[i].estDeviceUs < best->estDeviceUs)) {
-      best = &modes[i];
-      bestIndex = i;
-    }
-  if (best) {
+  if (std::optional<size_t> bestIndex = fastestModeMeeting(settings.target, modes, modeOutputs)) {
+    const report::ReportModeComparison *best = &modes[*bestIndex];
     std::string why = outcome.message;
     SearchOutcome builtIn = std::move(outcome);
     builtIn.kind = SearchOutcome::Kind::BuiltInMode;
@@ -674,7 +675,7 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
     builtIn.edits = {};
     builtIn.typesInMixList = false;
     builtIn.resultStep = -1; // no step of the search is the result
-    builtIn.outputs = modeOutputs[bestIndex];
+    builtIn.outputs = modeOutputs[*bestIndex];
     builtIn.estDeviceUs = best->estDeviceUs;
     builtIn.message = why + "; " + best->mode + " meets it";
     // Its plan, for the lockfile and the check of the files.

@@ -24,7 +24,9 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ascendprec::driver {
@@ -83,6 +85,17 @@ std::vector<double> targetValues(const policy::AccuracyTarget &target,
                                  const std::vector<OutputAccuracy> &outputs);
 bool meetsTarget(const policy::AccuracyTarget &target,
                  const std::vector<OutputAccuracy> &outputs);
+
+/// `edits` split by the file that carries them: keep_dtype (node names,
+/// and op types unless `typesInMixList`) and the modify_mixlist black list.
+std::pair<policy::PrecisionEdits, std::vector<std::string>>
+editsByFile(const policy::PrecisionEdits &edits, bool typesInMixList);
+
+/// The index of the fastest mode (estimated time) whose run meets `target`.
+std::optional<size_t>
+fastestModeMeeting(const policy::AccuracyTarget &target,
+                   const std::vector<report::ReportModeComparison> &modes,
+                   const std::vector<std::vector<OutputAccuracy>> &modeOutputs);
 
 /// The search. `modes` and `modeOutputs` are --compare-modes' rows and
 /// per-output accuracy on the same inputs.

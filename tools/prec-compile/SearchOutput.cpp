@@ -33,10 +33,7 @@ driver::searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &
   std::vector<std::string> header = {
       kSearchFileHeader, "for the target " + settings.target.str() + " under " + outcome.precisionMode +
                    " on " + outcome.plan.socVersion};
-  policy::PrecisionEdits keep = outcome.edits;
-  std::vector<std::string> blackTypes;
-  if (outcome.typesInMixList)
-    std::swap(blackTypes, keep.opTypes);
+  auto [keep, blackTypes] = editsByFile(outcome.edits, outcome.typesInMixList);
   std::map<std::string, std::string> replaced = {{"precision_mode", ""},
                                                  {"precision_mode_v2", ""}};
   replaced[outcome.modeOption] = outcome.precisionMode;
