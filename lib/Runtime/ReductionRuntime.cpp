@@ -11,6 +11,7 @@
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -164,40 +165,60 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
   ElementType in = typeOf(inType), out = typeOf(outType), acc = typeOf(accType);
   Buffer input = bufferOf(inRank, inDesc, elementBytes(in));
   Buffer output = bufferOf(outRank, outDesc, elementBytes(out));
+  // Params: kernel[n], strides[n], pads[2n] for n = 2 (planes) or 3
+  // (volumes). A plane is pooled as a volume of depth 1.
   std::vector<int64_t> p = int64Values(paramRank, paramDesc);
-  int64_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], pt = p[4], pl = p[6];
-  int64_t planes = output.sizes[0], outH = output.sizes[1], outW = output.sizes[2];
-  int64_t height = input.sizes[1], width = input.sizes[2];
+  int64_t axes = input.rank - 1;
+  std::array<int64_t, 3> kernel = {1, 1, 1}, stride = {1, 1, 1}, padBegin = {0, 0, 0};
+  std::array<int64_t, 3> inSize = {1, 1, 1}, outSize = {1, 1, 1}, inStride = {0, 0, 0},
+                         outStride = {0, 0, 0};
+  for (int64_t a = 0; a < axes; ++a) {
+    int64_t slot = 3 - axes + a;
+    kernel[slot] = p[a];
+    stride[slot] = p[axes + a];
+    padBegin[slot] = p[2 * axes + 2 * a];
+    inSize[slot] = input.sizes[1 + a];
+    outSize[slot] = output.sizes[1 + a];
+    inStride[slot] = input.strides[1 + a];
+    outStride[slot] = output.strides[1 + a];
+  }
+  int64_t planes = output.sizes[0];
+  int64_t windowSize = kernel[0] * kernel[1] * kernel[2];
   Overflow overflowMode = static_cast<Overflow>(overflow);
   bool isMax = static_cast<PoolKind>(kind) == PoolKind::Max;
   for (int64_t plane = 0; plane < planes; ++plane)
-    for (int64_t oh = 0; oh < outH; ++oh)
-      for (int64_t ow = 0; ow < outW; ++ow) {
-        double result = isMax ? -INFINITY : 0.0;
-        int64_t valid = 0;
-        for (int64_t r = 0; r < kh; ++r)
-          for (int64_t q = 0; q < kw; ++q) {
-            int64_t h = oh * sh - pt + r, w = ow * sw - pl + q;
-            if (h < 0 || w < 0 || h >= height || w >= width)
-              continue;
-            ++valid;
-            double value = readValue(
-                in, input.at(plane * input.strides[0] + h * input.strides[1] + w * input.strides[2]));
-            if (isMax)
-              result = std::isnan(value) || value > result ? value : result;
-            else
-              result = roundToAccumulator(result + roundToAccumulator(value, acc, overflowMode),
-                                          acc, overflowMode);
+    for (int64_t od = 0; od < outSize[0]; ++od)
+      for (int64_t oh = 0; oh < outSize[1]; ++oh)
+        for (int64_t ow = 0; ow < outSize[2]; ++ow) {
+          double result = isMax ? -INFINITY : 0.0;
+          int64_t valid = 0;
+          for (int64_t s = 0; s < kernel[0]; ++s)
+            for (int64_t r = 0; r < kernel[1]; ++r)
+              for (int64_t q = 0; q < kernel[2]; ++q) {
+                int64_t d = od * stride[0] - padBegin[0] + s;
+                int64_t h = oh * stride[1] - padBegin[1] + r;
+                int64_t w = ow * stride[2] - padBegin[2] + q;
+                if (d < 0 || h < 0 || w < 0 || d >= inSize[0] || h >= inSize[1] ||
+                    w >= inSize[2])
+                  continue;
+                ++valid;
+                double value = readValue(in, input.at(plane * input.strides[0] + d * inStride[0] +
+                                                      h * inStride[1] + w * inStride[2]));
+                if (isMax)
+                  result = std::isnan(value) || value > result ? value : result;
+                else
+                  result = roundToAccumulator(
+                      result + roundToAccumulator(value, acc, overflowMode), acc, overflowMode);
+              }
+          if (!isMax) {
+            int64_t count = exclusive ? std::max<int64_t>(valid, 1) : windowSize;
+            result = roundToAccumulator(result / static_cast<double>(count), acc, overflowMode);
           }
-        if (!isMax) {
-          int64_t count = exclusive ? std::max<int64_t>(valid, 1) : kh * kw;
-          result = roundToAccumulator(result / static_cast<double>(count), acc, overflowMode);
+          writeValue(out,
+                     output.at(plane * output.strides[0] + od * outStride[0] +
+                               oh * outStride[1] + ow * outStride[2]),
+                     result, Rounding::Rint, overflowMode);
         }
-        writeValue(out,
-                   output.at(plane * output.strides[0] + oh * output.strides[1] +
-                             ow * output.strides[2]),
-                   result, Rounding::Rint, overflowMode);
-      }
 }
 
 /// The rounding of one value to a 16-bit float or to fp32 for vector code,

@@ -65,7 +65,7 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op, ascend::LayerNormOp,
           ascend::InstanceNormOp>(op))
     return whyNormalizationNotLowerable(op, context);
-  if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp>(op))
+  if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp, ascend::MaxPool3DOp, ascend::AvgPool3DOp>(op))
     return whyPoolingNotLowerable(op, context);
   return std::string("has no kernel lowering yet");
 }

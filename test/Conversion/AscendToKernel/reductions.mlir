@@ -67,6 +67,31 @@ func.func @pool(%x: tensor<1x8x16x16xf16>) -> (tensor<1x8x8x8xf16>, tensor<1x8x8
   return %y, %z : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>
 }
 
+// 3-D pooling (MaxPool3D, AvgPool3D): [N*C volumes, D, H, W] tiles, the
+// window with one entry per spatial axis.
+// CHECK-LABEL: akernel.kernel @pool3d
+// CHECK: akernel.vpool "max" %{{.*}} -> %{{.*}} {acc = f16, kernel = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 2, 2, 2>} : memref<{{[0-9]+}}x8x8x8xf16, #akernel.space<ub>> -> memref<{{[0-9]+}}x4x4x4xf16, #akernel.space<ub>>
+// CHECK-LABEL: akernel.kernel @avg3d
+// CHECK: akernel.vpool "avg" %{{.*}} -> %{{.*}} {acc = f32, exclusive, kernel = array<i64: 2, 2, 2>
+func.func @volume_pooling(%x: tensor<1x4x8x8x8xf16>) -> (tensor<1x4x4x4x4xf16>, tensor<1x4x4x4x4xf16>) {
+  %y = ascend.MaxPool3D %x {name = "pool3d", ksize = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>} : (tensor<1x4x8x8x8xf16>) -> tensor<1x4x4x4x4xf16>
+  %z = ascend.AvgPool3D %x {name = "avg3d", ksize = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>} : (tensor<1x4x8x8x8xf16>) -> tensor<1x4x4x4x4xf16>
+  return %y, %z : tensor<1x4x4x4x4xf16>, tensor<1x4x4x4x4xf16>
+}
+
+// A volume too large for UB (40^3 fp16 is 125 KiB; the Ascend910's UB of
+// 256 KiB does not hold it double-buffered with its output) is cut along its
+// depth: a step pools 20 output slices from 21 input slices (stride 1,
+// window 2); the 39 slices take 2 steps per volume, the last one cropped by
+// the store.
+// CHECK-LABEL: akernel.kernel @pool3d_big
+// CHECK-SAME: tiling = {planes = 1 : i64, rows = 20 : i64, tiles = 6 : i64}
+// CHECK: akernel.vpool "max" %{{.*}} -> %{{.*}} {{.*}} : memref<1x21x40x40xf16, #akernel.space<ub>> -> memref<1x20x39x39xf16, #akernel.space<ub>>
+func.func @volume_pooling_big(%x: tensor<1x3x40x40x40xf16>) -> tensor<1x3x39x39x39xf16> {
+  %y = ascend.MaxPool3D %x {name = "pool3d_big", ksize = array<i64: 2, 2, 2>, strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>} : (tensor<1x3x40x40x40xf16>) -> tensor<1x3x39x39x39xf16>
+  return %y : tensor<1x3x39x39x39xf16>
+}
+
 // InstanceNorm: a row per (image, channel) over H*W; gamma and beta are
 // per channel, read with each tile of rows through a broadcast over the
 // images.

@@ -438,3 +438,26 @@ func.func @img2col_dilations(%x: memref<1x3x8x8xf16, #akernel.space<gm>>, %t: me
   akernel.load %x[%c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], out = [8, 8], c0 = 4, input_dilations = [0, 2]>} : memref<1x3x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
   return
 }
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @pool3d_window attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<2x4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<2x2x4x4xf16, #akernel.space<ub>>
+    // A volume has three spatial axes: a 2-D window does not fit it.
+    // expected-error @+1 {{takes 3 window sizes, 3 strides and 6 pads for 3 spatial axes}}
+    akernel.vpool "max" %x -> %y {acc = f16, kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>} : memref<2x4x8x8xf16, #akernel.space<ub>> -> memref<2x2x4x4xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @pool_rank attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<2x4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<2x4x4xf16, #akernel.space<ub>>
+    // expected-error @+1 {{pools [planes, H, W] tiles into [planes, Ho, Wo] tiles, or [planes, D, H, W] into [planes, Do, Ho, Wo]}}
+    akernel.vpool "max" %x -> %y {acc = f16, kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>} : memref<2x4x8x8xf16, #akernel.space<ub>> -> memref<2x4x4xf16, #akernel.space<ub>>
+  }
+}

@@ -158,7 +158,9 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       })
       .Case([&](PoolOp pool) {
         double elements = cast<ShapedType>(pool.getOutput().getType()).getNumElements();
-        double window = static_cast<double>(pool.getKernel()[0] * pool.getKernel()[1]);
+        double window = 1;
+        for (int64_t size : pool.getKernel())
+          window *= static_cast<double>(size);
         units.vector += trips * repeats(elements * window, pool.getAcc(), k);
       })
       .Case([&](AICPUCallOp call) {

@@ -195,10 +195,15 @@ LogicalResult PoolOp::verify() {
     return emitOpError("pools on UB: input and output in #akernel.space<ub>");
   auto input = cast<ShapedType>(getInput().getType());
   auto output = cast<ShapedType>(getOutput().getType());
-  if (input.getRank() != 3 || output.getRank() != 3 || input.getDimSize(0) != output.getDimSize(0))
-    return emitOpError("pools [planes, H, W] tiles into [planes, Ho, Wo] tiles");
-  if (getKernel().size() != 2 || getStrides().size() != 2 || getPads().size() != 4)
-    return emitOpError("takes 2 window sizes, 2 strides and 4 pads");
+  if ((input.getRank() != 3 && input.getRank() != 4) || output.getRank() != input.getRank() ||
+      input.getDimSize(0) != output.getDimSize(0))
+    return emitOpError("pools [planes, H, W] tiles into [planes, Ho, Wo] tiles, or "
+                       "[planes, D, H, W] into [planes, Do, Ho, Wo]");
+  size_t axes = input.getRank() - 1;
+  if (getKernel().size() != axes || getStrides().size() != axes || getPads().size() != 2 * axes)
+    return emitOpError("takes ")
+           << axes << " window sizes, " << axes << " strides and " << 2 * axes << " pads for "
+           << axes << " spatial axes";
   if (llvm::any_of(getKernel(), [](int64_t v) { return v < 1; }) ||
       llvm::any_of(getStrides(), [](int64_t v) { return v < 1; }))
     return emitOpError("has a window or stride below 1");

@@ -306,12 +306,14 @@ def Kernel_ReduceOp : Kernel_Op<"vreduce"> {
 }
 
 def Kernel_PoolOp : Kernel_Op<"vpool"> {
-  let summary = "Max or average pooling of [planes, H, W] tiles on UB";
+  let summary = "Max or average pooling of [planes, H, W] or [planes, D, H, W] tiles on UB";
   let description = [{
-    Each output element reduces a `kernel` window of its plane, `strides`
-    apart, with `pads` (top, bottom, left, right) outside the image (never
-    the maximum; counted in the average unless `exclusive`). An average
-    accumulates in `acc`.
+    Each output element reduces a `kernel` window of its plane (or volume),
+    `strides` apart, with `pads` outside the image (never the maximum;
+    counted in the average unless `exclusive`). `kernel` and `strides` have
+    one entry per spatial axis; `pads` a (begin, end) pair per axis: top,
+    bottom, left, right for planes, front, back, top, bottom, left, right
+    for volumes (MaxPool3D and AvgPool3D). An average accumulates in `acc`.
 
     ```mlir
     akernel.vpool "max" %x -> %y {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>,
