@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -103,41 +104,75 @@ void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
   }
 }
 
+/// Adds position x along one axis of the (spread-out) map to `at`; false
+/// when x is padding or a hole of the spread.
+inline bool positionAlong(int64_t x, int64_t spread, int64_t size, int64_t stride, int64_t &at) {
+  if (x < 0)
+    return false;
+  if (spread != 1) {
+    if (x % spread)
+      return false;
+    x /= spread;
+  }
+  if (x >= size)
+    return false;
+  at += x * stride;
+  return true;
+}
+
 /// The convolution's patch matrix (img2col), params as the codegen packs
-/// them: kernel h/w, strides, pads t/b/l/r, dilations, out h/w, c0, input
-/// dilations h/w.
+/// them for n = 2 or 3 spatial axes: kernel[n], strides[n], pads[2n],
+/// dilations[n], out[n], c0, input dilations[n]. A 2-D map is read as a
+/// volume of depth 1.
 void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets,
                  const std::vector<int64_t> &p) {
   std::memset(tile.data, 0, tile.numElements() * tile.bytes);
-  int64_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], pt = p[4], pl = p[6];
-  int64_t dh = p[8], dw = p[9], outW = p[11], outCount = p[10] * p[11];
-  int64_t idh = p[13], idw = p[14];
-  int64_t lead = gm.rank - 3;
-  int64_t channels = gm.sizes[lead], height = gm.sizes[lead + 1], width = gm.sizes[lead + 2];
-  int64_t strideC = gm.strides[lead], strideH = gm.strides[lead + 1],
-          strideW = gm.strides[lead + 2];
+  int64_t axes = (static_cast<int64_t>(p.size()) - 1) / 7;
+  // Per axis (depth, height, width; depth 1 for a plane).
+  std::array<int64_t, 3> kernel = {1, 1, 1}, stride = {1, 1, 1}, padBegin = {0, 0, 0},
+                         dilation = {1, 1, 1}, out = {1, 1, 1}, spread = {1, 1, 1},
+                         size = {1, 1, 1}, gmStride = {0, 0, 0};
+  int64_t lead = gm.rank - axes - 1;
+  for (int64_t a = 0; a < axes; ++a) {
+    int64_t slot = 3 - axes + a;
+    kernel[slot] = p[a];
+    stride[slot] = p[axes + a];
+    padBegin[slot] = p[2 * axes + 2 * a];
+    dilation[slot] = p[4 * axes + a];
+    out[slot] = p[5 * axes + a];
+    spread[slot] = p[6 * axes + 1 + a];
+    size[slot] = gm.sizes[lead + 1 + a];
+    gmStride[slot] = gm.strides[lead + 1 + a];
+  }
+  int64_t window = kernel[0] * kernel[1] * kernel[2];
+  int64_t outCount = out[0] * out[1] * out[2];
+  int64_t channels = gm.sizes[lead], strideC = gm.strides[lead];
   int64_t m0 = offsets[lead], k0 = offsets[lead + 1];
   int64_t rows = tile.sizes[0], cols = tile.sizes[1];
   int64_t base = 0;
   for (int64_t d = 0; d < lead; ++d)
     base += offsets[d] * gm.strides[d];
   // Per column: the channel's offset (or -1: a padding column) and the
-  // kernel offset in the spread-out map.
-  std::vector<int64_t> channelOffset(cols), kernelH(cols), kernelW(cols);
+  // kernel offset along each axis in the spread-out map.
+  std::vector<int64_t> channelOffset(cols);
+  std::vector<std::array<int64_t, 3>> kernelAt(cols);
   for (int64_t j = 0; j < cols; ++j) {
     int64_t k = k0 + j;
-    int64_t c = k / (kh * kw);
+    int64_t c = k / window, r = k % window;
     channelOffset[j] = c < channels ? c * strideC : -1;
-    kernelH[j] = ((k / kw) % kh) * dh;
-    kernelW[j] = (k % kw) * dw;
+    kernelAt[j] = {(r / (kernel[1] * kernel[2])) * dilation[0],
+                   ((r / kernel[2]) % kernel[1]) * dilation[1], (r % kernel[2]) * dilation[2]};
   }
   size_t bytes = gm.bytes;
-  bool spread = idh != 1 || idw != 1;
+  bool volume = axes == 3;
   int64_t validRows = std::max<int64_t>(0, std::min(rows, outCount - m0));
-  std::vector<int64_t> rowTop(validRows), rowLeft(validRows);
+  // Per row: the window's first position along each axis.
+  std::vector<std::array<int64_t, 3>> rowStart(validRows);
   for (int64_t i = 0; i < validRows; ++i) {
-    rowTop[i] = ((m0 + i) / outW) * sh - pt;
-    rowLeft[i] = ((m0 + i) % outW) * sw - pl;
+    int64_t m = m0 + i;
+    rowStart[i] = {(m / (out[1] * out[2])) * stride[0] - padBegin[0],
+                   ((m / out[2]) % out[1]) * stride[1] - padBegin[1],
+                   (m % out[2]) * stride[2] - padBegin[2]};
   }
   // Column by column: consecutive rows are neighbouring output positions,
   // so the reads walk along an input row.
@@ -147,18 +182,15 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
     uint8_t *column = tile.data + j * bytes;
     for (int64_t i = 0; i < validRows; ++i) {
       uint8_t *row = column + i * cols * bytes - j * bytes;
-      int64_t h = rowTop[i] + kernelH[j], w = rowLeft[i] + kernelW[j];
-      if (h < 0 || w < 0)
+      int64_t at = base + channelOffset[j];
+      // The depth axis only for a volume: a plane's inner loop stays as
+      // short as the 2-D convolution's.
+      if (!positionAlong(rowStart[i][1] + kernelAt[j][1], spread[1], size[1], gmStride[1], at) ||
+          !positionAlong(rowStart[i][2] + kernelAt[j][2], spread[2], size[2], gmStride[2], at) ||
+          (volume &&
+           !positionAlong(rowStart[i][0] + kernelAt[j][0], spread[0], size[0], gmStride[0], at)))
         continue;
-      if (spread) {
-        if (h % idh || w % idw)
-          continue;
-        h /= idh;
-        w /= idw;
-      }
-      if (h >= height || w >= width)
-        continue;
-      const uint8_t *source = gm.data + (base + channelOffset[j] + h * strideH + w * strideW) * bytes;
+      const uint8_t *source = gm.data + at * bytes;
       switch (bytes) {
       case 2: std::memcpy(row + j * 2, source, 2); break;
       case 4: std::memcpy(row + j * 4, source, 4); break;

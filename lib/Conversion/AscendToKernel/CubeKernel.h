@@ -52,20 +52,22 @@ Value loadBiasForFixpipe(KernelBuilder &kb, OpBuilder &b, Value bias, ValueRange
 /// A convolution's shape as a cube problem.
 struct ConvShape {
   int64_t images = 1, groups = 1, channels = 1, outChannels = 1;
-  int64_t kh = 1, kw = 1, outH = 1, outW = 1;
+  SmallVector<int64_t> window; ///< [kh, kw], or [kd, kh, kw] in 3-D
+  SmallVector<int64_t> out;    ///< [Ho, Wo], or [Do, Ho, Wo]
   int64_t c0 = 16;
   bool smallChannel = false;
   CubeProblem problem;
 };
-/// Of a Conv2D or a Conv2DBackpropInput (a transposed convolution).
+/// Of a Conv2D, Conv3D or their transposed forms (Conv2DBackpropInput,
+/// Conv3DBackpropInput).
 ConvShape convShape(Operation *op, const LoweringContext &context);
 
 /// The GM views a convolution kernel reads and writes.
 struct ConvViews {
-  Value x;    ///< [N, G, C/G, H, W]
-  Value w;    ///< [G, Cout/G, C/G*kh*kw]; transposed: [G, C/G, Cout/G, kh*kw]
+  Value x;    ///< [N, G, C/G, H, W] (3-D: [N, G, C/G, D, H, W])
+  Value w;    ///< [G, Cout/G, C/G*window]; transposed: [G, C/G, Cout/G, window]
   Value bias; ///< [G, Cout/G], or null
-  Value y;    ///< [N, G, Cout/G, Ho*Wo]
+  Value y;    ///< [N, G, Cout/G, output positions]
 };
 ConvViews buildConvViews(KernelBuilder &kb, Operation *op, const LoweringContext &context);
 /// The skeleton's tiling and loads for a convolution (the epilogue is the

@@ -1,4 +1,4 @@
-//===- CubeLowering.cpp - MatMul, BatchMatMul and Conv2D onto the cube ----===//
+//===- CubeLowering.cpp - MatMul, BatchMatMul and convolutions on the cube -===//
 //
 // A matrix multiply reads its operands as [batch, rows, cols] views of GM;
 // a convolution reads its input as the patch matrix (img2col, as CANN's
@@ -126,7 +126,8 @@ PreparedCube prepareConv(KernelBuilder &kb, Operation *op, const LoweringContext
   return cube;
 }
 
-/// MatMulV2, BatchMatMulV2 and Conv2D: the skeleton with a fixpipe into GM.
+/// MatMulV2, BatchMatMulV2 and the convolutions: the skeleton with a
+/// fixpipe into GM.
 template <typename OpT>
 struct CubeLowering : OpConversionPattern<OpT> {
   CubeLowering(MLIRContext *ctx, LoweringContext &context)
@@ -176,45 +177,60 @@ Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const Pre
 }
 
 //===----------------------------------------------------------------------===//
-// Conv2D
+// Convolutions (Conv2D, Conv3D and their transposed forms)
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-/// A convolution or a transposed one, as the lowering needs it.
+/// A convolution or a transposed one, 2-D or 3-D, as the lowering needs it.
 struct ConvOperands {
   Value x, filter, bias, y;
   ArrayRef<int64_t> strides, pads, dilations, outputPadding;
   int64_t groups = 1;
-  bool transposed = false; ///< Conv2DBackpropInput (ONNX ConvTranspose)
+  bool transposed = false; ///< Conv2DBackpropInput, Conv3DBackpropInput (ConvTranspose)
 };
 
+template <typename ConvT>
+ConvOperands convolutionOperands(ConvT conv) {
+  return {conv.getX(), conv.getFilter(), conv.getBias(), conv.getY(), conv.getStrides(),
+          conv.getPads(), conv.getDilations(), {}, static_cast<int64_t>(conv.getGroups()),
+          false};
+}
+
+template <typename DeconvT>
+ConvOperands transposedOperands(DeconvT deconv) {
+  return {deconv.getX(), deconv.getFilter(), deconv.getBias(), deconv.getY(),
+          deconv.getStrides(), deconv.getPads(), deconv.getDilations(),
+          deconv.getOutputPadding(), static_cast<int64_t>(deconv.getGroups()), true};
+}
+
 ConvOperands convOperands(Operation *op) {
-  ConvOperands c;
-  if (auto conv = dyn_cast<ascend::Conv2DOp>(op)) {
-    c = {conv.getX(), conv.getFilter(), conv.getBias(), conv.getY(), conv.getStrides(),
-         conv.getPads(), conv.getDilations(), {}, static_cast<int64_t>(conv.getGroups()), false};
-    return c;
-  }
-  auto deconv = cast<ascend::Conv2DBackpropInputOp>(op);
-  c = {deconv.getX(), deconv.getFilter(), deconv.getBias(), deconv.getY(), deconv.getStrides(),
-       deconv.getPads(), deconv.getDilations(), deconv.getOutputPadding(),
-       static_cast<int64_t>(deconv.getGroups()),
-       true};
-  return c;
+  if (auto conv = dyn_cast<ascend::Conv2DOp>(op))
+    return convolutionOperands(conv);
+  if (auto conv = dyn_cast<ascend::Conv3DOp>(op))
+    return convolutionOperands(conv);
+  if (auto deconv = dyn_cast<ascend::Conv3DBackpropInputOp>(op))
+    return transposedOperands(deconv);
+  return transposedOperands(cast<ascend::Conv2DBackpropInputOp>(op));
 }
 
 /// The pads of the convolution a transposed convolution equals (on its
 /// input spread out by the strides): dilation * (k - 1) - pad at each end,
 /// plus the output padding at the end. Negative when the transposed
 /// convolution crops more than the window reaches.
-SmallVector<int64_t> equivalentPads(const ConvOperands &c, int64_t kh, int64_t kw) {
+SmallVector<int64_t> equivalentPads(const ConvOperands &c, ArrayRef<int64_t> window) {
   if (!c.transposed)
     return SmallVector<int64_t>(c.pads);
-  int64_t reachH = c.dilations[0] * (kh - 1), reachW = c.dilations[1] * (kw - 1);
-  return {reachH - c.pads[0], reachH - c.pads[1] + c.outputPadding[0], reachW - c.pads[2],
-          reachW - c.pads[3] + c.outputPadding[1]};
+  SmallVector<int64_t> pads;
+  for (size_t axis = 0; axis < window.size(); ++axis) {
+    int64_t reach = c.dilations[axis] * (window[axis] - 1);
+    pads.push_back(reach - c.pads[2 * axis]);
+    pads.push_back(reach - c.pads[2 * axis + 1] + c.outputPadding[axis]);
+  }
+  return pads;
 }
+
+int64_t product(ArrayRef<int64_t> sizes) { return ShapedType::getNumElements(sizes); }
 
 } // namespace
 
@@ -228,10 +244,8 @@ ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &co
   shape.images = x.getDimSize(0);
   shape.channels = x.getDimSize(1) / shape.groups;
   shape.outChannels = y.getDimSize(1) / shape.groups;
-  shape.kh = w.getDimSize(2);
-  shape.kw = w.getDimSize(3);
-  shape.outH = y.getDimSize(2);
-  shape.outW = y.getDimSize(3);
+  shape.window.assign(w.getShape().begin() + 2, w.getShape().end());
+  shape.out.assign(y.getShape().begin() + 2, y.getShape().end());
   Type in = x.getElementType();
   int64_t bits = in.getIntOrFloatBitWidth();
   // The channel granule C0 is 32 bytes of the input dtype; the small-channel
@@ -240,8 +254,8 @@ ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &co
   shape.smallChannel = context.enableSmallChannel && shape.channels <= 4 && bits == 16;
   if (shape.smallChannel)
     shape.c0 = 4;
-  shape.problem = {shape.images * shape.groups, shape.outH * shape.outW, shape.outChannels,
-                   roundUp(shape.channels, shape.c0) * shape.kh * shape.kw, bits,
+  shape.problem = {shape.images * shape.groups, product(shape.out), shape.outChannels,
+                   roundUp(shape.channels, shape.c0) * product(shape.window), bits,
                    static_cast<int64_t>(y.getElementTypeBitWidth())};
   return shape;
 }
@@ -252,19 +266,20 @@ ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, Operation *op,
   ConvOperands c = convOperands(op);
   auto x = cast<ShapedType>(c.x.getType());
   ConvViews views;
-  views.x = kb.reshapeGM(kb.arg(0), {shape.images, shape.groups, shape.channels,
-                                     x.getDimSize(2), x.getDimSize(3)});
-  // A convolution's filter is [Cout, C/G, kh, kw]; a transposed one's
-  // [C, Cout/G, kh, kw], read through transposed_filter.
+  SmallVector<int64_t> xView = {shape.images, shape.groups, shape.channels};
+  llvm::append_range(xView, x.getShape().drop_front(2));
+  views.x = kb.reshapeGM(kb.arg(0), xView);
+  // A convolution's filter is [Cout, C/G, window...]; a transposed one's
+  // [C, Cout/G, window...], read through transposed_filter.
+  int64_t window = product(shape.window);
   views.w = c.transposed
-                ? kb.reshapeGM(kb.arg(1), {shape.groups, shape.channels, shape.outChannels,
-                                           shape.kh * shape.kw})
-                : kb.reshapeGM(kb.arg(1), {shape.groups, shape.outChannels,
-                                           shape.channels * shape.kh * shape.kw});
+                ? kb.reshapeGM(kb.arg(1), {shape.groups, shape.channels, shape.outChannels, window})
+                : kb.reshapeGM(kb.arg(1),
+                               {shape.groups, shape.outChannels, shape.channels * window});
   if (c.bias)
     views.bias = kb.reshapeGM(kb.arg(2), {shape.groups, shape.outChannels});
-  views.y = kb.reshapeGM(kb.output(), {shape.images, shape.groups, shape.outChannels,
-                                       shape.outH * shape.outW});
+  views.y = kb.reshapeGM(kb.output(),
+                         {shape.images, shape.groups, shape.outChannels, product(shape.out)});
   return views;
 }
 
@@ -280,10 +295,10 @@ CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, Operation *op,
   spec.inputType = getElementTypeOrSelf(c.x.getType());
   // A transposed convolution is the convolution (stride 1) of its input
   // spread out by the strides, with the flipped filter.
-  SmallVector<int64_t> unit = {1, 1};
+  SmallVector<int64_t> unit(shape.window.size(), 1);
   auto img2col = Img2ColAttr::get(
-      op->getContext(), {shape.kh, shape.kw}, c.transposed ? ArrayRef<int64_t>(unit) : c.strides,
-      equivalentPads(c, shape.kh, shape.kw), c.dilations, {shape.outH, shape.outW}, shape.c0,
+      op->getContext(), shape.window, c.transposed ? ArrayRef<int64_t>(unit) : c.strides,
+      equivalentPads(c, shape.window), c.dilations, shape.out, shape.c0,
       c.transposed ? c.strides : ArrayRef<int64_t>());
   Value x = views.x, w = views.w;
   Location loc = kb.loc();
@@ -325,13 +340,14 @@ std::optional<std::string> ascendprec::kernel::whyCubeNotLowerable(Operation *op
         cast<ShapedType>(batch.getX2().getType()).getRank() < 2)
       return std::string("multiplies a 1-D operand (reshape it to a matrix)");
     problem = shape.problem;
-  } else if (isa<ascend::Conv2DOp, ascend::Conv2DBackpropInputOp>(op)) {
+  } else if (isa<ascend::Conv2DOp, ascend::Conv2DBackpropInputOp, ascend::Conv3DOp,
+                 ascend::Conv3DBackpropInputOp>(op)) {
     ConvOperands c = convOperands(op);
     in = getElementTypeOrSelf(c.x.getType());
     other = getElementTypeOrSelf(c.filter.getType());
     ConvShape shape = convShape(op, context);
     problem = shape.problem;
-    if (llvm::any_of(equivalentPads(c, shape.kh, shape.kw), [](int64_t pad) { return pad < 0; }))
+    if (llvm::any_of(equivalentPads(c, shape.window), [](int64_t pad) { return pad < 0; }))
       return std::string("crops more than its window reaches (pads above dilation * (k - 1))");
   } else {
     return std::nullopt;
@@ -346,6 +362,7 @@ std::optional<std::string> ascendprec::kernel::whyCubeNotLowerable(Operation *op
 void ascendprec::kernel::populateCubeLoweringPatterns(RewritePatternSet &patterns,
                                                       LoweringContext &context) {
   patterns.add<CubeLowering<ascend::MatMulV2Op>, CubeLowering<ascend::BatchMatMulV2Op>,
-               CubeLowering<ascend::Conv2DOp>, CubeLowering<ascend::Conv2DBackpropInputOp>>(
+               CubeLowering<ascend::Conv2DOp>, CubeLowering<ascend::Conv2DBackpropInputOp>,
+               CubeLowering<ascend::Conv3DOp>, CubeLowering<ascend::Conv3DBackpropInputOp>>(
       patterns.getContext(), context);
 }

@@ -58,7 +58,7 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
       isa<ascend::CastOp, ascend::BatchNormOp>(op))
     return std::nullopt;
   if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp,
-          ascend::Conv2DBackpropInputOp>(op))
+          ascend::Conv2DBackpropInputOp, ascend::Conv3DOp, ascend::Conv3DBackpropInputOp>(op))
     return whyCubeNotLowerable(op, context);
   if (reductionKindOf(opType))
     return whyReductionNotLowerable(op, context);

@@ -129,7 +129,7 @@ LogicalResult lowerLoad(LoadOp load, CodegenContext &context) {
     llvm::append_range(params, img2col->getOut());
     params.push_back(img2col->getC0());
     if (img2col->getInputDilations().empty())
-      params.append({1, 1});
+      params.append(img2col->getKernel().size(), 1);
     else
       llvm::append_range(params, img2col->getInputDilations());
   } else if (load.getTransposedFilter()) {

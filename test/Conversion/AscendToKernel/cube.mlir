@@ -114,3 +114,31 @@ func.func @deconv(%x: tensor<1x4x4x4xf16>) -> tensor<1x2x8x8xf16> {
       : (tensor<1x4x4x4xf16>, tensor<4x2x2x2xf16>) -> tensor<1x2x8x8xf16>
   return %y : tensor<1x2x8x8xf16>
 }
+
+// Conv3D through the same skeleton: M = 2*4*4 output positions, K = the
+// 16-channel granule times the 2x3x3 window; the img2col attribute has a
+// depth entry first (pads front, back, top, bottom, left, right).
+// CHECK-LABEL: akernel.kernel @vol
+// CHECK: akernel.load {{.*}} {img2col = #akernel.img2col<kernel = [2, 3, 3], strides = [1, 2, 2], pads = [0, 0, 1, 1, 1, 1], dilations = [1, 1, 1], out = [2, 4, 4], c0 = 16>} : memref<1x1x8x3x8x8xf16
+// CHECK: akernel.fixpipe {{.*}} -> memref<1x1x4x32xf16
+func.func @conv3d(%x: tensor<1x8x3x8x8xf16>) -> tensor<1x4x2x4x4xf16> {
+  %w = ascend.Const dense<0.5> : tensor<4x8x2x3x3xf16> {name = "vol.w"}
+  %y = ascend.Conv3D %x, %w {name = "vol", strides = array<i64: 1, 2, 2>,
+      pads = array<i64: 0, 0, 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1>}
+      : (tensor<1x8x3x8x8xf16>, tensor<4x8x2x3x3xf16>) -> tensor<1x4x2x4x4xf16>
+  return %y : tensor<1x4x2x4x4xf16>
+}
+
+// A transposed 3-D convolution: the input spread out along all three axes,
+// the filter flipped over its whole window (kd*kh*kw); 4 channels take the
+// small-channel granule (OP-3).
+// CHECK-LABEL: akernel.kernel @up3d
+// CHECK: akernel.load {{.*}} {img2col = #akernel.img2col<kernel = [2, 2, 2], strides = [1, 1, 1], pads = [1, 1, 1, 1, 1, 1], dilations = [1, 1, 1], out = [4, 8, 8], c0 = 4, input_dilations = [2, 2, 2]>}
+// CHECK: akernel.load {{.*}} {transposed_filter} : memref<1x4x2x8xf16
+func.func @deconv3d(%x: tensor<1x4x2x4x4xf16>) -> tensor<1x2x4x8x8xf16> {
+  %w = ascend.Const dense<0.5> : tensor<4x2x2x2x2xf16> {name = "up3d.w"}
+  %y = ascend.Conv3DBackpropInput %x, %w {name = "up3d", strides = array<i64: 2, 2, 2>,
+      pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>}
+      : (tensor<1x4x2x4x4xf16>, tensor<4x2x2x2x2xf16>) -> tensor<1x2x4x8x8xf16>
+  return %y : tensor<1x2x4x8x8xf16>
+}

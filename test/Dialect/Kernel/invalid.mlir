@@ -461,3 +461,23 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     akernel.vpool "max" %x -> %y {acc = f16, kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>} : memref<2x4x8x8xf16, #akernel.space<ub>> -> memref<2x4x4xf16, #akernel.space<ub>>
   }
 }
+
+// -----
+
+// A 3-D img2col reads an [..., C, D, H, W] map: one offset fewer than the
+// map's rank would give a 2-D one.
+func.func @img2col_volume_offsets(%x: memref<1x3x4x8x8xf16, #akernel.space<gm>>, %t: memref<64x48xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{with img2col takes 3 offsets (leading dimensions, first row, first column)}}
+  akernel.load %x[%c0, %c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [2, 3, 3], strides = [1, 1, 1], pads = [0, 0, 1, 1, 1, 1], dilations = [1, 1, 1], out = [3, 8, 8], c0 = 16>} : memref<1x3x4x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @img2col_volume_pads(%x: memref<1x3x4x8x8xf16, #akernel.space<gm>>, %t: memref<64x48xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{img2col takes 2 (or, for a 3-D convolution, 3) kernel sizes, strides, dilations and output sizes and a pair of pads per axis}}
+  akernel.load %x[%c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [2, 3, 3], strides = [1, 1, 1], pads = [1, 1, 1, 1], dilations = [1, 1, 1], out = [3, 8, 8], c0 = 16>} : memref<1x3x4x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
+  return
+}

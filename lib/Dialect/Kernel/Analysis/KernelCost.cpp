@@ -89,8 +89,9 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
         // img2col reads each input element once per band, not once per
         // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
         if (Img2ColAttr img2col = load.getImg2colAttr()) {
-          double overlap = static_cast<double>(img2col.getKernel()[0] * img2col.getKernel()[1]) /
-                           static_cast<double>(img2col.getStrides()[0] * img2col.getStrides()[1]);
+          double overlap = 1;
+          for (auto [size, stride] : llvm::zip_equal(img2col.getKernel(), img2col.getStrides()))
+            overlap *= static_cast<double>(size) / static_cast<double>(stride);
           bytes /= std::max(overlap, 1.0);
         }
         units.move += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),

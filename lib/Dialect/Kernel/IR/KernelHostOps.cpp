@@ -54,18 +54,20 @@ LogicalResult Img2ColAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations,
                                   ArrayRef<int64_t> out, int64_t c0,
                                   ArrayRef<int64_t> inputDilations) {
-  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2 || out.size() != 2 ||
-      pads.size() != 4)
-    return emitError() << "img2col takes 2 kernel sizes, strides, dilations and output sizes "
-                          "and 4 pads (top, bottom, left, right)";
+  size_t axes = kernel.size();
+  if ((axes != 2 && axes != 3) || strides.size() != axes || dilations.size() != axes ||
+      out.size() != axes || pads.size() != 2 * axes)
+    return emitError() << "img2col takes 2 (or, for a 3-D convolution, 3) kernel sizes, "
+                          "strides, dilations and output sizes and a pair of pads per axis "
+                          "(top, bottom, left, right; front and back first in 3-D)";
   auto positive = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t value) { return value > 0; });
   };
   if (!positive(kernel) || !positive(strides) || !positive(dilations) || !positive(out) ||
       llvm::any_of(pads, [](int64_t pad) { return pad < 0; }))
     return emitError() << "img2col sizes, strides and dilations are positive, pads not negative";
-  if (!inputDilations.empty() && (inputDilations.size() != 2 || !positive(inputDilations)))
-    return emitError() << "img2col's input_dilations are 2 positive factors";
+  if (!inputDilations.empty() && (inputDilations.size() != axes || !positive(inputDilations)))
+    return emitError() << "img2col's input_dilations are " << axes << " positive factors";
   if (c0 != 4 && c0 != 8 && c0 != 16 && c0 != 32)
     return emitError() << "img2col's channel granule c0 is 4 (small channel), 8, 16 or 32, not "
                        << c0;

@@ -197,12 +197,16 @@ LogicalResult LoadOp::verify() {
         return emitOpError("cannot broadcast dimension of ") << dim << " to " << size;
     return success();
   }
-  if (getImg2col()) {
-    if (source.getRank() < 3 || target.getRank() != 2)
-      return emitOpError("with img2col reads an [..., C, H, W] feature map into a 2-D tile");
-    if (offsets != static_cast<size_t>(source.getRank() - 1))
+  if (Img2ColAttr img2col = getImg2colAttr()) {
+    // One more dimension than spatial axes: the channels.
+    int64_t mapRank = static_cast<int64_t>(img2col.getKernel().size()) + 1;
+    if (source.getRank() < mapRank || target.getRank() != 2)
+      return emitOpError("with img2col reads an [..., C, ")
+             << (mapRank == 4 ? "D, " : "") << "H, W] feature map into a 2-D tile";
+    int64_t expected = source.getRank() - mapRank + 2;
+    if (offsets != static_cast<size_t>(expected))
       return emitOpError("with img2col takes ")
-             << source.getRank() - 1 << " offsets (leading dimensions, first row, first column)";
+             << expected << " offsets (leading dimensions, first row, first column)";
     return success();
   }
   if (getTransposedFilter()) {

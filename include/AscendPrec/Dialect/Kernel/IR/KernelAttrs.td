@@ -125,6 +125,11 @@ def Kernel_Img2ColAttr : AttrDef<Kernel_Dialect, "Img2Col"> {
     out: pixel (h, w) of the spread map is the input's (h / d0, w / d1) when
     both divide, else 0.
 
+    A 3-D convolution's map is [..., C, D, H, W]: every list has a third
+    (leading) spatial entry, `pads` is front, back, top, bottom, left,
+    right, a row is output position (d, h, w) and a column's kernel offset
+    is (kd, kh, kw), in the same row-major order.
+
     ```mlir
     #akernel.img2col<kernel = [3, 3], strides = [1, 1], pads = [1, 1, 1, 1],
                      dilations = [1, 1], out = [16, 16], c0 = 16>
