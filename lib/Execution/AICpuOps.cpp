@@ -1,6 +1,7 @@
 //===- AICpuOps.cpp - AI CPU kernels run on the host ----------------------===//
 
 #include "AscendPrec/Execution/AICpuOps.h"
+#include "AscendPrec/Execution/Einsum.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -106,11 +107,45 @@ bool broadcastsTo(const std::vector<int64_t> &dims, const std::vector<int64_t> &
 
 } // namespace
 
+namespace {
+
+std::vector<int64_t> shapeOf(Value buffer) {
+  auto type = cast<ShapedType>(buffer.getType());
+  return std::vector<int64_t>(type.getShape().begin(), type.getShape().end());
+}
+
+/// An Einsum's equation planned against its buffers' shapes.
+std::optional<EinsumPlan> einsumPlanOf(kernel::AICPUCallOp op, std::string &why) {
+  auto equation = op.getAttrs() ? op.getAttrs()->getAs<StringAttr>("equation") : StringAttr();
+  if (!equation) {
+    why = "an AI CPU Einsum without its equation";
+    return std::nullopt;
+  }
+  std::vector<std::vector<int64_t>> shapes;
+  for (Value buffer : op.getBuffers().drop_back())
+    shapes.push_back(shapeOf(buffer));
+  std::optional<EinsumPlan> plan = planEinsum(equation.getValue(), shapes, why);
+  if (!plan) {
+    why = "an AI CPU Einsum whose equation '" + equation.getValue().str() +
+          "' the host cannot run: " + why;
+    return std::nullopt;
+  }
+  if (plan->outputShape != shapeOf(op.getBuffers().back())) {
+    why = "an AI CPU Einsum whose output buffer does not have the equation's shape";
+    return std::nullopt;
+  }
+  return plan;
+}
+
+} // namespace
+
 bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string &why) {
+  if (op.getOpType() == "Einsum")
+    return numOutputs == 1 && einsumPlanOf(op, why).has_value();
   auto found = elementwiseOps().find(op.getOpType());
   if (found == elementwiseOps().end()) {
     why = "an AI CPU kernel (" + op.getOpType().str() +
-          "), which the host runs only for elementwise ops";
+          "), which the host runs only for elementwise ops and Einsum";
     return false;
   }
   if (numOutputs != 1 || op.getBuffers().size() != found->second.arity + 1) {
@@ -133,6 +168,10 @@ bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
   if (!canRunAICpu(op, outputs.size(), why) || inputs.size() != op.getBuffers().size() - 1) {
     error = why.empty() ? "the launch does not match the AI CPU kernel" : why;
     return false;
+  }
+  if (op.getOpType() == "Einsum") {
+    runEinsum(*einsumPlanOf(op, why), inputs, *outputs.front());
+    return true;
   }
   const Elementwise &fn = elementwiseOps().find(op.getOpType())->second;
   HostTensor &output = *outputs.front();

@@ -5,7 +5,8 @@
 // runs the elementwise ones: each element computed in double and rounded
 // once to the output dtype, which is the correctly rounded result for
 // + - * / and sqrt in fp32 and fp64 alike; integers use integer arithmetic.
-// Binary ops broadcast as NumPy does.
+// Binary ops broadcast as NumPy does. Einsum (Einsum.h) sums its products
+// in double and rounds each output element once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -106,7 +106,14 @@ struct AICpuLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
     KernelBuilder kb(rewriter, context, op, Engine::AICPU, ValueRange(operands).getTypes(),
                      op->getResultTypes(), nodesOf(op));
     SmallVector<Value> buffers(kb.kernel().getBody().getArguments());
-    AICPUCallOp::create(kb.builder(), kb.loc(), op.getOpType(), buffers);
+    // What the kernel computes (an Einsum's equation, ...) goes with it.
+    SmallVector<NamedAttribute> computes;
+    for (NamedAttribute attr : op->getAttrs())
+      if (!isBookkeepingAttr(attr))
+        computes.push_back(attr);
+    AICPUCallOp::create(kb.builder(), kb.loc(), op.getOpType(), buffers,
+                        computes.empty() ? DictionaryAttr()
+                                         : kb.builder().getDictionaryAttr(computes));
     kb.replaceWithLaunch(rewriter, op, operands);
     return success();
   }

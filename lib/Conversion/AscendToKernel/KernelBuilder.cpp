@@ -140,6 +140,13 @@ void KernelBuilder::setTiling(ArrayRef<std::pair<StringRef, int64_t>> entries) {
   kernelOp.setTilingAttr(body.getDictionaryAttr(attrs));
 }
 
+bool ascendprec::kernel::isBookkeepingAttr(NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  return name == "name" || name == "absorbed" || name == "fused_by" ||
+         name.starts_with("ascend.") || name.starts_with("onnx.") ||
+         isa<ascend::PrecisionAttr>(attr.getValue());
+}
+
 std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operandTypes) {
   std::string key;
   llvm::raw_string_ostream os(key);
@@ -149,17 +156,14 @@ std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operand
   llvm::interleaveComma(op->getResultTypes(), os);
   os << "){";
   for (NamedAttribute attr : op->getAttrs()) {
-    StringRef name = attr.getName().getValue();
-    if (name == "name" || name == "absorbed" || name == "fused_by" ||
-        name.starts_with("ascend.") || name.starts_with("onnx."))
-      continue;
     // Of the decision, only the engine changes the kernel (the dtypes are
     // in the types).
     if (auto decision = dyn_cast<ascend::PrecisionAttr>(attr.getValue())) {
       os << "engine=" << ascend::stringifyEngine(decision.getEngine()) << ",";
       continue;
     }
-    os << name << "=" << attr.getValue() << ",";
+    if (!isBookkeepingAttr(attr))
+      os << attr.getName().getValue() << "=" << attr.getValue() << ",";
   }
   os << "}";
   return key;

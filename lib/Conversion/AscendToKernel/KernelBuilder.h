@@ -31,6 +31,10 @@ VectorOp vectorOp(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs,
 /// its attributes, without its name, plan provenance or fusion bookkeeping.
 std::string kernelSignature(Operation *op, TypeRange operandTypes);
 
+/// An attribute that records where an op came from or what planning
+/// decided (its name, fusion marks, the decision), not what it computes.
+bool isBookkeepingAttr(NamedAttribute attr);
+
 /// Launches the kernel already built for an op of `op`'s signature, if any,
 /// and replaces `op` with it (CANN compiles a kernel once per signature).
 bool launchCachedKernel(RewriterBase &rewriter, LoweringContext &context, Operation *op,

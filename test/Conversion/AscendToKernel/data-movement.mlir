@@ -29,3 +29,15 @@ func.func @aicpu(%a: tensor<16xf64>, %b: tensor<16xf64>) -> tensor<16xf64> {
   %y = ascend.Add %a, %b {name = "add64"} : (tensor<16xf64>, tensor<16xf64>) -> tensor<16xf64>
   return %y : tensor<16xf64>
 }
+
+// An AI CPU kernel carries what the op computes (the equation), not its
+// name or decision; two Einsums with different equations get two kernels.
+// CHECK-LABEL: akernel.kernel @mm64
+// CHECK: akernel.aicpu_call "Einsum"(%arg0, %arg1, %arg2) {attrs = {equation = "ij,jk->ik"}}
+// CHECK-LABEL: akernel.kernel @tr64
+// CHECK: akernel.aicpu_call "Einsum"(%arg0, %arg1) {attrs = {equation = "ij->ji"}}
+func.func @einsum(%a: tensor<4x4xf64>, %b: tensor<4x4xf64>) -> (tensor<4x4xf64>, tensor<4x4xf64>) {
+  %y = ascend.Einsum %a, %b {name = "mm64", equation = "ij,jk->ik"} : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %z = ascend.Einsum %a {name = "tr64", equation = "ij->ji"} : (tensor<4x4xf64>) -> tensor<4x4xf64>
+  return %y, %z : tensor<4x4xf64>, tensor<4x4xf64>
+}

@@ -352,12 +352,14 @@ def Kernel_AICPUCallOp : Kernel_Op<"aicpu_call"> {
   let summary = "An op computed by an AI CPU kernel on GM buffers";
   let description = [{
     ```mlir
-    akernel.aicpu_call "NonMaxSuppression" (%boxes, %scores, %out)
-        : memref<1x100x4xf32, #akernel.space<gm>>, ...
+    akernel.aicpu_call "Einsum" (%a, %b, %out) {attrs = {equation = "ij,jk->ik"}}
+        : memref<4x8xf64, #akernel.space<gm>>, ...
     ```
-    Only inside a kernel whose engine is `aicpu`.
+    Only inside a kernel whose engine is `aicpu`. `attrs` are the op's own
+    attributes (what the kernel computes, such as Einsum's `equation`).
   }];
-  let arguments = (ins StrAttr:$op_type, Variadic<AnyMemRef>:$buffers);
+  let arguments = (ins StrAttr:$op_type, Variadic<AnyMemRef>:$buffers,
+                       OptionalAttr<DictionaryAttr>:$attrs);
   let assemblyFormat = "$op_type `(` $buffers `)` attr-dict `:` type($buffers)";
   let hasVerifier = 1;
 }
