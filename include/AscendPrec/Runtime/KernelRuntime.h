@@ -29,6 +29,10 @@ enum class LoadMode : int32_t { Plain = 0, Transpose = 1, Broadcast = 2, Img2Col
 enum class ReduceKind : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3, Mean = 4, ArgMax = 5,
                                   ArgMin = 6 };
 enum class PoolKind : int32_t { Max = 0, Avg = 1 };
+/// `akernel.vinterp`'s mode, coordinate mapping and padding.
+enum class InterpMode : int32_t { Nearest = 0, Bilinear = 1, Bicubic = 2 };
+enum class InterpCoordinates : int32_t { AlignCorners = 0, HalfPixel = 1, Asymmetric = 2 };
+enum class InterpPadding : int32_t { Zeros = 0, Border = 1, Reflection = 2 };
 
 /// The runtime's C symbols by name, for the JIT's symbol map. The codegen
 /// declares one function per element-type signature, named

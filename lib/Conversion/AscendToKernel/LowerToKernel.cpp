@@ -67,6 +67,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyNormalizationNotLowerable(op, context);
   if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp, ascend::MaxPool3DOp, ascend::AvgPool3DOp>(op))
     return whyPoolingNotLowerable(op, context);
+  if (isa<ascend::ResizeBilinearV2Op, ascend::ResizeBicubicOp, ascend::GridSampler2DOp>(op))
+    return whyInterpolationNotLowerable(op, context);
   return std::string("has no kernel lowering yet");
 }
 
@@ -114,6 +116,7 @@ struct ConvertAscendToKernelPass
     populateCubeLoweringPatterns(patterns, context);
     populateVectorLoweringPatterns(patterns, context);
     populateReductionLoweringPatterns(patterns, context);
+    populateInterpolationLoweringPatterns(patterns, context);
     populateDataMovementLoweringPatterns(patterns, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

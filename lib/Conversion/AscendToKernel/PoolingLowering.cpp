@@ -122,10 +122,12 @@ struct PoolLowering : OpConversionPattern<PoolT> {
     VectorTiling tiling = plan.tiling;
     OpBuilder &b = kb.builder();
     Location loc = kb.loc();
-    if (plan.rows)
+    if (plan.rows) {
+      kb.setDoubleBuffer();
       kb.setTiling({{"planes", 1}, {"rows", plan.rows}, {"tiles", tiling.tiles}});
-    else
+    } else {
       kb.setStepTiling("planes", tiling);
+    }
     auto withPlanes = [](int64_t leading, ArrayRef<int64_t> spatial) {
       SmallVector<int64_t> shape = {leading};
       llvm::append_range(shape, spatial);

@@ -35,6 +35,10 @@ std::optional<std::string> whyNormalizationNotLowerable(Operation *op,
 void populateNormalizationLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 std::optional<std::string> whyPoolingNotLowerable(Operation *op, const LoweringContext &context);
 void populatePoolingLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
+std::optional<std::string> whyInterpolationNotLowerable(Operation *op,
+                                                        const LoweringContext &context);
+void populateInterpolationLoweringPatterns(RewritePatternSet &patterns,
+                                           LoweringContext &context);
 
 } // namespace ascendprec::kernel
 

@@ -232,6 +232,38 @@ LogicalResult lowerPool(PoolOp pool, CodegenContext &context) {
   return success();
 }
 
+LogicalResult lowerInterp(InterpOp interp, CodegenContext &context) {
+  using runtime::InterpCoordinates;
+  using runtime::InterpMode;
+  using runtime::InterpPadding;
+  RuntimeCall call(interp, context);
+  // Without a grid the input stands in for it (not read).
+  Value grid = interp.getGrid() ? interp.getGrid() : interp.getInput();
+  call.buffer(interp.getInput()).buffer(grid).buffer(interp.getOutput());
+  InterpMode mode = interp.getMode() == "nearest"    ? InterpMode::Nearest
+                    : interp.getMode() == "bilinear" ? InterpMode::Bilinear
+                                                     : InterpMode::Bicubic;
+  InterpCoordinates coordinates = interp.getCoordinates() == "align_corners"
+                                      ? InterpCoordinates::AlignCorners
+                                  : interp.getCoordinates() == "half_pixel"
+                                      ? InterpCoordinates::HalfPixel
+                                      : InterpCoordinates::Asymmetric;
+  InterpPadding padding = interp.getPadding() == "zeros"    ? InterpPadding::Zeros
+                          : interp.getPadding() == "border" ? InterpPadding::Border
+                                                            : InterpPadding::Reflection;
+  call.i32(static_cast<int32_t>(mode))
+      .i32(static_cast<int32_t>(coordinates))
+      .i32(static_cast<int32_t>(padding))
+      .i32(interp.getGrid() != nullptr)
+      .i32(context.elementCode(interp.getInput()))
+      .i32(context.elementCode(grid))
+      .i32(context.elementCode(interp.getOutput()))
+      .i32(elementCodeOf(context.effective(interp.getAcc())))
+      .i32(context.overflowCode());
+  call.call("ascendprec_rt_interp");
+  return success();
+}
+
 } // namespace
 
 LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context) {
@@ -243,5 +275,6 @@ LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context
       .Case([&](MmadOp mmad) { return lowerMmad(mmad, context); })
       .Case([&](ReduceOp reduce) { return lowerReduce(reduce, context); })
       .Case([&](PoolOp pool) { return lowerPool(pool, context); })
+      .Case([&](InterpOp interp) { return lowerInterp(interp, context); })
       .Default([](Operation *) { return failure(); });
 }

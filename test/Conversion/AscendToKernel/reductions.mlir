@@ -85,6 +85,7 @@ func.func @volume_pooling(%x: tensor<1x4x8x8x8xf16>) -> (tensor<1x4x4x4x4xf16>, 
 // window 2); the 39 slices take 2 steps per volume, the last one cropped by
 // the store.
 // CHECK-LABEL: akernel.kernel @pool3d_big
+// CHECK-SAME: double_buffer
 // CHECK-SAME: tiling = {planes = 1 : i64, rows = 20 : i64, tiles = 6 : i64}
 // CHECK: akernel.vpool "max" %{{.*}} -> %{{.*}} {{.*}} : memref<1x21x40x40xf16, #akernel.space<ub>> -> memref<1x20x39x39xf16, #akernel.space<ub>>
 func.func @volume_pooling_big(%x: tensor<1x3x40x40x40xf16>) -> tensor<1x3x39x39x39xf16> {

@@ -481,3 +481,51 @@ func.func @img2col_volume_pads(%x: memref<1x3x4x8x8xf16, #akernel.space<gm>>, %t
   akernel.load %x[%c0, %c0, %c0] -> %t {img2col = #akernel.img2col<kernel = [2, 3, 3], strides = [1, 1, 1], pads = [1, 1, 1, 1], dilations = [1, 1, 1], out = [3, 8, 8], c0 = 16>} : memref<1x3x4x8x8xf16, #akernel.space<gm>> -> memref<64x48xf16, #akernel.space<l1>>
   return
 }
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_grid attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<4x16x16xf16, #akernel.space<ub>>
+    %g = akernel.alloc : memref<16x8x2xf16, #akernel.space<ub>>
+    // expected-error @+1 {{samples at a [Ho, Wo, 2] grid; this one is 'memref<16x8x2xf16, #akernel.space<ub>>'}}
+    akernel.vinterp "bilinear" %x grid %g -> %y {acc = f32, coordinates = "half_pixel", padding = "zeros"} : memref<4x8x8xf16, #akernel.space<ub>>, memref<16x8x2xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_mode attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<4x16x16xf16, #akernel.space<ub>>
+    %g = akernel.alloc : memref<16x8x2xf16, #akernel.space<ub>>
+    // expected-error @+1 {{interpolates with 'nearest', 'bilinear' or 'bicubic', not 'area'}}
+    akernel.vinterp "area" %x -> %y {acc = f32, coordinates = "half_pixel", padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_nearest_resize attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<4x16x16xf16, #akernel.space<ub>>
+    %g = akernel.alloc : memref<16x8x2xf16, #akernel.space<ub>>
+    // expected-error @+1 {{resizes by 'bilinear' or 'bicubic' (a nearest resize is a DMA)}}
+    akernel.vinterp "nearest" %x -> %y {acc = f32, coordinates = "asymmetric", padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_coordinates attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<4x8x8xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<4x16x16xf16, #akernel.space<ub>>
+    %g = akernel.alloc : memref<16x8x2xf16, #akernel.space<ub>>
+    // expected-error @+1 {{maps coordinates by 'align_corners', 'half_pixel' or 'asymmetric', not 'tf_crop_and_resize'}}
+    akernel.vinterp "bilinear" %x -> %y {acc = f32, coordinates = "tf_crop_and_resize", padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  }
+}

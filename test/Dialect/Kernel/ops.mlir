@@ -145,6 +145,21 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     akernel.store %out -> %s[%c0, %c0] : memref<16x1xf16, #akernel.space<ub>> -> memref<16x1xf16, #akernel.space<gm>>
   }
 
+  // A resize (no grid) and a grid sample (the image's [Ho, Wo, 2] grid).
+  // CHECK-LABEL: akernel.kernel @interp
+  // CHECK: akernel.vinterp "bilinear" %{{.*}} -> %{{.*}} {acc = f32, coordinates = "half_pixel", padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  // CHECK: akernel.vinterp "bicubic" %{{.*}} grid %{{.*}} -> %{{.*}} {acc = f32, coordinates = "align_corners", padding = "reflection"} : memref<4x8x8xf16, #akernel.space<ub>>, memref<16x16x2xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  akernel.kernel @interp attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>,
+      nodes = ["up"]} {
+    %x = akernel.alloc : memref<4x8x8xf16, #akernel.space<ub>>
+    %g = akernel.alloc : memref<16x16x2xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<4x16x16xf16, #akernel.space<ub>>
+    akernel.vinterp "bilinear" %x -> %y {acc = f32, coordinates = "half_pixel", padding = "border"}
+        : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+    akernel.vinterp "bicubic" %x grid %g -> %y {acc = f32, coordinates = "align_corners", padding = "reflection"}
+        : memref<4x8x8xf16, #akernel.space<ub>>, memref<16x16x2xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+  }
+
   // CHECK-LABEL: akernel.kernel @nms
   // CHECK: akernel.aicpu_call "NonMaxSuppression"(%{{.*}}, %{{.*}})
   akernel.kernel @nms attributes {block_dim = 1 : i64, engine = #akernel.engine<aicpu>,

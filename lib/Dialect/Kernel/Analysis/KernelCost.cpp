@@ -164,6 +164,13 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
           window *= static_cast<double>(size);
         units.vector += trips * repeats(elements * window, pool.getAcc(), k);
       })
+      .Case([&](InterpOp interp) {
+        // Per output element: its taps (1, 4 or 16), each a multiply-add
+        // with its weight, plus the weights' arithmetic.
+        double elements = cast<ShapedType>(interp.getOutput().getType()).getNumElements();
+        double taps = interp.getMode() == "nearest" ? 1 : interp.getMode() == "bilinear" ? 4 : 16;
+        units.vector += trips * repeats(elements * (taps + 4), interp.getAcc(), k);
+      })
       .Case([&](AICPUCallOp call) {
         double bytes = 0;
         for (Value buffer : call.getBuffers())
@@ -323,6 +330,10 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
         })
         .Case([&](PoolOp pool) {
           add(pool.getKind().str() + " pool accumulating in " + typeText(pool.getAcc()));
+        })
+        .Case([&](InterpOp interp) {
+          add(interp.getMode().str() + (interp.getGrid() ? " grid sample" : " resize") +
+              " weighing in " + typeText(interp.getAcc()));
         })
         .Case([&](DmaOp dma) {
           add("DMA " + dma.getKind().str() + (dma.getBoundsCheck() ? " with index checks" : ""));

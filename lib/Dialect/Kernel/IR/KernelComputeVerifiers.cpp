@@ -210,6 +210,36 @@ LogicalResult PoolOp::verify() {
   return success();
 }
 
+LogicalResult InterpOp::verify() {
+  if (getMode() != "nearest" && getMode() != "bilinear" && getMode() != "bicubic")
+    return emitOpError("interpolates with 'nearest', 'bilinear' or 'bicubic', not '")
+           << getMode() << "'";
+  if (getCoordinates() != "align_corners" && getCoordinates() != "half_pixel" &&
+      getCoordinates() != "asymmetric")
+    return emitOpError("maps coordinates by 'align_corners', 'half_pixel' or 'asymmetric', "
+                       "not '")
+           << getCoordinates() << "'";
+  if (getPadding() != "zeros" && getPadding() != "border" && getPadding() != "reflection")
+    return emitOpError("pads samples with 'zeros', 'border' or 'reflection', not '")
+           << getPadding() << "'";
+  if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB) ||
+      (getGrid() && !inSpace(getGrid(), MemorySpace::UB)))
+    return emitOpError("interpolates on UB: every buffer in #akernel.space<ub>");
+  auto input = cast<ShapedType>(getInput().getType());
+  auto output = cast<ShapedType>(getOutput().getType());
+  if (input.getRank() != 3 || output.getRank() != 3 || input.getDimSize(0) != output.getDimSize(0))
+    return emitOpError("interpolates [planes, H, W] tiles into [planes, Ho, Wo] tiles");
+  if (getGrid()) {
+    auto grid = cast<ShapedType>(getGrid().getType());
+    if (grid.getRank() != 3 || grid.getDimSize(0) != output.getDimSize(1) ||
+        grid.getDimSize(1) != output.getDimSize(2) || grid.getDimSize(2) != 2)
+      return emitOpError("samples at a [Ho, Wo, 2] grid; this one is ") << grid;
+  } else if (getMode() == "nearest") {
+    return emitOpError("resizes by 'bilinear' or 'bicubic' (a nearest resize is a DMA)");
+  }
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
     return emitOpError("converts on UB: input and output in #akernel.space<ub>");

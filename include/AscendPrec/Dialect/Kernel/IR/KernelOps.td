@@ -330,6 +330,41 @@ def Kernel_PoolOp : Kernel_Op<"vpool"> {
   let hasVerifier = 1;
 }
 
+def Kernel_InterpOp : Kernel_Op<"vinterp"> {
+  let summary = "Resizes or grid-samples [planes, H, W] tiles on UB";
+  let description = [{
+    Each output element of `output` (`[planes, Ho, Wo]`) interpolates its
+    plane of `input` (`[planes, H, W]`) with `mode` (`nearest`, `bilinear`,
+    or `bicubic`: cubic convolution with a = -0.75), weighing in `acc` and
+    rounding once into the output.
+
+    Without `grid` it resizes (ResizeBilinearV2, ResizeBicubic): the scale
+    is in / out, or (in - 1) / (out - 1) with `coordinates` =
+    `align_corners`; `half_pixel` samples at (o + 0.5) * scale - 0.5,
+    `asymmetric` at o * scale; taps past the edge read the edge.
+
+    With `grid` (`[Ho, Wo, 2]`, normalised x, y in [-1, 1], shared by the
+    planes of one image: GridSampler2D), each output element samples at its
+    grid point (`align_corners`: -1 and 1 are the corner pixels' centres,
+    `half_pixel`: their outer edges); taps outside the image follow
+    `padding` (`zeros`, `border` or `reflection`); nearest rounds half to
+    even.
+
+    ```mlir
+    akernel.vinterp "bilinear" %x -> %y {acc = f32, coordinates = "half_pixel",
+        padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$mode, AnyMemRef:$input, Optional<AnyMemRef>:$grid,
+                       AnyMemRef:$output, StrAttr:$coordinates, StrAttr:$padding,
+                       TypeAttr:$acc);
+  let assemblyFormat = [{
+    $mode $input (`grid` $grid^)? `->` $output attr-dict `:` type($input) (`,` type($grid)^)?
+    `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kernel_CastOp : Kernel_Op<"vcast"> {
   let summary = "A dtype conversion on UB with a rounding mode";
   let description = [{

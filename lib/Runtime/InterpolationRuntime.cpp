@@ -1,0 +1,168 @@
+//===- InterpolationRuntime.cpp - vinterp: resize and grid sampling -------===//
+//
+// Each output element is a weighted sum of 1, 4 or 16 taps of its plane.
+// Weights and partial sums are rounded to the `acc` dtype at every step (as
+// the vector unit computes in it); the result is rounded once into the
+// output. Resizing follows Ascend IR's ResizeBilinearV2 / ResizeBicubic
+// (scale in / out, taps clamped to the edge); grid sampling follows ONNX's
+// GridSample (PyTorch's grid_sample), which CANN's GridSampler2D computes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeBuffers.h"
+
+#include "AscendPrec/Runtime/KernelRuntime.h"
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+/// One tap along an axis: the index it reads (-1: padding, reads 0) and its
+/// weight.
+struct Tap {
+  int64_t index;
+  double weight;
+};
+
+/// Cubic convolution weights (a = -0.75) of the taps at floor - 1 ..
+/// floor + 2 for fraction t.
+std::array<double, 4> cubicWeights(double t) {
+  constexpr double a = -0.75;
+  auto near = [](double x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
+  auto far = [](double x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
+  return {far(t + 1), near(t), near(1 - t), far(2 - t)};
+}
+
+int64_t clampIndex(int64_t i, int64_t size) { return std::min(std::max<int64_t>(i, 0), size - 1); }
+
+/// PyTorch's reflect_coordinates: `x` folded into [low, high] (given
+/// doubled, so that half-pixel bounds stay integers).
+double reflect(double x, int64_t twiceLow, int64_t twiceHigh) {
+  if (twiceLow == twiceHigh)
+    return 0;
+  double low = twiceLow / 2.0, span = (twiceHigh - twiceLow) / 2.0;
+  x = std::fabs(x - low);
+  double extra = std::fmod(x, span);
+  int64_t flips = static_cast<int64_t>(std::floor(x / span));
+  return flips % 2 == 0 ? extra + low : span - extra + low;
+}
+
+/// The taps of a resize along one axis for output position `o`.
+std::vector<Tap> resizeTaps(InterpMode mode, InterpCoordinates coordinates, int64_t o,
+                            int64_t in, int64_t out) {
+  double scale = coordinates == InterpCoordinates::AlignCorners
+                     ? (out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0)
+                     : static_cast<double>(in) / static_cast<double>(out);
+  double x = coordinates == InterpCoordinates::HalfPixel ? (o + 0.5) * scale - 0.5 : o * scale;
+  double first = std::floor(x), t = x - first;
+  auto base = static_cast<int64_t>(first);
+  if (mode == InterpMode::Bilinear)
+    return {{clampIndex(base, in), 1 - t}, {clampIndex(base + 1, in), t}};
+  std::array<double, 4> w = cubicWeights(t);
+  std::vector<Tap> taps;
+  for (int k = 0; k < 4; ++k)
+    taps.push_back({clampIndex(base - 1 + k, in), w[k]});
+  return taps;
+}
+
+/// The taps of a grid sample along one axis at normalised coordinate `g`.
+std::vector<Tap> sampleTaps(InterpMode mode, bool alignCorners, InterpPadding padding, double g,
+                            int64_t size) {
+  double x = alignCorners ? (g + 1) / 2 * (size - 1) : ((g + 1) * size - 1) / 2;
+  int64_t twiceLow = alignCorners ? 0 : -1;
+  int64_t twiceHigh = alignCorners ? 2 * (size - 1) : 2 * size - 1;
+  // Border and reflection move the coordinate (nearest, bilinear) or each
+  // tap (bicubic) into the image.
+  auto inside = [&](double v) {
+    if (padding == InterpPadding::Reflection)
+      v = reflect(v, twiceLow, twiceHigh);
+    return std::min(std::max(v, 0.0), static_cast<double>(size - 1));
+  };
+  auto index = [&](int64_t i) { return i >= 0 && i < size ? i : int64_t(-1); };
+  if (mode != InterpMode::Bicubic && padding != InterpPadding::Zeros)
+    x = inside(x);
+  if (mode == InterpMode::Nearest)
+    return {{index(static_cast<int64_t>(std::nearbyint(x))), 1}};
+  double first = std::floor(x), t = x - first;
+  auto base = static_cast<int64_t>(first);
+  if (mode == InterpMode::Bilinear)
+    return {{index(base), 1 - t}, {index(base + 1), t}};
+  std::array<double, 4> w = cubicWeights(t);
+  std::vector<Tap> taps;
+  for (int k = 0; k < 4; ++k) {
+    int64_t i = base - 1 + k;
+    if (padding != InterpPadding::Zeros)
+      i = static_cast<int64_t>(inside(static_cast<double>(i)));
+    taps.push_back({index(i), w[k]});
+  }
+  return taps;
+}
+
+} // namespace
+
+extern "C" {
+
+void ascendprec_rt_interp(int64_t inRank, void *inDesc, int64_t gridRank, void *gridDesc,
+                          int64_t outRank, void *outDesc, int32_t modeCode,
+                          int32_t coordinatesCode, int32_t paddingCode, int32_t hasGrid,
+                          int32_t inType, int32_t gridType, int32_t outType, int32_t accType,
+                          int32_t overflow) {
+  ElementType in = typeOf(inType), gridElement = typeOf(gridType), out = typeOf(outType),
+              acc = typeOf(accType);
+  Buffer input = bufferOf(inRank, inDesc, elementBytes(in));
+  Buffer grid = bufferOf(gridRank, gridDesc, elementBytes(gridElement));
+  Buffer output = bufferOf(outRank, outDesc, elementBytes(out));
+  auto mode = static_cast<InterpMode>(modeCode);
+  auto coordinates = static_cast<InterpCoordinates>(coordinatesCode);
+  auto padding = static_cast<InterpPadding>(paddingCode);
+  Overflow overflowMode = static_cast<Overflow>(overflow);
+  int64_t planes = output.sizes[0], outH = output.sizes[1], outW = output.sizes[2];
+  int64_t height = input.sizes[1], width = input.sizes[2];
+  // A resize's taps depend on the row or column only.
+  std::vector<std::vector<Tap>> rowTaps, columnTaps;
+  if (!hasGrid) {
+    for (int64_t o = 0; o < outH; ++o)
+      rowTaps.push_back(resizeTaps(mode, coordinates, o, height, outH));
+    for (int64_t o = 0; o < outW; ++o)
+      columnTaps.push_back(resizeTaps(mode, coordinates, o, width, outW));
+  }
+  bool alignCorners = coordinates == InterpCoordinates::AlignCorners;
+  for (int64_t oh = 0; oh < outH; ++oh)
+    for (int64_t ow = 0; ow < outW; ++ow) {
+      std::vector<Tap> rows, columns;
+      if (hasGrid) {
+        int64_t at = oh * grid.strides[0] + ow * grid.strides[1];
+        double gx = readValue(gridElement, grid.at(at));
+        double gy = readValue(gridElement, grid.at(at + grid.strides[2]));
+        columns = sampleTaps(mode, alignCorners, padding, gx, width);
+        rows = sampleTaps(mode, alignCorners, padding, gy, height);
+      }
+      const std::vector<Tap> &ys = hasGrid ? rows : rowTaps[oh];
+      const std::vector<Tap> &xs = hasGrid ? columns : columnTaps[ow];
+      for (int64_t plane = 0; plane < planes; ++plane) {
+        double sum = 0;
+        for (const Tap &y : ys)
+          for (const Tap &x : xs) {
+            if (y.index < 0 || x.index < 0)
+              continue;
+            double value = readValue(
+                in, input.at(plane * input.strides[0] + y.index * input.strides[1] +
+                              x.index * input.strides[2]));
+            double weight = roundToAccumulator(y.weight * x.weight, acc, overflowMode);
+            sum = roundToAccumulator(
+                sum + roundToAccumulator(weight * value, acc, overflowMode), acc, overflowMode);
+          }
+        writeValue(out,
+                   output.at(plane * output.strides[0] + oh * output.strides[1] +
+                             ow * output.strides[2]),
+                   sum, Rounding::Rint, overflowMode);
+      }
+    }
+}
+
+} // extern "C"
