@@ -191,6 +191,9 @@ void ascendprec_rt_pool(int64_t, void *, int64_t, void *, int64_t, void *, int32
                         int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_interp(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
                           int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+void ascendprec_rt_recurrent(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int32_t, int32_t, int32_t, int32_t, int32_t);
 float ascendprec_rt_round_float(double, int32_t, int32_t, int32_t);
 int64_t ascendprec_rt_round_int(double, int32_t, int32_t, int32_t);
 }

@@ -33,6 +33,11 @@ enum class PoolKind : int32_t { Max = 0, Avg = 1 };
 enum class InterpMode : int32_t { Nearest = 0, Bilinear = 1, Bicubic = 2 };
 enum class InterpCoordinates : int32_t { AlignCorners = 0, HalfPixel = 1, Asymmetric = 2 };
 enum class InterpPadding : int32_t { Zeros = 0, Border = 1, Reflection = 2 };
+/// `akernel.recurrent`'s cell and direction; its flags say which optional
+/// buffers are present.
+enum class RecurrentCell : int32_t { Lstm = 0, Gru = 1, Rnn = 2 };
+enum class RecurrentDirection : int32_t { Forward = 0, Reverse = 1, Bidirectional = 2 };
+enum RecurrentFlags : int32_t { HasBias = 1, HasInitH = 2, HasInitC = 4, LinearBeforeReset = 8 };
 
 /// The runtime's C symbols by name, for the JIT's symbol map. The codegen
 /// declares one function per element-type signature, named

@@ -69,6 +69,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyPoolingNotLowerable(op, context);
   if (isa<ascend::ResizeBilinearV2Op, ascend::ResizeBicubicOp, ascend::GridSampler2DOp>(op))
     return whyInterpolationNotLowerable(op, context);
+  if (isa<ascend::DynamicRNNOp, ascend::DynamicGRUV2Op, ascend::RNNOp>(op))
+    return whyRecurrentNotLowerable(op);
   return std::string("has no kernel lowering yet");
 }
 
@@ -117,6 +119,7 @@ struct ConvertAscendToKernelPass
     populateVectorLoweringPatterns(patterns, context);
     populateReductionLoweringPatterns(patterns, context);
     populateInterpolationLoweringPatterns(patterns, context);
+    populateRecurrentLoweringPatterns(patterns, context);
     populateDataMovementLoweringPatterns(patterns, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

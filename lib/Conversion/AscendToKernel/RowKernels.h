@@ -39,6 +39,8 @@ std::optional<std::string> whyInterpolationNotLowerable(Operation *op,
                                                         const LoweringContext &context);
 void populateInterpolationLoweringPatterns(RewritePatternSet &patterns,
                                            LoweringContext &context);
+std::optional<std::string> whyRecurrentNotLowerable(Operation *op);
+void populateRecurrentLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 
 } // namespace ascendprec::kernel
 

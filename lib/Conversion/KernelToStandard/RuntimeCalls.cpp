@@ -264,6 +264,45 @@ LogicalResult lowerInterp(InterpOp interp, CodegenContext &context) {
   return success();
 }
 
+LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
+  using runtime::RecurrentCell;
+  using runtime::RecurrentDirection;
+  RuntimeCall call(rnn, context);
+  // Nine slots: x, w, r, b, init_h, init_c, y, y_h, y_c; an absent one
+  // passes x (not read or written).
+  ValueRange buffers = rnn.getBuffers();
+  Value x = buffers[0];
+  unsigned next = 3;
+  auto optional = [&](bool present) { return present ? buffers[next++] : x; };
+  SmallVector<Value> slots = {buffers[0], buffers[1], buffers[2]};
+  slots.push_back(optional(rnn.getHasBias()));
+  slots.push_back(optional(rnn.getHasInitH()));
+  slots.push_back(optional(rnn.getHasInitC()));
+  slots.push_back(buffers[next++]);
+  slots.push_back(buffers[next++]);
+  slots.push_back(rnn.getCell() == "lstm" ? buffers[next++] : x);
+  for (Value slot : slots)
+    call.buffer(slot);
+  RecurrentCell cell = rnn.getCell() == "lstm"  ? RecurrentCell::Lstm
+                       : rnn.getCell() == "gru" ? RecurrentCell::Gru
+                                                : RecurrentCell::Rnn;
+  RecurrentDirection direction = rnn.getDirection() == "forward" ? RecurrentDirection::Forward
+                                 : rnn.getDirection() == "reverse"
+                                     ? RecurrentDirection::Reverse
+                                     : RecurrentDirection::Bidirectional;
+  int32_t flags = (rnn.getHasBias() ? runtime::HasBias : 0) |
+                  (rnn.getHasInitH() ? runtime::HasInitH : 0) |
+                  (rnn.getHasInitC() ? runtime::HasInitC : 0) |
+                  (rnn.getLinearBeforeReset() ? runtime::LinearBeforeReset : 0);
+  call.i32(static_cast<int32_t>(cell))
+      .i32(static_cast<int32_t>(direction))
+      .i32(flags)
+      .i32(context.elementCode(x))
+      .i32(context.overflowCode());
+  call.call("ascendprec_rt_recurrent");
+  return success();
+}
+
 } // namespace
 
 LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context) {
@@ -276,5 +315,6 @@ LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context
       .Case([&](ReduceOp reduce) { return lowerReduce(reduce, context); })
       .Case([&](PoolOp pool) { return lowerPool(pool, context); })
       .Case([&](InterpOp interp) { return lowerInterp(interp, context); })
+      .Case([&](RecurrentOp rnn) { return lowerRecurrent(rnn, context); })
       .Default([](Operation *) { return failure(); });
 }

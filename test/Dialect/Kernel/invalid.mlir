@@ -529,3 +529,35 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     akernel.vinterp "bilinear" %x -> %y {acc = f32, coordinates = "tf_crop_and_resize", padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
   }
 }
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  // The layer's cube and vector work needs a mix kernel.
+  akernel.kernel @rnn_engine attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+  ^bb0(%x: memref<5x2x4xf16, #akernel.space<gm>>, %w: memref<1x8x4xf16, #akernel.space<gm>>, %r: memref<1x8x8xf16, #akernel.space<gm>>, %y: memref<5x1x2x8xf16, #akernel.space<gm>>, %h: memref<1x2x8xf16, #akernel.space<gm>>):
+    // expected-error @+1 {{runs in a kernel whose engine is #akernel.engine<mix> (cube and vector)}}
+    akernel.recurrent "rnn"(%x, %w, %r, %y, %h) {direction = "forward", hidden_size = 8 : i64} : memref<5x2x4xf16, #akernel.space<gm>>, memref<1x8x4xf16, #akernel.space<gm>>, memref<1x8x8xf16, #akernel.space<gm>>, memref<5x1x2x8xf16, #akernel.space<gm>>, memref<1x2x8xf16, #akernel.space<gm>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  // An lstm has a third result (y_c): one buffer is missing.
+  akernel.kernel @lstm_buffers attributes {block_dim = 1 : i64, engine = #akernel.engine<mix>, nodes = []} {
+  ^bb0(%x: memref<5x2x4xf16, #akernel.space<gm>>, %w: memref<1x32x4xf16, #akernel.space<gm>>, %r: memref<1x32x8xf16, #akernel.space<gm>>, %y: memref<5x1x2x8xf16, #akernel.space<gm>>, %h: memref<1x2x8xf16, #akernel.space<gm>>):
+    // expected-error @+1 {{takes 6 buffers (x, w, r, the optional b, init_h, init_c, then y, y_h and, for an lstm, y_c); 5 given}}
+    akernel.recurrent "lstm"(%x, %w, %r, %y, %h) {direction = "forward", hidden_size = 8 : i64} : memref<5x2x4xf16, #akernel.space<gm>>, memref<1x32x4xf16, #akernel.space<gm>>, memref<1x32x8xf16, #akernel.space<gm>>, memref<5x1x2x8xf16, #akernel.space<gm>>, memref<1x2x8xf16, #akernel.space<gm>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @rnn_weights attributes {block_dim = 1 : i64, engine = #akernel.engine<mix>, nodes = []} {
+  ^bb0(%x: memref<5x2x4xf16, #akernel.space<gm>>, %w: memref<1x8x3xf16, #akernel.space<gm>>, %r: memref<1x8x8xf16, #akernel.space<gm>>, %y: memref<5x1x2x8xf16, #akernel.space<gm>>, %h: memref<1x2x8xf16, #akernel.space<gm>>):
+    // expected-error @+1 {{takes x [seq, batch, input] and w [dirs, gates*hidden, input]}}
+    akernel.recurrent "rnn"(%x, %w, %r, %y, %h) {direction = "forward", hidden_size = 8 : i64} : memref<5x2x4xf16, #akernel.space<gm>>, memref<1x8x3xf16, #akernel.space<gm>>, memref<1x8x8xf16, #akernel.space<gm>>, memref<5x1x2x8xf16, #akernel.space<gm>>, memref<1x2x8xf16, #akernel.space<gm>>
+  }
+}

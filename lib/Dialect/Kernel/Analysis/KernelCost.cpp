@@ -164,6 +164,22 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
           window *= static_cast<double>(size);
         units.vector += trips * repeats(elements * window, pool.getAcc(), k);
       })
+      .Case([&](RecurrentOp rnn) {
+        // Per step and direction: [batch, input + hidden] x [input + hidden,
+        // gates * hidden] on the cube, ~6 vector passes over the gates, and
+        // the weights read from GM (L2 keeps them after the first step).
+        auto x = cast<ShapedType>(rnn.getBuffers()[0].getType());
+        double steps = x.getDimSize(0) * rnn.getDirections();
+        double depth = x.getDimSize(2) + rnn.getHiddenSize();
+        double n = rnn.getGates() * rnn.getHiddenSize();
+        double kFractal = target.getCubeK() * 16.0 / x.getElementTypeBitWidth();
+        units.cube += trips * steps * std::ceil(x.getDimSize(1) / double(target.getCubeM())) *
+                      std::ceil(n / target.getCubeN()) * std::ceil(depth / kFractal);
+        units.vector += trips * steps * repeats(x.getDimSize(1) * n * 6, x.getElementType(), k);
+        double weights = bytesOf(rnn.getBuffers()[1].getType()) +
+                         bytesOf(rnn.getBuffers()[2].getType());
+        units.move += trips * (weights + steps * bytesOf(x) / x.getDimSize(0)) / ddr;
+      })
       .Case([&](InterpOp interp) {
         // Per output element: its taps (1, 4 or 16), each a multiply-add
         // with its weight, plus the weights' arithmetic.
@@ -330,6 +346,11 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
         })
         .Case([&](PoolOp pool) {
           add(pool.getKind().str() + " pool accumulating in " + typeText(pool.getAcc()));
+        })
+        .Case([&](RecurrentOp rnn) {
+          add(rnn.getCell().str() + " layer: cube " + typeText(rnn.getBuffers()[0].getType()) +
+              " -> f32 accumulate, gates in f32 rounded to " +
+              typeText(rnn.getBuffers()[0].getType()));
         })
         .Case([&](InterpOp interp) {
           add(interp.getMode().str() + (interp.getGrid() ? " grid sample" : " resize") +

@@ -240,6 +240,37 @@ LogicalResult InterpOp::verify() {
   return success();
 }
 
+LogicalResult RecurrentOp::verify() {
+  if (getCell() != "lstm" && getCell() != "gru" && getCell() != "rnn")
+    return emitOpError("computes an 'lstm', 'gru' or 'rnn' cell, not '") << getCell() << "'";
+  if (getDirection() != "forward" && getDirection() != "reverse" &&
+      getDirection() != "bidirectional")
+    return emitOpError("runs 'forward', 'reverse' or 'bidirectional', not '")
+           << getDirection() << "'";
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel || kernel.getEngine() != Engine::Mix)
+    return emitOpError("runs in a kernel whose engine is #akernel.engine<mix> (cube and "
+                       "vector)");
+  bool lstm = getCell() == "lstm";
+  if (getHasInitC() && !lstm)
+    return emitOpError("has an initial cell state only as an lstm");
+  size_t expected = 3 + (getHasBias() ? 1 : 0) + (getHasInitH() ? 1 : 0) +
+                    (getHasInitC() ? 1 : 0) + (lstm ? 3 : 2);
+  if (getBuffers().size() != expected)
+    return emitOpError("takes ") << expected << " buffers (x, w, r, the optional b, init_h, "
+                                                "init_c, then y, y_h and, for an lstm, y_c); "
+                                 << getBuffers().size() << " given";
+  for (Value buffer : getBuffers())
+    if (!inSpace(buffer, MemorySpace::GM))
+      return emitOpError("takes GM buffers; ") << buffer.getType() << " is not in gm";
+  auto x = cast<ShapedType>(getBuffers()[0].getType());
+  auto w = cast<ShapedType>(getBuffers()[1].getType());
+  if (x.getRank() != 3 || w.getRank() != 3 || w.getDimSize(0) != getDirections() ||
+      w.getDimSize(1) != getGates() * getHiddenSize() || w.getDimSize(2) != x.getDimSize(2))
+    return emitOpError("takes x [seq, batch, input] and w [dirs, gates*hidden, input]");
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
     return emitOpError("converts on UB: input and output in #akernel.space<ub>");

@@ -365,6 +365,43 @@ def Kernel_InterpOp : Kernel_Op<"vinterp"> {
   let hasVerifier = 1;
 }
 
+def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
+  let summary = "A whole LSTM, GRU or simple RNN layer over a sequence, on GM";
+  let description = [{
+    CANN's DynamicRNN / DynamicGRUV2 / RNN kernel: per step and direction,
+    the cube multiplies x_t by W and h by R (exact products, fp32
+    accumulation); the biases are added in fp32 and the gate
+    pre-activations rounded once to the data dtype; the vector unit computes
+    each gate function and each elementwise step in fp32, rounding every
+    result to the data dtype (the cell state too). `cell` is `lstm` (gates
+    i, o, f, c), `gru` (z, r, h; `linear_before_reset` applies r after the
+    recurrent product) or `rnn` (tanh); `direction` is `forward`,
+    `reverse` or `bidirectional`.
+
+    `buffers`: x `[seq, batch, input]`, w `[dirs, gates*hidden, input]`,
+    r `[dirs, gates*hidden, hidden]`, then b `[dirs, 2*gates*hidden]` with
+    `has_bias`, init_h `[dirs, batch, hidden]` with `has_init_h`, init_c with
+    `has_init_c` (LSTM), then the results: y `[seq, dirs, batch, hidden]`,
+    y_h and (LSTM) y_c `[dirs, batch, hidden]`. Only in a `mix` kernel.
+
+    ```mlir
+    akernel.recurrent "lstm" (%x, %w, %r, %y, %yh, %yc) {direction = "forward", hidden_size = 8 : i64}
+        : memref<5x2x4xf32, #akernel.space<gm>>, ...
+    ```
+  }];
+  let arguments = (ins StrAttr:$cell, Variadic<AnyMemRef>:$buffers, StrAttr:$direction,
+                       I64Attr:$hidden_size, UnitAttr:$linear_before_reset, UnitAttr:$has_bias,
+                       UnitAttr:$has_init_h, UnitAttr:$has_init_c);
+  let assemblyFormat = "$cell `(` $buffers `)` attr-dict `:` type($buffers)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Gates per step: 4 (lstm), 3 (gru), 1 (rnn).
+    int64_t getGates() { return getCell() == "lstm" ? 4 : getCell() == "gru" ? 3 : 1; }
+    /// 2 when bidirectional, else 1.
+    int64_t getDirections() { return getDirection() == "bidirectional" ? 2 : 1; }
+  }];
+}
+
 def Kernel_CastOp : Kernel_Op<"vcast"> {
   let summary = "A dtype conversion on UB with a rounding mode";
   let description = [{

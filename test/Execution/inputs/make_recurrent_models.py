@@ -1,0 +1,102 @@
+"""Recurrent layers beyond ONNX's own test models (which run forward only),
+with expected outputs from a float64 NumPy reference of ONNX's equations.
+Usage: make_recurrent_models.py OUT_DIR
+  lstm_bidirectional/   LSTM, both directions, biases, initial h and c
+  gru_reverse_lbr/      GRU, reverse, linear_before_reset=1, biases, initial h
+  rnn_bidirectional/    simple RNN, both directions, biases
+Each folder holds model.onnx and test_data_set_0/ (input_0.pb, output_<i>.pb
+for Y, Y_h and, for the LSTM, Y_c)."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(7)
+SEQ, BATCH, INPUT, HIDDEN = 4, 2, 3, 5
+
+
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def run_direction(cell, x, w, r, b, h, c, reverse, linear_before_reset):
+    """ONNX's equations for one direction: returns every step's h, h, c."""
+    ys = [None] * len(x)
+    wb, rb = np.split(b, 2)
+    steps = range(len(x) - 1, -1, -1) if reverse else range(len(x))
+    for t in steps:
+        if cell == "LSTM":
+            g = x[t] @ w.T + h @ r.T + wb + rb
+            i, o, f, cc = np.split(g, 4, axis=-1)
+            c = sigmoid(f) * c + sigmoid(i) * np.tanh(cc)
+            h = sigmoid(o) * np.tanh(c)
+        elif cell == "GRU":
+            wz, wr, wh = np.split(w, 3)
+            rz, rr, rh = np.split(r, 3)
+            wbz, wbr, wbh = np.split(wb, 3)
+            rbz, rbr, rbh = np.split(rb, 3)
+            z = sigmoid(x[t] @ wz.T + h @ rz.T + wbz + rbz)
+            rt = sigmoid(x[t] @ wr.T + h @ rr.T + wbr + rbr)
+            if linear_before_reset:
+                hh = np.tanh(x[t] @ wh.T + rt * (h @ rh.T + rbh) + wbh)
+            else:
+                hh = np.tanh(x[t] @ wh.T + (rt * h) @ rh.T + rbh + wbh)
+            h = (1 - z) * hh + z * h
+        else:
+            h = np.tanh(x[t] @ w.T + h @ r.T + wb + rb)
+        ys[t] = h
+    return np.stack(ys), h, c
+
+
+def make(name, cell, direction, with_init_c, linear_before_reset=0):
+    gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[cell]
+    dirs = 2 if direction == "bidirectional" else 1
+    x = rng.uniform(-1, 1, (SEQ, BATCH, INPUT))
+    w = rng.uniform(-0.6, 0.6, (dirs, gates * HIDDEN, INPUT))
+    r = rng.uniform(-0.6, 0.6, (dirs, gates * HIDDEN, HIDDEN))
+    b = rng.uniform(-0.3, 0.3, (dirs, 2 * gates * HIDDEN))
+    h0 = rng.uniform(-0.5, 0.5, (dirs, BATCH, HIDDEN))
+    c0 = rng.uniform(-0.5, 0.5, (dirs, BATCH, HIDDEN))
+    # The float32 values the model holds are what the reference computes on.
+    x, w, r, b, h0, c0 = (a.astype(np.float32).astype(np.float64) for a in (x, w, r, b, h0, c0))
+    ys, hs, cs = [], [], []
+    for d in range(dirs):
+        reverse = direction == "reverse" or d == 1
+        y, h, c = run_direction(cell, x, w[d], r[d], b[d], h0[d], c0[d], reverse,
+                                linear_before_reset)
+        ys.append(y)
+        hs.append(h)
+        cs.append(c)
+    expected = [np.stack(ys, axis=1), np.stack(hs), np.stack(cs)]
+    inits = [numpy_helper.from_array(a.astype(np.float32), n)
+             for a, n in ((w, "W"), (r, "R"), (b, "B"), (h0, "initial_h"), (c0, "initial_c"))]
+    inputs = ["X", "W", "R", "B", "", "initial_h"] + (["initial_c"] if with_init_c else [])
+    outputs = ["Y", "Y_h"] + (["Y_c"] if cell == "LSTM" else [])
+    attrs = {"hidden_size": HIDDEN, "direction": direction}
+    if cell == "GRU":
+        attrs["linear_before_reset"] = linear_before_reset
+    node = helper.make_node(cell, inputs, outputs, name=name, **attrs)
+    shapes = {"Y": [SEQ, dirs, BATCH, HIDDEN], "Y_h": [dirs, BATCH, HIDDEN],
+              "Y_c": [dirs, BATCH, HIDDEN]}
+    graph = helper.make_graph(
+        [node], name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, [SEQ, BATCH, INPUT])],
+        [helper.make_tensor_value_info(o, TensorProto.FLOAT, shapes[o]) for o in outputs],
+        inits if with_init_c else inits[:-1])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    folder = os.path.join(out, name)
+    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    data = os.path.join(folder, "test_data_set_0")
+    tensor = numpy_helper.from_array(x.astype(np.float32), "X")
+    open(os.path.join(data, "input_0.pb"), "wb").write(tensor.SerializeToString())
+    for i, o in enumerate(outputs):
+        tensor = numpy_helper.from_array(expected[i].astype(np.float32), o)
+        open(os.path.join(data, f"output_{i}.pb"), "wb").write(tensor.SerializeToString())
+
+
+make("lstm_bidirectional", "LSTM", "bidirectional", with_init_c=True)
+make("gru_reverse_lbr", "GRU", "reverse", with_init_c=False, linear_before_reset=1)
+make("rnn_bidirectional", "RNN", "bidirectional", with_init_c=False)
