@@ -100,6 +100,7 @@ struct ConvertAscendToKernelPass
     SymbolTable symbols(module);
     context.symbols = &symbols;
 
+    splitNonContiguousReductions(module);
     llvm::DenseSet<Operation *> kept;
     if (failed(nameUnlowered(module, context, kept)))
       return signalPassFailure();

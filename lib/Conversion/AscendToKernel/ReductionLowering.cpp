@@ -35,25 +35,86 @@ using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
 
+namespace {
+
+/// Per axis, whether it is reduced (every axis when `axes` is empty).
+SmallVector<bool> reducedMask(int64_t rank, ArrayRef<int64_t> axes) {
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes)
+    reduced[axis < 0 ? axis + rank : axis] = true;
+  return reduced;
+}
+
+/// The runs of reduced axes that are adjacent in memory: axes of size 1
+/// (which hold one element) neither break a run nor form one.
+SmallVector<SmallVector<int64_t>> reducedRuns(ShapedType type, ArrayRef<int64_t> axes) {
+  SmallVector<bool> reduced = reducedMask(type.getRank(), axes);
+  SmallVector<SmallVector<int64_t>> runs;
+  bool open = false;
+  for (int64_t axis = 0; axis < type.getRank(); ++axis) {
+    if (type.getDimSize(axis) == 1)
+      continue;
+    if (!reduced[axis]) {
+      open = false;
+      continue;
+    }
+    if (!open)
+      runs.emplace_back();
+    runs.back().push_back(axis);
+    open = true;
+  }
+  return runs;
+}
+
+} // namespace
+
 std::optional<std::array<int64_t, 3>> ascendprec::kernel::rowView(ShapedType type,
                                                                  ArrayRef<int64_t> axes) {
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> sorted;
-  for (int64_t axis : axes)
-    sorted.push_back(axis < 0 ? axis + rank : axis);
-  llvm::sort(sorted);
-  if (sorted.empty())
-    for (int64_t axis = 0; axis < rank; ++axis)
-      sorted.push_back(axis);
-  for (size_t i = 1; i < sorted.size(); ++i)
-    if (sorted[i] != sorted[i - 1] + 1)
-      return std::nullopt;
+  SmallVector<SmallVector<int64_t>> runs = reducedRuns(type, axes);
+  if (runs.size() > 1)
+    return std::nullopt;
   std::array<int64_t, 3> view = {1, 1, 1};
-  for (int64_t axis = 0; axis < rank; ++axis) {
-    int64_t slot = axis < sorted.front() ? 0 : axis <= sorted.back() ? 1 : 2;
+  for (int64_t axis = 0; axis < type.getRank(); ++axis) {
+    int64_t slot = runs.empty() || axis < runs[0].front() ? 0 : axis <= runs[0].back() ? 1 : 2;
     view[slot] *= type.getDimSize(axis);
   }
   return view;
+}
+
+void ascendprec::kernel::splitNonContiguousReductions(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<ascend::ReduceSumOp, ascend::ReduceMeanOp, ascend::ReduceMaxOp, ascend::ReduceMinOp,
+            ascend::ReduceProdOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    auto inType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    if (!inType || !outType || !inType.hasStaticShape() || !axes)
+      continue;
+    SmallVector<SmallVector<int64_t>> runs = reducedRuns(inType, axes.asArrayRef());
+    if (runs.size() < 2)
+      continue;
+    // The last runs first, each into a keep_dims intermediate; the op then
+    // reduces what is left (its later axes are 1 by then). A mean of means
+    // over equal groups is the mean.
+    OpBuilder builder(op);
+    Value input = op->getOperand(0);
+    for (const SmallVector<int64_t> &run : llvm::reverse(ArrayRef(runs).drop_front())) {
+      SmallVector<int64_t> shape(cast<ShapedType>(input.getType()).getShape());
+      for (int64_t axis : run)
+        shape[axis] = 1;
+      Operation *part = builder.clone(*op);
+      part->setOperand(0, input);
+      part->setAttr("axes", builder.getDenseI64ArrayAttr(run));
+      part->setAttr("keep_dims", builder.getBoolAttr(true));
+      part->getResult(0).setType(RankedTensorType::get(shape, outType.getElementType()));
+      input = part->getResult(0);
+    }
+    op->setOperand(0, input);
+  }
 }
 
 // 16-bit sums, means and products accumulate in fp32 unless the impl mode
@@ -377,7 +438,9 @@ ascendprec::kernel::whyReductionNotLowerable(Operation *op, const LoweringContex
   std::optional<std::array<int64_t, 3>> view =
       axes ? rowView(inType, *axes) : std::nullopt;
   if (!view)
-    return std::string("reduces axes that are not contiguous (transpose them together first)");
+    return std::string("reduces axes that are not contiguous (a ") +
+           std::string(*kind) + " over them is not split into runs; transpose them together "
+           "first)";
   Type data = inType.getElementType();
   // sqrt and log have no integer vector form.
   if ((*kind == "l2" || *kind == "log_sum" || *kind == "log_sum_exp") && !isa<FloatType>(data))

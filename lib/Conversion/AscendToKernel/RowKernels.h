@@ -12,8 +12,14 @@ namespace ascendprec::kernel {
 class KernelBuilder;
 
 /// A shape as [outer, reduced, inner] around contiguous `axes` (all axes
-/// when empty; negative axes count from the end); nothing otherwise.
+/// when empty; negative axes count from the end; axes of size 1 do not
+/// count); nothing otherwise.
 std::optional<std::array<int64_t, 3>> rowView(ShapedType type, ArrayRef<int64_t> axes);
+
+/// Rewrites a sum, mean, maximum, minimum or product over axes that are not
+/// adjacent in memory (NCHW's N, H and W) into a chain of reductions over
+/// adjacent runs, the last runs first.
+void splitNonContiguousReductions(ModuleOp module);
 
 /// The accumulation dtype of a `kind` reduction of `data` (16-bit sums in
 /// fp32 unless the impl mode is super_performance or keep_fp16).

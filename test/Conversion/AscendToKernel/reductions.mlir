@@ -67,6 +67,23 @@ func.func @pool(%x: tensor<1x8x16x16xf16>) -> (tensor<1x8x8x8xf16>, tensor<1x8x8
   return %y, %z : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>
 }
 
+// A mean over N, H and W of NCHW (BatchNorm's training statistics, MVN):
+// the axes are not adjacent, so H*W is reduced first (keep_dims, same
+// node), then N of the [N, C, 1, 1] result: [1, N, C] rows. An axis of size
+// 1 does not break a run: axes {0, 2} of [4, 1, 8] are one run.
+// CHECK-LABEL: akernel.kernel @stats
+// CHECK: akernel.vreduce "mean" {{.*}} : memref<{{[0-9]+}}x20x1xf32, #akernel.space<ub>>
+// CHECK: akernel.kernel @stats
+// CHECK: akernel.vreduce "mean" {{.*}} : memref<{{[0-9]+}}x2x3xf32, #akernel.space<ub>>
+// CHECK: akernel.launch @stats{{.*}}(%arg0) {nodes = ["stats"]} : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+// CHECK: akernel.launch @stats{{.*}} : (tensor<2x3x1x1xf32>) -> tensor<3xf32>
+// CHECK: akernel.launch @one_run{{.*}} : (tensor<4x1x8xf32>) -> tensor<1xf32>
+func.func @split_mean(%x: tensor<2x3x4x5xf32>, %y: tensor<4x1x8xf32>) -> (tensor<3xf32>, tensor<1xf32>) {
+  %m = ascend.ReduceMean %x {name = "stats", axes = array<i64: 0, 2, 3>} : (tensor<2x3x4x5xf32>) -> tensor<3xf32>
+  %s = ascend.ReduceSum %y {name = "one_run", axes = array<i64: 0, 2>} : (tensor<4x1x8xf32>) -> tensor<1xf32>
+  return %m, %s : tensor<3xf32>, tensor<1xf32>
+}
+
 // 3-D pooling (MaxPool3D, AvgPool3D): [N*C volumes, D, H, W] tiles, the
 // window with one entry per spatial axis.
 // CHECK-LABEL: akernel.kernel @pool3d

@@ -4,6 +4,7 @@
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -18,6 +19,7 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
   llvm::StringMap<size_t> nodeIndex;
   for (auto [index, node] : llvm::enumerate(report.nodes))
     nodeIndex.try_emplace(node.name, index);
+  llvm::StringSet<> timed; // nodes whose first launch has been counted
   llvm::StringMap<bool> insertedCast;
   for (const report::ReportNode &node : report.nodes)
     if (node.insertedCast)
@@ -39,12 +41,20 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
                           return insertedCast.lookup(node);
                         });
     // The kernel's time goes on its first node (a fused kernel's cube op);
-    // the other nodes it computes name it with 0.
+    // the other nodes it computes name it with 0. A node computed by
+    // several launches (a reduction split into runs) adds their times and
+    // names the first.
     for (auto [position, name] : llvm::enumerate(cost.nodes)) {
       auto found = nodeIndex.find(name);
       if (found == nodeIndex.end())
         continue;
       report::ReportNode &node = report.nodes[found->second];
+      if (position == 0 && !timed.insert(name).second) {
+        node.estUs = node.estUs.value_or(0.0) + cost.us;
+        continue;
+      }
+      if (position != 0 && timed.contains(name))
+        continue;
       node.kernel = cost.name;
       node.estUs = position == 0 ? cost.us : 0.0;
     }
