@@ -63,7 +63,7 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (reductionKindOf(opType))
     return whyReductionNotLowerable(op, context);
   if (isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op, ascend::LayerNormOp,
-          ascend::InstanceNormOp>(op))
+          ascend::InstanceNormOp, ascend::LRNOp>(op))
     return whyNormalizationNotLowerable(op, context);
   if (isa<ascend::MaxPoolOp, ascend::AvgPoolOp, ascend::MaxPool3DOp, ascend::AvgPool3DOp>(op))
     return whyPoolingNotLowerable(op, context);

@@ -1,9 +1,10 @@
-//===- NormalizationLowering.cpp - Softmax, LogSoftmax and LayerNorm -------===//
+//===- NormalizationLowering.cpp - Softmax, LayerNorm, InstanceNorm, LRN --===//
 //
 // Row-wise vector kernels whose rows fit UB: Softmax subtracts the row's
 // maximum, exponentiates (in fp32 under high_precision, IM-7), sums in the
 // accumulation dtype and divides; LayerNorm takes the row's mean and
-// variance, normalizes with rsqrt and applies gamma and beta.
+// variance, normalizes with rsqrt and applies gamma and beta; LRN sums
+// squares over a channel window (below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,10 +266,86 @@ struct RowNormLowering : OpConversionPattern<NormT> {
   LoweringContext &context;
 };
 
+/// LRN over whole images: the channel window's sum of squares is an
+/// average pooling of x^2 along C (padding counted, times the window) on
+/// [images, C, H*W] tiles; then (bias + alpha * sum)^-beta as
+/// exp(-beta * log(...)) and the product with x, all in the accumulation
+/// dtype (fp32 for 16-bit data), rounded once into the output.
+int64_t lrnBytesPerImage(ShapedType type, Type acc) {
+  int64_t elements = type.getNumElements() / std::max<int64_t>(type.getDimSize(0), 1);
+  return elements * (2 * elementBytes(type) + 2 * elementBytes(acc));
+}
+
+struct LRNLowering : OpConversionPattern<ascend::LRNOp> {
+  LRNLowering(MLIRContext *ctx, LoweringContext &context)
+      : OpConversionPattern(ctx), context(context) {}
+
+  LogicalResult matchAndRewrite(ascend::LRNOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
+      return success();
+    auto type = cast<ShapedType>(adaptor.getX().getType());
+    Type data = type.getElementType();
+    Type acc = accumulationType(op, "sum", data);
+    KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{type}, TypeRange{type},
+                     nodesOf(op));
+    int64_t images = type.getDimSize(0), channels = type.getDimSize(1);
+    int64_t pixels = type.getNumElements() / std::max<int64_t>(images * channels, 1);
+    VectorTiling tiling = chooseRowTiling(images, lrnBytesPerImage(type, acc), context.facts,
+                                          context.vectorCores);
+    kb.setStepTiling("images", tiling);
+    OpBuilder &b = kb.builder();
+    Location loc = kb.loc();
+    Value x = kb.reshapeGM(kb.arg(0), {images, channels, pixels});
+    Value y = kb.reshapeGM(kb.output(), {images, channels, pixels});
+    SmallVector<int64_t> tile = {tiling.tile, channels, pixels};
+    Value in = kb.alloc(tile, data, MemorySpace::UB);
+    Value squares = kb.alloc(tile, acc, MemorySpace::UB);
+    Value window = kb.alloc(tile, acc, MemorySpace::UB);
+    Value out = kb.alloc(tile, data, MemorySpace::UB);
+    Value step = kb.openTileLoop(tiling.tiles, tiling.blockDim);
+    Value image = arith::MulIOp::create(b, loc, step, kb.index(tiling.tile));
+    SmallVector<Value> at = {image, kb.index(0), kb.index(0)};
+    loadTile(b, loc, x, at, in);
+    int64_t radius = op.getDepthRadius(), size = 2 * op.getDepthRadius() + 1;
+    vop(b, loc, "mul", {in, in}, squares, acc);
+    PoolOp::create(b, loc, "avg", squares, window, ArrayRef<int64_t>{size, 1},
+                   ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{radius, radius, 0, 0}, acc,
+                   /*exclusive=*/false);
+    double alpha = paramValue(op.getAlphaAttr().getValue());
+    vectorOp(b, loc, "muls", ValueRange{window}, window, acc)
+        .setParams(ArrayRef<double>{alpha * static_cast<double>(size)});
+    vectorOp(b, loc, "adds", ValueRange{window}, window, acc)
+        .setParams(ArrayRef<double>{paramValue(op.getBiasAttr().getValue())});
+    vop(b, loc, "log", window, window, acc);
+    vectorOp(b, loc, "muls", ValueRange{window}, window, acc)
+        .setParams(ArrayRef<double>{-paramValue(op.getBetaAttr().getValue())});
+    vop(b, loc, "exp", window, window, acc);
+    vop(b, loc, "mul", {in, window}, out, acc);
+    storeTile(b, loc, out, y, at);
+    kb.closeLoop();
+    kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+    return success();
+  }
+
+  LoweringContext &context;
+};
+
 } // namespace
 
 std::optional<std::string>
 ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringContext &context) {
+  if (auto lrn = dyn_cast<ascend::LRNOp>(op)) {
+    auto type = cast<ShapedType>(lrn.getX().getType());
+    if (type.getRank() < 3)
+      return std::string("normalizes a tensor without channels and pixels (rank below 3)");
+    Type acc = accumulationType(op, "sum", type.getElementType());
+    if (chooseRowTiling(type.getDimSize(0), lrnBytesPerImage(type, acc), context.facts,
+                        context.vectorCores)
+            .tile == 0)
+      return std::string("normalizes images too large for UB (a whole image's channels)");
+    return std::nullopt;
+  }
   if (auto layerNorm = dyn_cast<ascend::LayerNormOp>(op)) {
     auto type = cast<ShapedType>(layerNorm.getX().getType());
     SmallVector<int64_t> axes = normAxes(layerNorm);
@@ -305,5 +382,6 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
 void ascendprec::kernel::populateNormalizationLoweringPatterns(RewritePatternSet &patterns,
                                                                LoweringContext &context) {
   patterns.add<SoftmaxLowering, RowNormLowering<ascend::LayerNormOp>,
-               RowNormLowering<ascend::InstanceNormOp>>(patterns.getContext(), context);
+               RowNormLowering<ascend::InstanceNormOp>, LRNLowering>(patterns.getContext(),
+                                                                    context);
 }

@@ -216,3 +216,20 @@ func.func @long(%x: tensor<4096x1024xf32>) -> (tensor<1x1xf32>, tensor<1x1xf32>)
   %z = ascend.ReduceL2 %x {name = "long_l2", axes = array<i64: 0, 1>, keep_dims = true} : (tensor<4096x1024xf32>) -> tensor<1x1xf32>
   return %y, %z : tensor<1x1xf32>, tensor<1x1xf32>
 }
+
+// LRN: whole images as [images, C, H*W] tiles; the channel window's sum of
+// squares is an average pooling of x^2 along C counting the padding
+// (window 2r+1, pads r), scaled back by the window; then
+// exp(-beta * log(bias + alpha * sum)) times x, in fp32.
+// CHECK-LABEL: akernel.kernel @lrn
+// CHECK: akernel.vop "mul" %{{.*}}, %{{.*}} -> %{{.*}} {compute = f32}
+// CHECK: akernel.vpool "avg" %{{.*}} -> %{{.*}} {acc = f32, kernel = array<i64: 5, 1>, pads = array<i64: 2, 2, 0, 0>, strides = array<i64: 1, 1>} : memref<1x8x16xf32, #akernel.space<ub>> -> memref<1x8x16xf32, #akernel.space<ub>>
+// CHECK: akernel.vop "muls" {{.*}} params = array<f64: 1.000000e-04>
+// CHECK: akernel.vop "adds" {{.*}} params = array<f64: 2.000000e+00>
+// CHECK: akernel.vop "log"
+// CHECK: akernel.vop "muls" {{.*}} params = array<f64: -7.500000e-01>
+// CHECK: akernel.vop "exp"
+func.func @lrn(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
+  %y = ascend.LRN %x {name = "lrn", depth_radius = 2 : i64, bias = 2.0 : f32, alpha = 2.0e-05 : f32, beta = 0.75 : f32} : tensor<2x8x4x4xf32>
+  return %y : tensor<2x8x4x4xf32>
+}
