@@ -86,6 +86,13 @@ std::vector<Tap> sampleTaps(InterpMode mode, bool alignCorners, InterpPadding pa
   auto index = [&](int64_t i) { return i >= 0 && i < size ? i : int64_t(-1); };
   if (mode != InterpMode::Bicubic && padding != InterpPadding::Zeros)
     x = inside(x);
+  // A NaN point, or one so far out that no tap can reach the image, reads
+  // only padding (and keeps the index arithmetic in range).
+  if (!(std::fabs(x) < 4.0 * static_cast<double>(size) + 4)) {
+    if (padding == InterpPadding::Zeros || std::isnan(x))
+      return {{-1, 1}};
+    x = inside(x);
+  }
   if (mode == InterpMode::Nearest)
     return {{index(static_cast<int64_t>(std::nearbyint(x))), 1}};
   double first = std::floor(x), t = x - first;
