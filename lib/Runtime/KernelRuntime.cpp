@@ -48,6 +48,7 @@ const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::kernelRu
       {"ascendprec_rt_reduce", reinterpret_cast<void *>(&ascendprec_rt_reduce)},
       {"ascendprec_rt_pool", reinterpret_cast<void *>(&ascendprec_rt_pool)},
       {"ascendprec_rt_interp", reinterpret_cast<void *>(&ascendprec_rt_interp)},
+      {"ascendprec_rt_topk", reinterpret_cast<void *>(&ascendprec_rt_topk)},
       {"ascendprec_rt_recurrent", reinterpret_cast<void *>(&ascendprec_rt_recurrent)},
       {"ascendprec_rt_round_float", reinterpret_cast<void *>(&ascendprec_rt_round_float)},
       {"ascendprec_rt_round_int", reinterpret_cast<void *>(&ascendprec_rt_round_int)},

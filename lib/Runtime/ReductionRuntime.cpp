@@ -1,8 +1,8 @@
-//===- ReductionRuntime.cpp - vreduce and vpool --------------------------===//
+//===- ReductionRuntime.cpp - vreduce, vpool and vtopk -------------------===//
 //
 // Reductions accumulate in their `acc` dtype, rounding every step, in tree
-// (pairwise) or sequential order; arg reductions compare exactly; pooling
-// averages accumulate in `acc` and divide once.
+// (pairwise) or sequential order; arg reductions and top-k compare exactly;
+// pooling averages accumulate in `acc` and divide once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +219,48 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
                                oh * outStride[1] + ow * outStride[2]),
                      result, Rounding::Rint, overflowMode);
         }
+}
+
+void ascendprec_rt_topk(int64_t inRank, void *inDesc, int64_t valRank, void *valDesc,
+                        int64_t idxRank, void *idxDesc, int32_t order, int32_t inType,
+                        int32_t idxType) {
+  ElementType in = typeOf(inType), index = typeOf(idxType);
+  Buffer input = bufferOf(inRank, inDesc, elementBytes(in));
+  Buffer values = bufferOf(valRank, valDesc, elementBytes(in));
+  Buffer indices = bufferOf(idxRank, idxDesc, elementBytes(index));
+  int64_t rows = input.sizes[0], n = input.sizes[1], inner = input.sizes[2];
+  int64_t k = values.sizes[1];
+  bool largest = static_cast<TopKOrder>(order) == TopKOrder::Largest;
+  std::vector<double> row(n);
+  std::vector<int64_t> ranked(n);
+  // NaN ranks above every number; equal elements keep their index order.
+  auto before = [&](int64_t a, int64_t b) {
+    double x = row[a], y = row[b];
+    bool xNan = std::isnan(x), yNan = std::isnan(y);
+    if (xNan || yNan)
+      return largest ? xNan && !yNan : yNan && !xNan;
+    return largest ? x > y : x < y;
+  };
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < inner; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        // Values are moved bit for bit; the comparison reads them.
+        row[j] = readValue(in, input.at(r * input.strides[0] + j * input.strides[1] +
+                                        i * input.strides[2]));
+        ranked[j] = j;
+      }
+      std::stable_sort(ranked.begin(), ranked.end(), before);
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t from = ranked[j];
+        std::memcpy(values.at(r * values.strides[0] + j * values.strides[1] + i * values.strides[2]),
+                    input.at(r * input.strides[0] + from * input.strides[1] + i * input.strides[2]),
+                    elementBytes(in));
+        writeValue(index,
+                   indices.at(r * indices.strides[0] + j * indices.strides[1] +
+                              i * indices.strides[2]),
+                   static_cast<double>(from), Rounding::Rint, Overflow::Saturate);
+      }
+    }
 }
 
 /// The rounding of one value to a 16-bit float or to fp32 for vector code,

@@ -35,6 +35,8 @@ enum class InterpCoordinates : int32_t { AlignCorners = 0, HalfPixel = 1, Asymme
 enum class InterpPadding : int32_t { Zeros = 0, Border = 1, Reflection = 2 };
 /// `akernel.recurrent`'s cell and direction; its flags say which optional
 /// buffers are present.
+/// `akernel.vtopk`'s order.
+enum class TopKOrder : int32_t { Smallest = 0, Largest = 1 };
 enum class RecurrentCell : int32_t { Lstm = 0, Gru = 1, Rnn = 2 };
 enum class RecurrentDirection : int32_t { Forward = 0, Reverse = 1, Bidirectional = 2 };
 enum RecurrentFlags : int32_t { HasBias = 1, HasInitH = 2, HasInitC = 4, LinearBeforeReset = 8 };

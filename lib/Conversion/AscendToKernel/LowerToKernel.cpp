@@ -71,6 +71,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyInterpolationNotLowerable(op, context);
   if (isa<ascend::DynamicRNNOp, ascend::DynamicGRUV2Op, ascend::RNNOp>(op))
     return whyRecurrentNotLowerable(op);
+  if (isa<ascend::TopKV2Op>(op))
+    return whySelectionNotLowerable(op, context);
   return std::string("has no kernel lowering yet");
 }
 
@@ -121,6 +123,7 @@ struct ConvertAscendToKernelPass
     populateReductionLoweringPatterns(patterns, context);
     populateInterpolationLoweringPatterns(patterns, context);
     populateRecurrentLoweringPatterns(patterns, context);
+    populateSelectionLoweringPatterns(patterns, context);
     populateDataMovementLoweringPatterns(patterns, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -46,6 +46,8 @@ std::optional<std::string> whyInterpolationNotLowerable(Operation *op,
 void populateInterpolationLoweringPatterns(RewritePatternSet &patterns,
                                            LoweringContext &context);
 std::optional<std::string> whyRecurrentNotLowerable(Operation *op);
+std::optional<std::string> whySelectionNotLowerable(Operation *op, const LoweringContext &context);
+void populateSelectionLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 void populateRecurrentLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 
 } // namespace ascendprec::kernel

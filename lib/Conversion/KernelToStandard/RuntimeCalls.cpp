@@ -264,6 +264,17 @@ LogicalResult lowerInterp(InterpOp interp, CodegenContext &context) {
   return success();
 }
 
+LogicalResult lowerTopK(TopKOp topk, CodegenContext &context) {
+  RuntimeCall call(topk, context);
+  call.buffer(topk.getInput()).buffer(topk.getValues()).buffer(topk.getIndices());
+  call.i32(static_cast<int32_t>(topk.getLargest() ? runtime::TopKOrder::Largest
+                                                  : runtime::TopKOrder::Smallest))
+      .i32(context.elementCode(topk.getInput()))
+      .i32(context.elementCode(topk.getIndices()));
+  call.call("ascendprec_rt_topk");
+  return success();
+}
+
 LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
   using runtime::RecurrentCell;
   using runtime::RecurrentDirection;
@@ -316,5 +327,6 @@ LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context
       .Case([&](PoolOp pool) { return lowerPool(pool, context); })
       .Case([&](InterpOp interp) { return lowerInterp(interp, context); })
       .Case([&](RecurrentOp rnn) { return lowerRecurrent(rnn, context); })
+      .Case([&](TopKOp topk) { return lowerTopK(topk, context); })
       .Default([](Operation *) { return failure(); });
 }

@@ -233,3 +233,16 @@ func.func @lrn(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
   %y = ascend.LRN %x {name = "lrn", depth_radius = 2 : i64, bias = 2.0 : f32, alpha = 2.0e-05 : f32, beta = 0.75 : f32} : tensor<2x8x4x4xf32>
   return %y : tensor<2x8x4x4xf32>
 }
+
+// TopKV2 along the middle axis: [outer, n, inner] rows in UB, k from the
+// result (the k operand is not read), values and indices stored apart.
+// CHECK-LABEL: akernel.kernel @topk
+// CHECK-SAME: engine = #akernel.engine<vector>
+// CHECK: akernel.vtopk %{{.*}} -> %{{.*}}, %{{.*}} {largest} : memref<{{[0-9]+}}x16x4xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}x3x4xf32, #akernel.space<ub>>, memref<{{[0-9]+}}x3x4xi64, #akernel.space<ub>>
+// CHECK-LABEL: akernel.kernel @bottomk
+// CHECK: akernel.vtopk %{{.*}} -> %{{.*}}, %{{.*}} : memref<{{[0-9]+}}x4x1xf32
+func.func @topk(%x: tensor<2x16x4xf32>, %k: tensor<1xi64>) -> (tensor<2x3x4xf32>, tensor<2x3x4xi64>, tensor<2x16x2xi64>) {
+  %v, %i = ascend.TopKV2 %x, %k {name = "topk", dim = 1 : i64} : (tensor<2x16x4xf32>, tensor<1xi64>) -> (tensor<2x3x4xf32>, tensor<2x3x4xi64>)
+  %w, %j = ascend.TopKV2 %x, %k {name = "bottomk", largest = false} : (tensor<2x16x4xf32>, tensor<1xi64>) -> (tensor<2x16x2xf32>, tensor<2x16x2xi64>)
+  return %v, %i, %j : tensor<2x3x4xf32>, tensor<2x3x4xi64>, tensor<2x16x2xi64>
+}

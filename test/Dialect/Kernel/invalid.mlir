@@ -561,3 +561,27 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
     akernel.recurrent "rnn"(%x, %w, %r, %y, %h) {direction = "forward", hidden_size = 8 : i64} : memref<5x2x4xf16, #akernel.space<gm>>, memref<1x8x3xf16, #akernel.space<gm>>, memref<1x8x8xf16, #akernel.space<gm>>, memref<5x1x2x8xf16, #akernel.space<gm>>, memref<1x2x8xf16, #akernel.space<gm>>
   }
 }
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @topk_k attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<2x8x1xf16, #akernel.space<ub>>
+    %v = akernel.alloc : memref<2x9x1xf16, #akernel.space<ub>>
+    %i = akernel.alloc : memref<2x9x1xi32, #akernel.space<ub>>
+    // expected-error @+1 {{selects [rows, k, inner] values and indices from [rows, n, inner] with k <= n}}
+    akernel.vtopk %x -> %v, %i {largest} : memref<2x8x1xf16, #akernel.space<ub>> -> memref<2x9x1xf16, #akernel.space<ub>>, memref<2x9x1xi32, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @topk_index attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<2x8x1xf16, #akernel.space<ub>>
+    %v = akernel.alloc : memref<2x3x1xf16, #akernel.space<ub>>
+    %i = akernel.alloc : memref<2x3x1xf32, #akernel.space<ub>>
+    // expected-error @+1 {{writes i32 or i64 indices, not 'f32'}}
+    akernel.vtopk %x -> %v, %i {largest} : memref<2x8x1xf16, #akernel.space<ub>> -> memref<2x3x1xf16, #akernel.space<ub>>, memref<2x3x1xf32, #akernel.space<ub>>
+  }
+}

@@ -180,6 +180,13 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
                          bytesOf(rnn.getBuffers()[2].getType());
         units.move += trips * (weights + steps * bytesOf(x) / x.getDimSize(0)) / ddr;
       })
+      .Case([&](TopKOp topk) {
+        // A bitonic selection: about n * log2(n) compares per row.
+        auto input = cast<ShapedType>(topk.getInput().getType());
+        double n = std::max<int64_t>(input.getDimSize(1), 2);
+        units.vector += trips * repeats(input.getNumElements() * std::ceil(std::log2(n)),
+                                        input.getElementType(), k);
+      })
       .Case([&](InterpOp interp) {
         // Per output element: its taps (1, 4 or 16), each a multiply-add
         // with its weight, plus the weights' arithmetic.
@@ -346,6 +353,10 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
         })
         .Case([&](PoolOp pool) {
           add(pool.getKind().str() + " pool accumulating in " + typeText(pool.getAcc()));
+        })
+        .Case([&](TopKOp topk) {
+          add(std::string(topk.getLargest() ? "top-k largest" : "top-k smallest") +
+              " (exact compares)");
         })
         .Case([&](RecurrentOp rnn) {
           add(rnn.getCell().str() + " layer: cube " + typeText(rnn.getBuffers()[0].getType()) +

@@ -271,6 +271,26 @@ LogicalResult RecurrentOp::verify() {
   return success();
 }
 
+LogicalResult TopKOp::verify() {
+  if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getValues(), MemorySpace::UB) ||
+      !inSpace(getIndices(), MemorySpace::UB))
+    return emitOpError("selects on UB: every buffer in #akernel.space<ub>");
+  auto input = cast<ShapedType>(getInput().getType());
+  auto values = cast<ShapedType>(getValues().getType());
+  auto indices = cast<ShapedType>(getIndices().getType());
+  if (input.getRank() != 3 || values.getShape() != indices.getShape() || values.getRank() != 3 ||
+      values.getDimSize(0) != input.getDimSize(0) || values.getDimSize(2) != input.getDimSize(2) ||
+      values.getDimSize(1) > input.getDimSize(1))
+    return emitOpError("selects [rows, k, inner] values and indices from [rows, n, inner] "
+                       "with k <= n");
+  if (values.getElementType() != input.getElementType())
+    return emitOpError("keeps the input's dtype in its values");
+  auto index = dyn_cast<IntegerType>(indices.getElementType());
+  if (!index || (index.getWidth() != 32 && index.getWidth() != 64))
+    return emitOpError("writes i32 or i64 indices, not ") << indices.getElementType();
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   if (!inSpace(getInput(), MemorySpace::UB) || !inSpace(getOutput(), MemorySpace::UB))
     return emitOpError("converts on UB: input and output in #akernel.space<ub>");

@@ -402,6 +402,29 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
   }];
 }
 
+def Kernel_TopKOp : Kernel_Op<"vtopk"> {
+  let summary = "The k largest (or smallest) of each [n] row of a tile, with indices";
+  let description = [{
+    For every [rows, n, inner] position (row, inner) of `input`, writes the
+    k largest elements along n (smallest without `largest`) in order into
+    `values` ([rows, k, inner]) and their positions into `indices`: equal
+    elements in index order, NaN above every number. Exact: elements are
+    compared, not computed.
+
+    ```mlir
+    akernel.vtopk %x -> %v, %i {largest} : memref<4x16x1xf16, #akernel.space<ub>>
+        -> memref<4x3x1xf16, #akernel.space<ub>>, memref<4x3x1xi64, #akernel.space<ub>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$input, AnyMemRef:$values, AnyMemRef:$indices,
+                       UnitAttr:$largest);
+  let assemblyFormat = [{
+    $input `->` $values `,` $indices attr-dict `:` type($input) `->` type($values) `,`
+    type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kernel_CastOp : Kernel_Op<"vcast"> {
   let summary = "A dtype conversion on UB with a rounding mode";
   let description = [{
