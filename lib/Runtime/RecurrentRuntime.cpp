@@ -5,7 +5,10 @@
 // h * R is exact and summed in fp32 (the cube), the biases added in fp32
 // and each pre-activation rounded once to the data dtype (the fixpipe);
 // every gate function and elementwise step is computed in fp32 and rounded
-// to the data dtype (the vector unit), the cell state included.
+// to the data dtype (the vector unit), the cell state included. The data
+// dtype is the results'; with 16-bit inputs and fp32 results
+// (cube_fp16in_fp32out) the cube reads x, the weights and h in the input
+// dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +27,21 @@ namespace {
 /// The layer's buffers and the rounding to its data dtype.
 struct Layer {
   Buffer x, w, r, b, initH, initC, y, yH, yC;
-  ElementType data;
+  ElementType inputType; ///< x, w, r, b, init_h, init_c: what the cube reads
+  ElementType data;  ///< the results and every vector step
   Overflow overflow;
   RecurrentCell cell;
   int32_t flags;
   int64_t seq, batch, input, hidden, gates;
 
   double read(const Buffer &buffer, int64_t i0, int64_t i1, int64_t i2) const {
-    return readValue(data, buffer.at(i0 * buffer.strides[0] + i1 * buffer.strides[1] +
+    return readValue(inputType, buffer.at(i0 * buffer.strides[0] + i1 * buffer.strides[1] +
                                      i2 * buffer.strides[2]));
   }
   /// To the data dtype (the vector unit's result, the fixpipe's output).
   double round(double value) const { return roundToAccumulator(value, data, overflow); }
+  /// To the cube's input dtype (h fed back into the product).
+  double toInput(double value) const { return roundToAccumulator(value, inputType, overflow); }
   /// To fp32 (the cube's accumulator, the vector unit's internal dtype).
   double f32(double value) const { return roundToAccumulator(value, ElementType::F32, overflow); }
   double sigmoid(double v) const { return round(f32(1 / (1 + std::exp(-v)))); }
@@ -64,7 +70,8 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
     if (!(layer.flags & HasBias))
       return 0.0;
     int64_t at = which * g * hidden + row;
-    return readValue(layer.data, layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
+    return readValue(layer.inputType,
+                     layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
   };
   std::vector<double> h(hidden, 0.0), c(hidden, 0.0);
   for (int64_t j = 0; j < hidden; ++j) {
@@ -80,7 +87,10 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
     for (int64_t k = 0; k < layer.input; ++k)
       x[k] = layer.read(layer.x, t, n, k);
     std::vector<double> xw = multiply(layer, layer.w, direction, x, 0, g * hidden);
-    std::vector<double> hr = multiply(layer, layer.r, direction, h, 0, g * hidden);
+    std::vector<double> hIn(hidden);
+    for (int64_t j = 0; j < hidden; ++j)
+      hIn[j] = layer.toInput(h[j]);
+    std::vector<double> hr = multiply(layer, layer.r, direction, hIn, 0, g * hidden);
     // Pre-activation of gate `gate`, row j: one fixpipe rounding.
     auto pre = [&](int64_t gate, int64_t j) {
       int64_t row = gate * hidden + j;
@@ -107,7 +117,7 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
       }
       std::vector<double> resetH(hidden);
       for (int64_t j = 0; j < hidden; ++j)
-        resetH[j] = layer.round(r[j] * h[j]);
+        resetH[j] = layer.toInput(layer.round(r[j] * h[j]));
       // Without linear_before_reset, r scales h before the product.
       std::vector<double> hrH =
           linearBeforeReset ? std::vector<double>(hr.begin() + 2 * hidden, hr.end())
@@ -150,19 +160,21 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
                              int64_t hRank, void *hDesc, int64_t cRank, void *cDesc,
                              int64_t yRank, void *yDesc, int64_t yhRank, void *yhDesc,
                              int64_t ycRank, void *ycDesc, int32_t cell, int32_t direction,
-                             int32_t flags, int32_t dataType, int32_t overflow) {
+                             int32_t flags, int32_t inputType, int32_t dataType,
+                             int32_t overflow) {
   Layer layer;
+  layer.inputType = typeOf(inputType);
   layer.data = typeOf(dataType);
-  size_t bytes = elementBytes(layer.data);
-  layer.x = bufferOf(xRank, xDesc, bytes);
-  layer.w = bufferOf(wRank, wDesc, bytes);
-  layer.r = bufferOf(rRank, rDesc, bytes);
-  layer.b = bufferOf(bRank, bDesc, bytes);
-  layer.initH = bufferOf(hRank, hDesc, bytes);
-  layer.initC = bufferOf(cRank, cDesc, bytes);
-  layer.y = bufferOf(yRank, yDesc, bytes);
-  layer.yH = bufferOf(yhRank, yhDesc, bytes);
-  layer.yC = bufferOf(ycRank, ycDesc, bytes);
+  size_t inBytes = elementBytes(layer.inputType), outBytes = elementBytes(layer.data);
+  layer.x = bufferOf(xRank, xDesc, inBytes);
+  layer.w = bufferOf(wRank, wDesc, inBytes);
+  layer.r = bufferOf(rRank, rDesc, inBytes);
+  layer.b = bufferOf(bRank, bDesc, inBytes);
+  layer.initH = bufferOf(hRank, hDesc, inBytes);
+  layer.initC = bufferOf(cRank, cDesc, inBytes);
+  layer.y = bufferOf(yRank, yDesc, outBytes);
+  layer.yH = bufferOf(yhRank, yhDesc, outBytes);
+  layer.yC = bufferOf(ycRank, ycDesc, outBytes);
   layer.overflow = static_cast<Overflow>(overflow);
   layer.cell = static_cast<RecurrentCell>(cell);
   layer.flags = flags;

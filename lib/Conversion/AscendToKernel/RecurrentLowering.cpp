@@ -69,11 +69,16 @@ struct RecurrentLowering : OpConversionPattern<RecurrentT> {
 std::optional<std::string> ascendprec::kernel::whyRecurrentNotLowerable(Operation *op) {
   if (!isa<ascend::DynamicRNNOp, ascend::DynamicGRUV2Op, ascend::RNNOp>(op))
     return std::nullopt;
-  Type data = getElementTypeOrSelf(op->getOperand(0).getType());
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (getElementTypeOrSelf(type) != data)
-      return std::string("mixes dtypes across its operands and results (the kernel computes "
-                         "in one)");
+  // The cube reads one dtype; the results (and the vector steps) may be
+  // wider (cube_fp16in_fp32out).
+  Type input = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type output = getElementTypeOrSelf(op->getResult(0).getType());
+  for (Type type : op->getOperandTypes())
+    if (getElementTypeOrSelf(type) != input)
+      return std::string("mixes dtypes across its operands (the cube reads one)");
+  for (Type type : op->getResultTypes())
+    if (getElementTypeOrSelf(type) != output)
+      return std::string("mixes dtypes across its results");
   return std::nullopt;
 }
 

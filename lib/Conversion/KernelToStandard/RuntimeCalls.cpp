@@ -309,6 +309,7 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
       .i32(static_cast<int32_t>(direction))
       .i32(flags)
       .i32(context.elementCode(x))
+      .i32(context.elementCode(slots[6]))
       .i32(context.overflowCode());
   call.call("ascendprec_rt_recurrent");
   return success();

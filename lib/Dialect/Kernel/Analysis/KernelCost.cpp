@@ -360,8 +360,7 @@ std::string ascendprec::kernel::describeKernelPrecision(KernelOp kernel) {
         })
         .Case([&](RecurrentOp rnn) {
           add(rnn.getCell().str() + " layer: cube " + typeText(rnn.getBuffers()[0].getType()) +
-              " -> f32 accumulate, gates in f32 rounded to " +
-              typeText(rnn.getBuffers()[0].getType()));
+              " -> f32 accumulate, gates in f32 rounded to " + typeText(rnn.getY().getType()));
         })
         .Case([&](InterpOp interp) {
           add(interp.getMode().str() + (interp.getGrid() ? " grid sample" : " resize") +

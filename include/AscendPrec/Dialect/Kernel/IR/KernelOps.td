@@ -376,7 +376,9 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
     result to the data dtype (the cell state too). `cell` is `lstm` (gates
     i, o, f, c), `gru` (z, r, h; `linear_before_reset` applies r after the
     recurrent product) or `rnn` (tanh); `direction` is `forward`,
-    `reverse` or `bidirectional`.
+    `reverse` or `bidirectional`. The data dtype is the results'; inputs
+    may be narrower (fp16 in, fp32 out), and then the cube reads h rounded
+    to the input dtype.
 
     `buffers`: x `[seq, batch, input]`, w `[dirs, gates*hidden, input]`,
     r `[dirs, gates*hidden, hidden]`, then b `[dirs, 2*gates*hidden]` with
@@ -399,6 +401,11 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
     int64_t getGates() { return getCell() == "lstm" ? 4 : getCell() == "gru" ? 3 : 1; }
     /// 2 when bidirectional, else 1.
     int64_t getDirections() { return getDirection() == "bidirectional" ? 2 : 1; }
+    /// The y buffer: the first result, after the optional operands.
+    mlir::Value getY() {
+      return getBuffers()[3 + (getHasBias() ? 1 : 0) + (getHasInitH() ? 1 : 0) +
+                          (getHasInitC() ? 1 : 0)];
+    }
   }];
 }
 
