@@ -230,8 +230,6 @@ SmallVector<int64_t> equivalentPads(const ConvOperands &c, ArrayRef<int64_t> win
   return pads;
 }
 
-int64_t product(ArrayRef<int64_t> sizes) { return ShapedType::getNumElements(sizes); }
-
 } // namespace
 
 ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &context) {
@@ -254,8 +252,8 @@ ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &co
   shape.smallChannel = context.enableSmallChannel && shape.channels <= 4 && bits == 16;
   if (shape.smallChannel)
     shape.c0 = 4;
-  shape.problem = {shape.images * shape.groups, product(shape.out), shape.outChannels,
-                   roundUp(shape.channels, shape.c0) * product(shape.window), bits,
+  shape.problem = {shape.images * shape.groups, ShapedType::getNumElements(shape.out), shape.outChannels,
+                   roundUp(shape.channels, shape.c0) * ShapedType::getNumElements(shape.window), bits,
                    static_cast<int64_t>(y.getElementTypeBitWidth())};
   return shape;
 }
@@ -271,7 +269,7 @@ ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, Operation *op,
   views.x = kb.reshapeGM(kb.arg(0), xView);
   // A convolution's filter is [Cout, C/G, window...]; a transposed one's
   // [C, Cout/G, window...], read through transposed_filter.
-  int64_t window = product(shape.window);
+  int64_t window = ShapedType::getNumElements(shape.window);
   views.w = c.transposed
                 ? kb.reshapeGM(kb.arg(1), {shape.groups, shape.channels, shape.outChannels, window})
                 : kb.reshapeGM(kb.arg(1),
@@ -279,7 +277,7 @@ ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, Operation *op,
   if (c.bias)
     views.bias = kb.reshapeGM(kb.arg(2), {shape.groups, shape.outChannels});
   views.y = kb.reshapeGM(kb.output(),
-                         {shape.images, shape.groups, shape.outChannels, product(shape.out)});
+                         {shape.images, shape.groups, shape.outChannels, ShapedType::getNumElements(shape.out)});
   return views;
 }
 

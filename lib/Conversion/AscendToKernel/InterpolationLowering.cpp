@@ -139,7 +139,7 @@ struct GridSampleLowering : OpConversionPattern<ascend::GridSampler2DOp> {
     loadTile(b, loc, kb.arg(1), ValueRange{image, kb.index(0), kb.index(0), kb.index(0)},
              gridTile);
     InterpOp::create(b, loc, ascend::stringifyInterpolation(op.getInterpolationMode()), inTile,
-                     gridTile, outTile, op.getAlignCorners() ? "align_corners" : "half_pixel",
+                     gridTile, outTile, coordinatesOf(op.getAlignCorners(), /*halfPixel=*/true),
                      ascend::stringifySamplePadding(op.getPaddingMode()),
                      accumulationType(op, "sum", data));
     storeTile(b, loc, outTile, y, at);

@@ -161,27 +161,16 @@ struct PoolLowering : OpConversionPattern<PoolT> {
     inAt.append(inSpatial.size() - 1, kb.index(0));
     outAt.append(inSpatial.size() - 1, kb.index(0));
     loadTile(b, loc, x, inAt, inTile);
-    // A global pooling's window is the whole plane.
-    SmallVector<int64_t> window(op.getKsize());
-    if (isGlobalPoolingAttr(op))
-      window = inSpatial;
+    // (A global_pooling op took the row reduction above.)
     bool exclusive = true;
     if constexpr (average)
       exclusive = op.getExclusive();
-    PoolOp::create(b, loc, average ? "avg" : "max", inTile, outTile, window, op.getStrides(),
+    PoolOp::create(b, loc, average ? "avg" : "max", inTile, outTile, op.getKsize(), op.getStrides(),
                    op.getPads(), acc, average && exclusive);
     storeTile(b, loc, outTile, y, outAt);
     kb.closeLoop();
     kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
     return success();
-  }
-
-  /// Only the 2-D ops have global_pooling.
-  static bool isGlobalPoolingAttr(PoolT op) {
-    if constexpr (std::is_same_v<PoolT, ascend::MaxPoolOp> ||
-                  std::is_same_v<PoolT, ascend::AvgPoolOp>)
-      return op.getGlobalPooling();
-    return false;
   }
 
   LoweringContext &context;
