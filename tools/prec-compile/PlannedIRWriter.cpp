@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <mutex>
 
 namespace ascendprec::driver {
 
@@ -62,14 +63,17 @@ void printBlob(llvm::raw_ostream &os, const mlir::AsmResourceBlob &blob) {
   os << '"';
 }
 
-} // namespace
-
-bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
-                    std::string &error) {
+/// Swaps every constant's weights for a blob-less stand-in, so that MLIR's
+/// printer has no data to print: one shared `__elided__` handle, or one per
+/// blob whose bytes the writer streams (returned in order, with its blob).
+/// planned.mlir and kernels.mlir are printed at once on two threads, and
+/// only one of them may make the shared `__elided__` entry.
+llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
+swapWeightsForStandIns(mlir::ModuleOp module, bool fullConstants) {
+  static std::mutex standInsMutex;
+  std::lock_guard<std::mutex> lock(standInsMutex);
   mlir::MLIRContext *context = module.getContext();
   auto &manager = mlir::DenseResourceElementsHandle::getManagerInterface(context);
-  // Blob-less stand-ins, so MLIR's printer has no data to print: one shared
-  // `__elided__` handle, or one per blob whose bytes this writer streams.
   std::optional<mlir::DenseResourceElementsHandle> elided;
   llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
       streamed;
@@ -96,6 +100,15 @@ bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullCon
     constant.setValueAttr(mlir::DenseResourceElementsAttr::get(value.getType(), **standIn));
   });
 
+  return streamed;
+}
+
+} // namespace
+
+bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
+                    std::string &error) {
+  llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
+      streamed = swapWeightsForStandIns(module, fullConstants);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {

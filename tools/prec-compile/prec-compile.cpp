@@ -223,14 +223,13 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   return flags;
 }
 
-/// The planned module's kernels: a copy lowered by
-/// prec-convert-ascend-to-kernel with allow-unlowered; null (after an
-/// internal-error message) if the lowering fails.
+/// The planned module's kernels: `copy`, a copy of the planned module,
+/// lowered by prec-convert-ascend-to-kernel with allow-unlowered; null
+/// (after an internal-error message) if the lowering fails.
 mlir::OwningOpRef<mlir::ModuleOp>
-lowerToKernels(mlir::ModuleOp planned, std::shared_ptr<const policy::Policy> policy,
-               const DriverFlags &flags) {
-  mlir::OwningOpRef<mlir::ModuleOp> copy = planned.clone();
-  auto pm = mlir::PassManager::on<mlir::ModuleOp>(planned.getContext());
+lowerToKernels(mlir::OwningOpRef<mlir::ModuleOp> copy,
+               std::shared_ptr<const policy::Policy> policy, const DriverFlags &flags) {
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(copy->getContext());
   pm.addPass(ascendprec::createConvertAscendToKernel(std::move(policy), /*allowUnlowered=*/true,
                                                      flags.explain, flags.explainOnly));
   pm.enableVerifier(false);
@@ -400,10 +399,22 @@ int run(const std::vector<std::string> &args) {
   // The kernels (issue 13): a copy of the planned graph lowered to akernel,
   // whose estimates the report carries. An op without a lowering is a
   // warning (the report counts it), not a failure.
+  //
+  // planned.mlir is printed on a thread of its own from here on, while the
+  // kernels are lowered (and run): it reads only the planned module, the
+  // lowering works on a copy taken first (the writer swaps the planned
+  // module's weights for stand-ins). The future's destructor waits for the
+  // writer on every return below.
+  mlir::OwningOpRef<mlir::ModuleOp> toLower = module->clone();
+  std::string writeError;
+  std::future<bool> plannedWritten = std::async(std::launch::async, [&] {
+    return writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
+  });
   progress.begin("lower to kernels");
   // The lowering's warnings (ops without a kernel) go into the report too.
   diagnostics.startLoading();
-  mlir::OwningOpRef<mlir::ModuleOp> kernels = lowerToKernels(*module, policyShared, *flags);
+  mlir::OwningOpRef<mlir::ModuleOp> kernels =
+      lowerToKernels(std::move(toLower), policyShared, *flags);
   for (ascendprec::report::ReportData::Diagnostic &diag : diagnostics.stopLoading())
     report.diagnostics.push_back(std::move(diag));
   progress.end();
@@ -417,6 +428,9 @@ int run(const std::vector<std::string> &args) {
     accuracyRun.threads = flags->threads;
     accuracyRun.iterations = flags->runIterations;
     accuracyRun.modelConstants = std::move(modelConstants);
+    // The JIT adds dialects and translations to the context, which must
+    // not change while planned.mlir is printed from it.
+    plannedWritten.wait();
     progress.begin("run on the host");
     RunInputs runInputs;
     int status =
@@ -481,22 +495,23 @@ int run(const std::vector<std::string> &args) {
   }
 
   progress.begin("write outputs");
-  // planned.mlir is printed while the report files are formatted: the
-  // reports read `report`, not the IR, so the two share nothing (a third of
-  // the writing time on large models).
-  std::string writeError;
-  bool wrote = false;
-  std::thread irWriter([&] {
-    wrote = writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
+  // kernels.mlir is printed while the report files are formatted (the
+  // reports read `report`, not the IR), and planned.mlir may still be
+  // printing: on large models these three are most of the writing time.
+  std::string kernelsError;
+  std::future<bool> kernelsWritten = std::async(std::launch::async, [&] {
+    return !kernels || writePlannedIR(out->stagedPath("kernels.mlir"), *kernels,
+                                      /*fullConstants=*/false, kernelsError);
   });
   mlir::LogicalResult reported = ascendprec::report::writeReportFiles(
       *module, report, ascendprec::report::ReportFiles::besides(out->stagedPath("report.json")));
-  irWriter.join();
+  bool wrote = plannedWritten.get();
+  if (!kernelsWritten.get() && wrote) {
+    wrote = false;
+    writeError = kernelsError;
+  }
   if (mlir::failed(reported))
     return UserError;
-  if (wrote && kernels)
-    wrote = writePlannedIR(out->stagedPath("kernels.mlir"), *kernels, /*fullConstants=*/false,
-                           writeError);
   std::vector<std::string> written;
   bool committed = wrote && out->commit(written, folderError);
   progress.end();
