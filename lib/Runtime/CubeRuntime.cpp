@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -29,24 +30,6 @@ const float *halfTable() {
     return values;
   }();
   return table.data();
-}
-
-void widenToFloat(ElementType type, const uint8_t *source, float *target, int64_t count) {
-  if (type == ElementType::F32) {
-    std::memcpy(target, source, count * 4);
-    return;
-  }
-  const auto *bits = reinterpret_cast<const uint16_t *>(source);
-  if (type == ElementType::F16) {
-    const float *table = halfTable();
-    for (int64_t i = 0; i < count; ++i)
-      target[i] = table[bits[i]];
-    return;
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
-    std::memcpy(&target[i], &wide, 4);
-  }
 }
 
 /// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each product added to its
@@ -128,6 +111,134 @@ void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int
   macTile(a, b, c, m, n, k);
 }
 
+/// How the cube reads an input dtype: the magnitude bits of an element
+/// (zero for +-0), whether it is inf or NaN, and its exact fp32 value. The
+/// masks are integers, so that the scans vectorize.
+struct F32Input {
+  using Element = float;
+  static uint32_t magnitude(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits & 0x7FFFFFFFu;
+  }
+  static uint32_t notFinite(float v) { return magnitude(v) >= 0x7F800000u; }
+  static float widen(float v) { return v; }
+};
+struct F16Input {
+  using Element = uint16_t;
+  static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
+  static uint32_t notFinite(uint16_t v) { return (v & 0x7C00u) == 0x7C00u; }
+  static float widen(uint16_t v) { return halfTable()[v]; }
+};
+struct BF16Input {
+  using Element = uint16_t;
+  static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
+  static uint32_t notFinite(uint16_t v) { return (v & 0x7F80u) == 0x7F80u; }
+  static float widen(uint16_t v) {
+    uint32_t wide = static_cast<uint32_t>(v) << 16;
+    float value;
+    std::memcpy(&value, &wide, 4);
+    return value;
+  }
+};
+
+/// acc[m,n] += a[m,k] x b[k,n] for one input dtype, without the products
+/// that cannot change a sum: a product is +-0 when one factor is zero and
+/// the other finite, and adding +-0 leaves every sum as it is except -0
+/// (+0 + -0 is +0), which an accumulator starting from +0 never holds. So a
+/// step p of K whose column of A is zero (and row of B finite), or whose
+/// row of B is zero (and column of A finite), is dropped, and so is a
+/// column of N whose B entries are all zero when A is finite. That is
+/// padding: a depthwise convolution's tile holds one channel in 8 of K and
+/// 1 in 16 of N. The result is the same bits either way; the packed tiles
+/// are widened to fp32 (exactly) as they are packed.
+template <typename Input>
+void mmadSkippingZeros(const typename Input::Element *a, const typename Input::Element *b,
+                       float *c, int64_t m, int64_t n, int64_t k, bool mayHoldNegZero) {
+  constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
+  thread_local std::vector<float> packedA, packedB, packedC;
+  auto dense = [&] {
+    if constexpr (!kExactProducts) {
+      multiplyAccumulate(a, b, c, m, n, k, /*exactProducts=*/false);
+    } else {
+      packedA.resize(m * k);
+      packedB.resize(k * n);
+      for (int64_t i = 0; i < m * k; ++i)
+        packedA[i] = Input::widen(a[i]);
+      for (int64_t i = 0; i < k * n; ++i)
+        packedB[i] = Input::widen(b[i]);
+      multiplyAccumulate(packedA.data(), packedB.data(), c, m, n, k, /*exactProducts=*/true);
+    }
+  };
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  // Padding sits at the end of K and N: a tile whose last step of K and
+  // last column of N hold data is taken as dense, without scanning it (the
+  // scan would cost a tenth of a dense tile's multiply-adds).
+  uint32_t lastA = 0, lastRowB = 0, lastColumnB = 0;
+  for (int64_t i = 0; i < m; ++i)
+    lastA |= Input::magnitude(a[i * k + k - 1]);
+  for (int64_t j = 0; j < n; ++j)
+    lastRowB |= Input::magnitude(b[(k - 1) * n + j]);
+  for (int64_t p = 0; p < k; ++p)
+    lastColumnB |= Input::magnitude(b[p * n + n - 1]);
+  if ((lastA && lastRowB && lastColumnB) ||
+      (mayHoldNegZero &&
+       std::any_of(c, c + m * n, [](float v) { return v == 0.0f && std::signbit(v); })))
+    return dense();
+
+  thread_local std::vector<uint32_t> aMagnitude, aNotFinite, bMagnitude;
+  thread_local std::vector<int64_t> keptK, keptN;
+  aMagnitude.assign(k, 0);
+  aNotFinite.assign(k, 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      aMagnitude[p] |= Input::magnitude(a[i * k + p]);
+      aNotFinite[p] |= Input::notFinite(a[i * k + p]);
+    }
+  keptK.clear();
+  bool keptAFinite = true;
+  for (int64_t p = 0; p < k; ++p) {
+    uint32_t rowMagnitude = 0, rowNotFinite = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      rowMagnitude |= Input::magnitude(b[p * n + j]);
+      rowNotFinite |= Input::notFinite(b[p * n + j]);
+    }
+    if ((!aMagnitude[p] && !rowNotFinite) || (!rowMagnitude && !aNotFinite[p]))
+      continue;
+    keptK.push_back(p);
+    keptAFinite &= !aNotFinite[p];
+  }
+  bMagnitude.assign(n, 0);
+  for (int64_t p : keptK)
+    for (int64_t j = 0; j < n; ++j)
+      bMagnitude[j] |= Input::magnitude(b[p * n + j]);
+  keptN.clear();
+  for (int64_t j = 0; j < n; ++j)
+    if (bMagnitude[j] || !keptAFinite)
+      keptN.push_back(j);
+  int64_t kk = static_cast<int64_t>(keptK.size()), nn = static_cast<int64_t>(keptN.size());
+  if (kk == k && nn == n)
+    return dense();
+  if (kk == 0 || nn == 0)
+    return;
+  packedA.resize(m * kk);
+  packedB.resize(kk * nn);
+  packedC.resize(m * nn);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t q = 0; q < kk; ++q)
+      packedA[i * kk + q] = Input::widen(a[i * k + keptK[q]]);
+  for (int64_t q = 0; q < kk; ++q)
+    for (int64_t t = 0; t < nn; ++t)
+      packedB[q * nn + t] = Input::widen(b[keptK[q] * n + keptN[t]]);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t t = 0; t < nn; ++t)
+      packedC[i * nn + t] = c[i * n + keptN[t]];
+  multiplyAccumulate(packedA.data(), packedB.data(), packedC.data(), m, nn, kk, kExactProducts);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t t = 0; t < nn; ++t)
+      c[i * n + keptN[t]] = packedC[i * nn + t];
+}
 
 } // namespace
 
@@ -149,30 +260,47 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
   std::vector<int64_t> gmIndex(offsets);
   int64_t r = target.rank - 2, c = target.rank - 1;
   if (acc == ElementType::F32 && (out == ElementType::F32 || out == ElementType::F16) &&
-      roundingMode == Rounding::Rint && intoGm && !transpose && target.strides[c] == 1 &&
-      source.strides[1] == 1) {
-    // The common case: fp32 accumulator rows out to GM, cropped.
-    int64_t validRows = std::min(rows, target.sizes[r] - offsets[r]);
-    int64_t validCols = std::min(cols, target.sizes[c] - offsets[c]);
-    for (int64_t i = 0; i < validRows; ++i) {
-      gmIndex[r] = offsets[r] + i;
-      gmIndex[c] = offsets[c];
-      uint8_t *destination = target.at(gmOffset(target, gmIndex.data()));
-      const float *values = reinterpret_cast<const float *>(source.data) + i * source.strides[0];
-      for (int64_t j = 0; j < validCols; ++j) {
-        float value = values[j];
-        if (hasBias) {
-          float b;
-          std::memcpy(&b, bias.at(j * bias.strides[0]), 4);
-          value += b;
-        }
-        if (relu && !(value > 0) && !std::isnan(value))
-          value = 0;
-        if (out == ElementType::F32)
-          put(destination + j * 4, nearestFloat(value, overflowMode));
-        else
-          put(destination + j * 2, roundToHalf(value, Rounding::Rint, overflowMode));
+      roundingMode == Rounding::Rint && source.strides[1] == 1) {
+    // The common case, an fp32 accumulator: element [i, j] goes to UB at
+    // [i, j], or to GM at [offset_r + i, offset_c + j] ([offset_r + j,
+    // offset_c + i] transposed), cropped to GM.
+    int64_t iBegin = 0, iEnd = rows, jBegin = 0, jEnd = cols;
+    int64_t base = 0, iStride = cols, jStride = 1;
+    if (intoGm) {
+      for (int64_t d = 0; d < r; ++d) {
+        if (offsets[d] < 0 || offsets[d] >= target.sizes[d])
+          return;
+        base += offsets[d] * target.strides[d];
       }
+      int64_t iAxis = transpose ? c : r, jAxis = transpose ? r : c;
+      iBegin = std::max<int64_t>(0, -offsets[iAxis]);
+      iEnd = std::min(rows, target.sizes[iAxis] - offsets[iAxis]);
+      jBegin = std::max<int64_t>(0, -offsets[jAxis]);
+      jEnd = std::min(cols, target.sizes[jAxis] - offsets[jAxis]);
+      base += offsets[r] * target.strides[r] + offsets[c] * target.strides[c];
+      iStride = target.strides[iAxis];
+      jStride = target.strides[jAxis];
+    }
+    auto finish = [&](float value, int64_t j) {
+      if (hasBias) {
+        float b;
+        std::memcpy(&b, bias.at(j * bias.strides[0]), 4);
+        value += b;
+      }
+      if (relu && !(value > 0) && !std::isnan(value))
+        value = 0;
+      return value;
+    };
+    for (int64_t i = iBegin; i < iEnd; ++i) {
+      const float *values = reinterpret_cast<const float *>(source.data) + i * source.strides[0];
+      uint8_t *row = target.at(base + i * iStride);
+      if (out == ElementType::F32)
+        for (int64_t j = jBegin; j < jEnd; ++j)
+          put(row + j * jStride * 4, nearestFloat(finish(values[j], j), overflowMode));
+      else
+        for (int64_t j = jBegin; j < jEnd; ++j)
+          put(row + j * jStride * 2,
+              roundToHalf(finish(values[j], j), Rounding::Rint, overflowMode));
     }
     return;
   }
@@ -227,19 +355,22 @@ void ascendprec_rt_mmad(int64_t lhsRank, void *lhsDesc, int64_t rhsRank, void *r
   auto *out = reinterpret_cast<float *>(acc.data);
   if (init)
     std::fill(out, out + m * n, 0.0f);
-  if (in == ElementType::F32) {
-    multiplyAccumulate(reinterpret_cast<const float *>(lhs.data),
-                       reinterpret_cast<const float *>(rhs.data), out, m, n, k,
-                       /*exactProducts=*/false);
-    return;
+  // The accumulator never holds -0 when this step initializes it.
+  bool mayHoldNegZero = !init;
+  switch (in) {
+  case ElementType::F32:
+    return mmadSkippingZeros<F32Input>(reinterpret_cast<const float *>(lhs.data),
+                                       reinterpret_cast<const float *>(rhs.data), out, m, n, k,
+                                       mayHoldNegZero);
+  case ElementType::F16:
+    return mmadSkippingZeros<F16Input>(reinterpret_cast<const uint16_t *>(lhs.data),
+                                       reinterpret_cast<const uint16_t *>(rhs.data), out, m, n,
+                                       k, mayHoldNegZero);
+  default: // BF16, the cube's other 16-bit input
+    return mmadSkippingZeros<BF16Input>(reinterpret_cast<const uint16_t *>(lhs.data),
+                                        reinterpret_cast<const uint16_t *>(rhs.data), out, m, n,
+                                        k, mayHoldNegZero);
   }
-  // The tiles in fp32 (exact for fp16/bf16), in per-thread scratch.
-  thread_local std::vector<float> a, b;
-  a.resize(m * k);
-  b.resize(k * n);
-  widenToFloat(in, lhs.data, a.data(), m * k);
-  widenToFloat(in, rhs.data, b.data(), k * n);
-  multiplyAccumulate(a.data(), b.data(), out, m, n, k, /*exactProducts=*/true);
 }
 
 } // extern "C"

@@ -55,11 +55,18 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   std::vector<int64_t> index(input.rank);
   std::vector<double> values;
   // Reducing the trailing axes of a contiguous input: each output reads one
-  // contiguous run.
+  // contiguous run. Axes of size 1 do not count ([1, n, 1] over axis 1 is
+  // one run of n).
   bool trailing = input.contiguous();
-  for (int64_t d = 0; d < input.rank; ++d)
-    if (reduced[d] && d + 1 < input.rank && !reduced[d + 1])
+  bool reducedSeen = false;
+  for (int64_t d = 0; d < input.rank; ++d) {
+    if (input.sizes[d] == 1)
+      continue;
+    if (reduced[d])
+      reducedSeen = true;
+    else if (reducedSeen)
       trailing = false;
+  }
   int64_t run = 1;
   for (int64_t dim : reducedShape)
     run *= dim;

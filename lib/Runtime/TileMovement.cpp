@@ -23,6 +23,22 @@ using namespace ascendprec::runtime::detail;
 
 namespace {
 
+/// Copies move bits: any dtype of the element's size.
+template <typename T> inline void copyElement(T *target, const T *source) {
+  std::memcpy(target, source, sizeof(T));
+}
+
+/// Calls `body(T{})` with the unsigned type of `bytes` bytes (1, 2, 4 or 8;
+/// other sizes are not element sizes of any runtime dtype).
+template <typename Body> void forElementSize(size_t bytes, Body body) {
+  switch (bytes) {
+  case 1: return body(uint8_t{});
+  case 2: return body(uint16_t{});
+  case 4: return body(uint32_t{});
+  default: return body(uint64_t{});
+  }
+}
+
 void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
   int64_t lead = gm.rank - tile.rank;
   std::vector<int64_t> tileShape = shapeOf(tile);
@@ -69,13 +85,16 @@ void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int6
   // tile that exist in GM, row by row of GM.
   int64_t validRows = std::min(rows, gm.sizes[c] - offsets[c]);
   int64_t validCols = std::min(cols, gm.sizes[r] - offsets[r]);
-  size_t bytes = gm.bytes;
-  for (int64_t j = 0; j < validCols; ++j) {
-    const uint8_t *source =
-        gm.data + (base + (offsets[r] + j) * gm.strides[r] + offsets[c] * gm.strides[c]) * bytes;
-    for (int64_t i = 0; i < validRows; ++i)
-      std::memcpy(tile.data + (i * cols + j) * bytes, source + i * gm.strides[c] * bytes, bytes);
-  }
+  forElementSize(gm.bytes, [&](auto element) {
+    using T = decltype(element);
+    auto *target = reinterpret_cast<T *>(tile.data);
+    for (int64_t j = 0; j < validCols; ++j) {
+      const T *source = reinterpret_cast<const T *>(gm.data) + base +
+                        (offsets[r] + j) * gm.strides[r] + offsets[c] * gm.strides[c];
+      for (int64_t i = 0; i < validRows; ++i)
+        copyElement(&target[i * cols + j], &source[i * gm.strides[c]]);
+    }
+  });
 }
 
 void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
@@ -173,6 +192,45 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
     rowStart[i] = {(m / (out[1] * out[2])) * stride[0] - padBegin[0],
                    ((m / out[2]) % out[1]) * stride[1] - padBegin[1],
                    (m % out[2]) * stride[2] - padBegin[2]};
+  }
+  if (!volume && spread[1] == 1 && spread[2] == 1) {
+    // A plane without input dilation (every convolution but a transposed
+    // one): row by row, each element's offset is the row's window start
+    // plus the column's offset into the window; a row whose whole window
+    // lies inside the map needs no bounds check.
+    std::vector<int64_t> columnAt(cols);
+    int64_t maxKh = 0, maxKw = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      columnAt[j] = channelOffset[j] + kernelAt[j][1] * gmStride[1] + kernelAt[j][2] * gmStride[2];
+      maxKh = std::max(maxKh, kernelAt[j][1]);
+      maxKw = std::max(maxKw, kernelAt[j][2]);
+    }
+    int64_t firstColumn = 0, lastColumn = cols; // the columns of real channels
+    while (firstColumn < cols && channelOffset[firstColumn] < 0)
+      ++firstColumn;
+    while (lastColumn > firstColumn && channelOffset[lastColumn - 1] < 0)
+      --lastColumn;
+    forElementSize(gm.bytes, [&](auto element) {
+      using T = decltype(element);
+      const T *source = reinterpret_cast<const T *>(gm.data) + base;
+      for (int64_t i = 0; i < validRows; ++i) {
+        T *row = reinterpret_cast<T *>(tile.data) + i * cols;
+        int64_t h0 = rowStart[i][1], w0 = rowStart[i][2];
+        int64_t rowAt = h0 * gmStride[1] + w0 * gmStride[2];
+        if (h0 >= 0 && w0 >= 0 && h0 + maxKh < size[1] && w0 + maxKw < size[2]) {
+          for (int64_t j = firstColumn; j < lastColumn; ++j)
+            if (channelOffset[j] >= 0)
+              copyElement(&row[j], &source[rowAt + columnAt[j]]);
+          continue;
+        }
+        for (int64_t j = firstColumn; j < lastColumn; ++j) {
+          int64_t h = h0 + kernelAt[j][1], w = w0 + kernelAt[j][2];
+          if (channelOffset[j] >= 0 && h >= 0 && w >= 0 && h < size[1] && w < size[2])
+            copyElement(&row[j], &source[rowAt + columnAt[j]]);
+        }
+      }
+    });
+    return;
   }
   // Column by column: consecutive rows are neighbouring output positions,
   // so the reads walk along an input row.
@@ -305,6 +363,33 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
       int64_t at = gmOffset(gm, gmIndex.data());
       if (at >= 0)
         std::memcpy(gm.at(at), tile.data + row * width * bytes, run * bytes);
+    });
+    return;
+  }
+  if (!atomic && transpose && tile.rank == 2 && tile.strides[1] == 1) {
+    // A [rows, cols] tile into GM's last two axes swapped (a cube result in
+    // NCHW): tile [i, j] to GM [offset_r + j, offset_c + i], cropped.
+    int64_t r = gm.rank - 2, c = gm.rank - 1;
+    int64_t base = 0;
+    for (int64_t d = 0; d < lead; ++d) {
+      if (offsets[d] < 0 || offsets[d] >= gm.sizes[d])
+        return;
+      base += offsets[d] * gm.strides[d];
+    }
+    int64_t rows = tile.sizes[0], cols = tile.sizes[1];
+    int64_t iBegin = std::max<int64_t>(0, -offsets[c]);
+    int64_t iEnd = std::min(rows, gm.sizes[c] - offsets[c]);
+    int64_t jBegin = std::max<int64_t>(0, -offsets[r]);
+    int64_t jEnd = std::min(cols, gm.sizes[r] - offsets[r]);
+    forElementSize(bytes, [&](auto element) {
+      using T = decltype(element);
+      const T *source = reinterpret_cast<const T *>(tile.data);
+      for (int64_t j = jBegin; j < jEnd; ++j) {
+        T *target = reinterpret_cast<T *>(gm.data) + base + (offsets[r] + j) * gm.strides[r] +
+                    offsets[c] * gm.strides[c];
+        for (int64_t i = iBegin; i < iEnd; ++i)
+          copyElement(&target[i * gm.strides[c]], &source[i * tile.strides[0] + j]);
+      }
     });
     return;
   }

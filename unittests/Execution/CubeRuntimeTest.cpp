@@ -1,0 +1,219 @@
+//===- CubeRuntimeTest.cpp - mmad's zero skipping gives the same bits -----===//
+//
+// akernel.mmad's runtime drops the products that cannot change a sum
+// (padding: a zero column of A or row of B, a zero column of B). These tests
+// check it bit for bit against a plain K-order multiply-accumulate, on the
+// cases where dropping would be wrong: inf or NaN times zero (NaN), and an
+// accumulator holding -0 (adding +0 makes it +0).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
+#include "AscendPrec/Runtime/Numerics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+extern "C" void ascendprec_rt_mmad(int64_t, void *, int64_t, void *, int64_t, void *, int32_t,
+                                   int32_t);
+
+using ascendprec::runtime::ElementType;
+
+namespace {
+
+/// A rank-2 memref descriptor of a contiguous [rows, cols] buffer.
+std::vector<int64_t> descriptor(void *data, int64_t rows, int64_t cols) {
+  auto address = reinterpret_cast<int64_t>(data);
+  return {address, address, 0, rows, cols, cols, 1};
+}
+
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+/// The cube's inputs as stored: fp32 as is, fp16 and bf16 as their bits.
+struct Tile {
+  ElementType type;
+  int64_t rows, cols;
+  std::vector<float> values;   // exact values (already representable)
+  std::vector<uint8_t> stored; // the bytes mmad reads
+
+  Tile(ElementType type, int64_t rows, int64_t cols)
+      : type(type), rows(rows), cols(cols), values(rows * cols, 0.0f) {}
+
+  void set(int64_t i, int64_t j, float value) {
+    if (type == ElementType::F16)
+      value = static_cast<float>(ascendprec::runtime::halfToDouble(
+          ascendprec::runtime::roundToHalf(value, ascendprec::runtime::Rounding::Rint,
+                                           ascendprec::runtime::Overflow::IEEE)));
+    else if (type == ElementType::BF16)
+      value = static_cast<float>(ascendprec::runtime::bfloat16ToDouble(
+          ascendprec::runtime::roundToBFloat16(value, ascendprec::runtime::Rounding::Rint,
+                                               ascendprec::runtime::Overflow::IEEE)));
+    values[i * cols + j] = value;
+  }
+
+  void *bytes() {
+    if (type == ElementType::F32) {
+      stored.resize(values.size() * 4);
+      std::memcpy(stored.data(), values.data(), stored.size());
+      return stored.data();
+    }
+    stored.resize(values.size() * 2);
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint16_t bits =
+          type == ElementType::F16
+              ? ascendprec::runtime::roundToHalf(values[i], ascendprec::runtime::Rounding::Rint,
+                                                 ascendprec::runtime::Overflow::IEEE)
+              : ascendprec::runtime::roundToBFloat16(values[i],
+                                                     ascendprec::runtime::Rounding::Rint,
+                                                     ascendprec::runtime::Overflow::IEEE);
+      std::memcpy(&stored[2 * i], &bits, 2);
+    }
+    return stored.data();
+  }
+};
+
+/// Every product added in K order: exact products rounded once with the sum
+/// for 16-bit inputs, a rounded product then a rounded sum for fp32.
+std::vector<float> expected(const Tile &a, const Tile &b, std::vector<float> acc) {
+  int64_t m = a.rows, k = a.cols, n = b.cols;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p) {
+        float x = a.values[i * k + p], y = b.values[p * n + j];
+        if (a.type == ElementType::F32) {
+          float product = x * y;
+          acc[i * n + j] = acc[i * n + j] + product;
+        } else {
+          acc[i * n + j] = static_cast<float>(static_cast<double>(acc[i * n + j]) +
+                                              static_cast<double>(x) * static_cast<double>(y));
+        }
+      }
+  return acc;
+}
+
+std::vector<float> mmad(Tile &a, Tile &b, std::vector<float> acc, bool init) {
+  std::vector<int64_t> lhs = descriptor(a.bytes(), a.rows, a.cols);
+  std::vector<int64_t> rhs = descriptor(b.bytes(), b.rows, b.cols);
+  std::vector<int64_t> out = descriptor(acc.data(), a.rows, b.cols);
+  ascendprec_rt_mmad(2, lhs.data(), 2, rhs.data(), 2, out.data(), static_cast<int32_t>(a.type),
+                     init);
+  return acc;
+}
+
+void expectSameBits(const std::vector<float> &actual, const std::vector<float> &wanted) {
+  ASSERT_EQ(actual.size(), wanted.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (std::isnan(wanted[i]))
+      EXPECT_TRUE(std::isnan(actual[i])) << "element " << i << ": " << actual[i];
+    else
+      EXPECT_EQ(bitsOf(actual[i]), bitsOf(wanted[i]))
+          << "element " << i << ": " << actual[i] << " vs " << wanted[i];
+  }
+}
+
+/// A depthwise convolution's tile: one real channel (K 0..2, N 0) in a
+/// padded [m, 8] x [8, 4] product.
+void fillPadded(Tile &a, Tile &b, std::mt19937 &random) {
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+  for (int64_t i = 0; i < a.rows; ++i)
+    for (int64_t p = 0; p < 3; ++p)
+      a.set(i, p, value(random));
+  for (int64_t p = 0; p < 3; ++p)
+    b.set(p, 0, value(random));
+}
+
+class CubeRuntime : public ::testing::TestWithParam<ElementType> {};
+
+TEST_P(CubeRuntime, PaddedTileMatchesDenseProduct) {
+  std::mt19937 random(7);
+  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
+  fillPadded(a, b, random);
+  std::vector<float> acc(5 * 4, 0.0f);
+  expectSameBits(mmad(a, b, acc, /*init=*/true), expected(a, b, acc));
+}
+
+TEST_P(CubeRuntime, InfinityTimesPaddingZeroIsNaN) {
+  std::mt19937 random(8);
+  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
+  fillPadded(a, b, random);
+  // A padding column of A holds inf, and B's row there is zero: every
+  // output of that row is NaN on the cube, padded columns included.
+  a.set(2, 6, INFINITY);
+  std::vector<float> acc(5 * 4, 0.0f);
+  std::vector<float> wanted = expected(a, b, acc);
+  EXPECT_TRUE(std::isnan(wanted[2 * 4 + 0]));
+  EXPECT_TRUE(std::isnan(wanted[2 * 4 + 3]));
+  expectSameBits(mmad(a, b, acc, /*init=*/true), wanted);
+}
+
+TEST_P(CubeRuntime, NaNInPaddingRowOfBReachesEveryRow) {
+  std::mt19937 random(9);
+  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
+  fillPadded(a, b, random);
+  b.set(5, 2, NAN); // A's column 5 is zero padding
+  std::vector<float> acc(5 * 4, 0.0f);
+  std::vector<float> wanted = expected(a, b, acc);
+  EXPECT_TRUE(std::isnan(wanted[0 * 4 + 2]));
+  expectSameBits(mmad(a, b, acc, /*init=*/true), wanted);
+}
+
+TEST_P(CubeRuntime, NegativeZeroAccumulatorBecomesPositiveZero) {
+  std::mt19937 random(10);
+  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
+  fillPadded(a, b, random);
+  // A later step of K (no init) onto an accumulator holding -0: the
+  // padding's +0 products turn it into +0.
+  std::vector<float> acc(5 * 4, -0.0f);
+  std::vector<float> wanted = expected(a, b, acc);
+  EXPECT_FALSE(std::signbit(wanted[0 * 4 + 1]));
+  expectSameBits(mmad(a, b, acc, /*init=*/false), wanted);
+}
+
+TEST_P(CubeRuntime, RandomTilesWithZeroColumnsMatchDenseProduct) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  std::bernoulli_distribution zeroColumn(0.4);
+  for (int round = 0; round < 20; ++round) {
+    int64_t m = 1 + round % 13, k = 2 + round % 9, n = 1 + round % 17;
+    Tile a(GetParam(), m, k), b(GetParam(), k, n);
+    std::vector<bool> aZero(k), bZeroRow(k), bZeroColumn(n);
+    for (int64_t p = 0; p < k; ++p) {
+      aZero[p] = zeroColumn(random);
+      bZeroRow[p] = zeroColumn(random);
+    }
+    for (int64_t j = 0; j < n; ++j)
+      bZeroColumn[j] = zeroColumn(random);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p)
+        a.set(i, p, aZero[p] ? 0.0f : value(random));
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        b.set(p, j, bZeroRow[p] || bZeroColumn[j] ? (p % 2 ? -0.0f : 0.0f) : value(random));
+    std::vector<float> acc(m * n);
+    for (float &v : acc)
+      v = value(random);
+    expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(InputDtypes, CubeRuntime,
+                         ::testing::Values(ElementType::F32, ElementType::F16,
+                                           ElementType::BF16),
+                         [](const ::testing::TestParamInfo<ElementType> &info) {
+                           switch (info.param) {
+                           case ElementType::F32: return std::string("F32");
+                           case ElementType::F16: return std::string("F16");
+                           default: return std::string("BF16");
+                           }
+                         });
+
+} // namespace
