@@ -22,16 +22,6 @@ using namespace ascendprec::runtime::detail;
 
 namespace {
 
-const float *halfTable() {
-  static const std::vector<float> table = [] {
-    std::vector<float> values(65536);
-    for (uint32_t bits = 0; bits < 65536; ++bits)
-      values[bits] = static_cast<float>(halfToDouble(static_cast<uint16_t>(bits)));
-    return values;
-  }();
-  return table.data();
-}
-
 /// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each product added to its
 /// accumulator in K order, never fused (this file is built without FP
 /// contraction, so every host gives the same bits). A 6 x 16 block of C
@@ -128,7 +118,10 @@ struct F16Input {
   using Element = uint16_t;
   static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
   static uint32_t notFinite(uint16_t v) { return (v & 0x7C00u) == 0x7C00u; }
-  static float widen(uint16_t v) { return halfTable()[v]; }
+  static float widen(uint16_t v) { return halfToFloatTable()[v]; }
+  static void widenAll(const uint16_t *in, float *out, int64_t count) {
+    widenToFloat(ElementType::F16, reinterpret_cast<const uint8_t *>(in), out, count);
+  }
 };
 struct BF16Input {
   using Element = uint16_t;
@@ -139,6 +132,9 @@ struct BF16Input {
     float value;
     std::memcpy(&value, &wide, 4);
     return value;
+  }
+  static void widenAll(const uint16_t *in, float *out, int64_t count) {
+    widenToFloat(ElementType::BF16, reinterpret_cast<const uint8_t *>(in), out, count);
   }
 };
 
@@ -163,10 +159,8 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
     } else {
       packedA.resize(m * k);
       packedB.resize(k * n);
-      for (int64_t i = 0; i < m * k; ++i)
-        packedA[i] = Input::widen(a[i]);
-      for (int64_t i = 0; i < k * n; ++i)
-        packedB[i] = Input::widen(b[i]);
+      Input::widenAll(a, packedA.data(), m * k);
+      Input::widenAll(b, packedB.data(), k * n);
       multiplyAccumulate(packedA.data(), packedB.data(), c, m, n, k, /*exactProducts=*/true);
     }
   };

@@ -70,9 +70,19 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   int64_t run = 1;
   for (int64_t dim : reducedShape)
     run *= dim;
+  // fp32 sums (the common case) add in float arithmetic: the same roundings.
+  bool floatSum = acc == ElementType::F32 && overflowMode == Overflow::IEEE &&
+                  (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean);
+  bool floatInput = in == ElementType::F32 || in == ElementType::F16 || in == ElementType::BF16;
+  thread_local std::vector<float> sums;
   forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
     values.clear();
-    if (trailing) {
+    // A run of floats summed in fp32 goes straight into `sums`.
+    bool inSums = trailing && floatSum && floatInput && run > 0;
+    if (inSums) {
+      sums.resize(run);
+      widenToFloat(in, input.data + outLinear * run * input.bytes, sums.data(), run);
+    } else if (trailing) {
       const uint8_t *start = input.data + outLinear * run * input.bytes;
       values.resize(run);
       if (in == ElementType::F32) {
@@ -106,11 +116,9 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
     double result;
     if (reduceKind == ReduceKind::ArgMax || reduceKind == ReduceKind::ArgMin) {
       result = argExtreme(values, reduceKind == ReduceKind::ArgMax);
-    } else if (acc == ElementType::F32 && overflowMode == Overflow::IEEE && !values.empty() &&
-        (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) {
-      // fp32 sums (the common case) in float arithmetic: the same roundings.
-      thread_local std::vector<float> sums;
-      sums.assign(values.begin(), values.end());
+    } else if (floatSum && (inSums || !values.empty())) {
+      if (!inSums)
+        sums.assign(values.begin(), values.end());
       size_t count = sums.size();
       if (tree) {
         while (count > 1) {
@@ -151,7 +159,8 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
       }
     }
     if (reduceKind == ReduceKind::Mean)
-      result = roundToAccumulator(result / static_cast<double>(values.size()), acc, overflowMode);
+      result = roundToAccumulator(
+          result / static_cast<double>(inSums ? sums.size() : values.size()), acc, overflowMode);
     int64_t at = outLinear;
     if (!output.contiguous()) {
       std::vector<int64_t> outIndex(output.rank);

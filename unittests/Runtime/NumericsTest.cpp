@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AscendPrec/Runtime/HostTensor.h"
 #include "AscendPrec/Runtime/Numerics.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -526,4 +527,29 @@ TEST(Numerics, BoolConversionIsValueNotEqualToZero) {
     EXPECT_EQ(roundToUnsigned(nan, 1, mode), 1u); // NaN != 0
   }
   EXPECT_EQ(ascendprec_round_int(0.5, 1, 0, 0), 1);
+}
+
+// widenToFloat (the cube's and the reductions' input path, F16C where the
+// host has it) gives the table's bits for all 65,536 fp16 patterns, NaNs
+// included, in blocks of 8 and in the tail; bf16 is the top half of fp32.
+TEST(Numerics, WideningGivesTheTablesBitsForAllHalfAndBFloat16Patterns) {
+  std::vector<uint16_t> patterns(65536 + 3);
+  for (size_t i = 0; i < patterns.size(); ++i)
+    patterns[i] = static_cast<uint16_t>(i);
+  std::vector<float> widened(patterns.size());
+  for (ElementType type : {ElementType::F16, ElementType::BF16}) {
+    widenToFloat(type, reinterpret_cast<const uint8_t *>(patterns.data()), widened.data(),
+                 static_cast<int64_t>(patterns.size()));
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      // bf16 is the top half of an fp32 (a signalling NaN stays one).
+      uint32_t got, want = static_cast<uint32_t>(patterns[i]) << 16;
+      if (type == ElementType::F16)
+        std::memcpy(&want, &halfToFloatTable()[patterns[i]], 4);
+      else if (!std::isnan(bfloat16ToDouble(patterns[i])))
+        ASSERT_EQ(static_cast<double>(widened[i]), bfloat16ToDouble(patterns[i]));
+      std::memcpy(&got, &widened[i], 4);
+      ASSERT_EQ(got, want) << (type == ElementType::F16 ? "f16" : "bf16") << " pattern 0x"
+                           << std::hex << patterns[i];
+    }
+  }
 }

@@ -23,6 +23,14 @@ namespace ascendprec::runtime {
 /// The element types a kernel's GM buffer can hold.
 enum class ElementType : uint8_t { F16, BF16, F32, F64, I1, I8, I16, I32, I64, U8, U16, U32, U64 };
 
+/// Every fp16 pattern's fp32 value (exact; NaNs as halfToDouble gives them).
+const float *halfToFloatTable();
+/// `count` fp32, fp16 or bf16 elements at `source` as their fp32 values,
+/// bit for bit what halfToFloatTable() and bfloat16ToDouble() give (the
+/// cube's and the reductions' inputs). Uses the host's F16C conversion
+/// where it has one.
+void widenToFloat(ElementType type, const uint8_t *source, float *target, int64_t count);
+
 /// Bytes per element (I1 is stored as one byte, 0 or 1).
 size_t elementBytes(ElementType type);
 /// "f16", "bf16", "f32", ..., "i1", "ui8": MLIR's spelling.

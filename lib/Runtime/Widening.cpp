@@ -1,0 +1,80 @@
+//===- Widening.cpp - fp16 and bf16 tiles to exact fp32 --------------------===//
+//
+// The cube multiplies, and the reductions add, 16-bit inputs as the fp32
+// values they hold. Widening is exact, so the host's F16C instruction gives
+// the table's bits for every pattern but NaNs (whose payload it may
+// change): a block of 8 holding a NaN goes through the table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Runtime/HostTensor.h"
+
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#endif
+
+using namespace ascendprec::runtime;
+
+const float *ascendprec::runtime::halfToFloatTable() {
+  static const std::vector<float> table = [] {
+    std::vector<float> values(65536);
+    for (uint32_t bits = 0; bits < 65536; ++bits)
+      values[bits] = static_cast<float>(halfToDouble(static_cast<uint16_t>(bits)));
+    return values;
+  }();
+  return table.data();
+}
+
+namespace {
+
+void widenHalfByTable(const uint16_t *bits, float *target, int64_t count) {
+  const float *table = halfToFloatTable();
+  for (int64_t i = 0; i < count; ++i)
+    target[i] = table[bits[i]];
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2,f16c"))) void widenHalfF16C(const uint16_t *bits, float *target,
+                                                        int64_t count) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bits + i));
+    // A NaN: every exponent bit set and a non-zero fraction, i.e.
+    // (bits & 0x7FFF) > 0x7C00.
+    __m128i magnitude = _mm_and_si128(block, _mm_set1_epi16(0x7FFF));
+    __m128i nan = _mm_cmpgt_epi16(magnitude, _mm_set1_epi16(0x7C00));
+    if (_mm_movemask_epi8(nan)) {
+      widenHalfByTable(bits + i, target + i, 8);
+      continue;
+    }
+    _mm256_storeu_ps(target + i, _mm256_cvtph_ps(block));
+  }
+  widenHalfByTable(bits + i, target + i, count - i);
+}
+#endif
+
+} // namespace
+
+void ascendprec::runtime::widenToFloat(ElementType type, const uint8_t *source, float *target,
+                                       int64_t count) {
+  if (type == ElementType::F32) {
+    std::memcpy(target, source, count * 4);
+    return;
+  }
+  const auto *bits = reinterpret_cast<const uint16_t *>(source);
+  if (type == ElementType::F16) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool f16c = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    if (f16c)
+      return widenHalfF16C(bits, target, count);
+#endif
+    return widenHalfByTable(bits, target, count);
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
+    std::memcpy(&target[i], &wide, 4);
+  }
+}
