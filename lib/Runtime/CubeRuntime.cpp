@@ -24,8 +24,10 @@ namespace {
 
 /// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each product added to its
 /// accumulator in K order, never fused (this file is built without FP
-/// contraction, so every host gives the same bits). A 6 x 16 block of C
-/// stays in registers across K (12 AVX registers).
+/// contraction, so every host gives the same bits). A 6 x kCols block of C
+/// stays in registers across K: 12 AVX registers of 8 floats (kCols 16), or
+/// 12 AVX-512 registers of 16 (kCols 32). The vector width changes how many
+/// sums advance at once, never the order any one sum adds in.
 /// One multiply-accumulate step: fused when `kFused` (only for products that
 /// are exact in fp32, fp16 and bf16 inputs, where fusing cannot change the
 /// result), else a rounded product then a rounded sum.
@@ -36,10 +38,9 @@ template <bool kFused> inline __attribute__((always_inline)) float mac(float sum
     return sum + a * b;
 }
 
-template <int kRows, bool kFused = false>
+template <int kRows, bool kFused = false, int64_t kCols = 16>
 inline __attribute__((always_inline)) void macRows(const float *a, const float *b, float *c,
                                                    int64_t n, int64_t k) {
-  constexpr int64_t kCols = 16;
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     int64_t width = std::min(kCols, n - j0);
     float sums[kRows][kCols];
@@ -65,14 +66,14 @@ inline __attribute__((always_inline)) void macRows(const float *a, const float *
   }
 }
 
-template <bool kFused = false>
+template <bool kFused = false, int64_t kCols = 16>
 inline __attribute__((always_inline)) void macTile(const float *a, const float *b, float *c,
                                                    int64_t m, int64_t n, int64_t k) {
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRows<6, kFused>(a + i * k, b, c + i * n, n, k);
+    macRows<6, kFused, kCols>(a + i * k, b, c + i * n, n, k);
   for (; i < m; ++i)
-    macRows<1, kFused>(a + i * k, b, c + i * n, n, k);
+    macRows<1, kFused, kCols>(a + i * k, b, c + i * n, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -84,6 +85,15 @@ __attribute__((target("avx2,fma"))) void macTileFma(const float *a, const float 
                                                     int64_t m, int64_t n, int64_t k) {
   macTile<true>(a, b, c, m, n, k);
 }
+__attribute__((target("avx512f"))) void macTileAvx512(const float *a, const float *b, float *c,
+                                                      int64_t m, int64_t n, int64_t k) {
+  macTile<false, 32>(a, b, c, m, n, k);
+}
+__attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, const float *b,
+                                                            float *c, int64_t m, int64_t n,
+                                                            int64_t k) {
+  macTile<true, 32>(a, b, c, m, n, k);
+}
 #endif
 
 /// `exactProducts`: the inputs were fp16/bf16, whose products fp32 holds
@@ -93,6 +103,11 @@ void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   static const bool avx2 = __builtin_cpu_supports("avx2");
   static const bool fma = avx2 && __builtin_cpu_supports("fma");
+  static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
+  // 32 columns at once only where a tile has them (a depthwise
+  // convolution's packed tiles are narrower).
+  if (avx512 && n >= 32)
+    return exactProducts ? macTileAvx512Fma(a, b, c, m, n, k) : macTileAvx512(a, b, c, m, n, k);
   if (exactProducts && fma)
     return macTileFma(a, b, c, m, n, k);
   if (avx2)

@@ -205,11 +205,11 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
       maxKh = std::max(maxKh, kernelAt[j][1]);
       maxKw = std::max(maxKw, kernelAt[j][2]);
     }
-    int64_t firstColumn = 0, lastColumn = cols; // the columns of real channels
-    while (firstColumn < cols && channelOffset[firstColumn] < 0)
-      ++firstColumn;
-    while (lastColumn > firstColumn && channelOffset[lastColumn - 1] < 0)
-      --lastColumn;
+    // Channels grow with the column, so the padding channels' columns are
+    // the last ones: columns [0, realColumns) read the map.
+    int64_t realColumns = cols;
+    while (realColumns > 0 && channelOffset[realColumns - 1] < 0)
+      --realColumns;
     forElementSize(gm.bytes, [&](auto element) {
       using T = decltype(element);
       const T *source = reinterpret_cast<const T *>(gm.data) + base;
@@ -218,15 +218,15 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
         int64_t h0 = rowStart[i][1], w0 = rowStart[i][2];
         int64_t rowAt = h0 * gmStride[1] + w0 * gmStride[2];
         if (h0 >= 0 && w0 >= 0 && h0 + maxKh < size[1] && w0 + maxKw < size[2]) {
-          for (int64_t j = firstColumn; j < lastColumn; ++j)
-            if (channelOffset[j] >= 0)
-              copyElement(&row[j], &source[rowAt + columnAt[j]]);
+          const T *window = source + rowAt;
+          for (int64_t j = 0; j < realColumns; ++j)
+            row[j] = window[columnAt[j]];
           continue;
         }
-        for (int64_t j = firstColumn; j < lastColumn; ++j) {
+        for (int64_t j = 0; j < realColumns; ++j) {
           int64_t h = h0 + kernelAt[j][1], w = w0 + kernelAt[j][2];
-          if (channelOffset[j] >= 0 && h >= 0 && w >= 0 && h < size[1] && w < size[2])
-            copyElement(&row[j], &source[rowAt + columnAt[j]]);
+          if (h >= 0 && w >= 0 && h < size[1] && w < size[2])
+            row[j] = source[rowAt + columnAt[j]];
         }
       }
     });

@@ -183,7 +183,8 @@ TEST_P(CubeRuntime, RandomTilesWithZeroColumnsMatchDenseProduct) {
   std::uniform_real_distribution<float> value(-4.0f, 4.0f);
   std::bernoulli_distribution zeroColumn(0.4);
   for (int round = 0; round < 20; ++round) {
-    int64_t m = 1 + round % 13, k = 2 + round % 9, n = 1 + round % 17;
+    // n up to 69: the 32-column (AVX-512) kernel where the host has it.
+    int64_t m = 1 + round % 13, k = 2 + round % 9, n = 1 + (round * 7) % 70;
     Tile a(GetParam(), m, k), b(GetParam(), k, n);
     std::vector<bool> aZero(k), bZeroRow(k), bZeroColumn(n);
     for (int64_t p = 0; p < k; ++p) {
