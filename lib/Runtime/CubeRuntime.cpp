@@ -117,8 +117,8 @@ void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int
 }
 
 /// How the cube reads an input dtype: the magnitude bits of an element
-/// (zero for +-0), whether it is inf or NaN, and its exact fp32 value. The
-/// masks are integers, so that the scans vectorize.
+/// (zero for +-0), whether it is inf or NaN, and elements' exact fp32
+/// values. The masks are integers, so that the scans vectorize.
 struct F32Input {
   using Element = float;
   static uint32_t magnitude(float v) {
@@ -127,13 +127,14 @@ struct F32Input {
     return bits & 0x7FFFFFFFu;
   }
   static uint32_t notFinite(float v) { return magnitude(v) >= 0x7F800000u; }
-  static float widen(float v) { return v; }
+  static void widenAll(const float *in, float *out, int64_t count) {
+    std::memcpy(out, in, count * 4);
+  }
 };
 struct F16Input {
   using Element = uint16_t;
   static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
   static uint32_t notFinite(uint16_t v) { return (v & 0x7C00u) == 0x7C00u; }
-  static float widen(uint16_t v) { return halfToFloatTable()[v]; }
   static void widenAll(const uint16_t *in, float *out, int64_t count) {
     widenToFloat(ElementType::F16, reinterpret_cast<const uint8_t *>(in), out, count);
   }
@@ -142,12 +143,6 @@ struct BF16Input {
   using Element = uint16_t;
   static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
   static uint32_t notFinite(uint16_t v) { return (v & 0x7F80u) == 0x7F80u; }
-  static float widen(uint16_t v) {
-    uint32_t wide = static_cast<uint32_t>(v) << 16;
-    float value;
-    std::memcpy(&value, &wide, 4);
-    return value;
-  }
   static void widenAll(const uint16_t *in, float *out, int64_t count) {
     widenToFloat(ElementType::BF16, reinterpret_cast<const uint8_t *>(in), out, count);
   }
@@ -231,15 +226,20 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
     return dense();
   if (kk == 0 || nn == 0)
     return;
+  // Gathered as stored, then widened in bulk.
+  thread_local std::vector<typename Input::Element> gathered;
+  gathered.resize(std::max(m * kk, kk * nn));
   packedA.resize(m * kk);
   packedB.resize(kk * nn);
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t q = 0; q < kk; ++q)
-      packedA[i * kk + q] = Input::widen(a[i * k + keptK[q]]);
+      gathered[i * kk + q] = a[i * k + keptK[q]];
+  Input::widenAll(gathered.data(), packedA.data(), m * kk);
   for (int64_t q = 0; q < kk; ++q)
     for (int64_t t = 0; t < nn; ++t)
-      packedB[q * nn + t] = Input::widen(b[keptK[q] * n + keptN[t]]);
+      gathered[q * nn + t] = b[keptK[q] * n + keptN[t]];
+  Input::widenAll(gathered.data(), packedB.data(), kk * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       packedC[i * nn + t] = c[i * n + keptN[t]];
@@ -300,16 +300,24 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
         value = 0;
       return value;
     };
+    thread_local std::vector<float> finished;
+    thread_local std::vector<uint16_t> halves;
+    int64_t count = std::max<int64_t>(0, jEnd - jBegin);
+    finished.resize(count);
+    halves.resize(count);
     for (int64_t i = iBegin; i < iEnd; ++i) {
       const float *values = reinterpret_cast<const float *>(source.data) + i * source.strides[0];
       uint8_t *row = target.at(base + i * iStride);
-      if (out == ElementType::F32)
+      if (out == ElementType::F32) {
         for (int64_t j = jBegin; j < jEnd; ++j)
           put(row + j * jStride * 4, nearestFloat(finish(values[j], j), overflowMode));
-      else
-        for (int64_t j = jBegin; j < jEnd; ++j)
-          put(row + j * jStride * 2,
-              roundToHalf(finish(values[j], j), Rounding::Rint, overflowMode));
+        continue;
+      }
+      for (int64_t j = jBegin; j < jEnd; ++j)
+        finished[j - jBegin] = finish(values[j], j);
+      narrowToHalf(finished.data(), halves.data(), count, overflowMode);
+      for (int64_t j = jBegin; j < jEnd; ++j)
+        put(row + j * jStride * 2, halves[j - jBegin]);
     }
     return;
   }

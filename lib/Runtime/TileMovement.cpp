@@ -49,10 +49,17 @@ void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> 
       std::memcpy(tile.data, gm.at(at), gm.bytes);
     return;
   }
-  int64_t width = tileShape.back();
-  std::vector<int64_t> rows(tileShape.begin(), tileShape.end() - 1);
+  // The run each row copies is along the last axis of size > 1: trailing
+  // axes of size 1 in both the tile and GM (a [1, n, 1] tile) add nothing
+  // but a copy per element.
+  int64_t tileLast = tile.rank - 1, last = gm.rank - 1;
+  while (tileLast > 0 && tile.sizes[tileLast] == 1 && gm.sizes[last] == 1 && offsets[last] == 0) {
+    --tileLast;
+    --last;
+  }
+  int64_t width = tileShape[tileLast];
+  std::vector<int64_t> rows(tileShape.begin(), tileShape.begin() + tileLast);
   std::vector<int64_t> gmIndex(offsets);
-  int64_t last = gm.rank - 1;
   int64_t start = offsets[last];
   int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
   if (start < 0 || run <= 0)
@@ -210,23 +217,44 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
     int64_t realColumns = cols;
     while (realColumns > 0 && channelOffset[realColumns - 1] < 0)
       --realColumns;
+    // Rows go in blocks: within a block whose windows all lie inside the
+    // map, each column reads its rows' neighbouring positions of one plane
+    // (a short contiguous run for stride 1), instead of every row touching
+    // as many planes as it has columns.
+    constexpr int64_t kBlock = 16;
+    auto inside = [&](int64_t i) {
+      int64_t h0 = rowStart[i][1], w0 = rowStart[i][2];
+      return h0 >= 0 && w0 >= 0 && h0 + maxKh < size[1] && w0 + maxKw < size[2];
+    };
     forElementSize(gm.bytes, [&](auto element) {
       using T = decltype(element);
       const T *source = reinterpret_cast<const T *>(gm.data) + base;
-      for (int64_t i = 0; i < validRows; ++i) {
-        T *row = reinterpret_cast<T *>(tile.data) + i * cols;
-        int64_t h0 = rowStart[i][1], w0 = rowStart[i][2];
-        int64_t rowAt = h0 * gmStride[1] + w0 * gmStride[2];
-        if (h0 >= 0 && w0 >= 0 && h0 + maxKh < size[1] && w0 + maxKw < size[2]) {
-          const T *window = source + rowAt;
-          for (int64_t j = 0; j < realColumns; ++j)
-            row[j] = window[columnAt[j]];
+      T *rows = reinterpret_cast<T *>(tile.data);
+      int64_t rowAt[kBlock];
+      for (int64_t i0 = 0; i0 < validRows; i0 += kBlock) {
+        int64_t count = std::min(kBlock, validRows - i0);
+        bool allInside = true;
+        for (int64_t b = 0; b < count; ++b) {
+          rowAt[b] = rowStart[i0 + b][1] * gmStride[1] + rowStart[i0 + b][2] * gmStride[2];
+          allInside &= inside(i0 + b);
+        }
+        if (allInside) {
+          for (int64_t j = 0; j < realColumns; ++j) {
+            const T *column = source + columnAt[j];
+            T *target = rows + i0 * cols + j;
+            for (int64_t b = 0; b < count; ++b)
+              target[b * cols] = column[rowAt[b]];
+          }
           continue;
         }
-        for (int64_t j = 0; j < realColumns; ++j) {
-          int64_t h = h0 + kernelAt[j][1], w = w0 + kernelAt[j][2];
-          if (h >= 0 && w >= 0 && h < size[1] && w < size[2])
-            row[j] = source[rowAt + columnAt[j]];
+        for (int64_t b = 0; b < count; ++b) {
+          int64_t i = i0 + b;
+          T *row = rows + i * cols;
+          for (int64_t j = 0; j < realColumns; ++j) {
+            int64_t h = rowStart[i][1] + kernelAt[j][1], w = rowStart[i][2] + kernelAt[j][2];
+            if (h >= 0 && w >= 0 && h < size[1] && w < size[2])
+              row[j] = source[rowAt[b] + columnAt[j]];
+          }
         }
       }
     });
@@ -348,14 +376,20 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
   int64_t lead = gm.rank - tile.rank;
   std::vector<int64_t> gmIndex(offsets);
   std::vector<int64_t> tileShape = shapeOf(tile);
-  if (!atomic && !transpose && tile.rank > 0 && gm.strides[gm.rank - 1] == 1) {
-    // Row by row: the run of each tile row that lies inside GM.
-    int64_t width = tileShape.back(), last = gm.rank - 1;
+  // Row by row: the run of each tile row that lies inside GM, along the
+  // last axis of size > 1 (as loadPlain reads it).
+  int64_t tileLast = tile.rank - 1, last = gm.rank - 1;
+  while (tileLast > 0 && tile.sizes[tileLast] == 1 && gm.sizes[last] == 1 && offsets[last] == 0) {
+    --tileLast;
+    --last;
+  }
+  if (!atomic && !transpose && tile.rank > 0 && gm.strides[last] == 1) {
+    int64_t width = tileShape[tileLast];
     int64_t start = offsets[last];
     int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
     if (start < 0 || run <= 0)
       return;
-    std::vector<int64_t> rows(tileShape.begin(), tileShape.end() - 1);
+    std::vector<int64_t> rows(tileShape.begin(), tileShape.begin() + tileLast);
     forEachIndex(rows, [&](int64_t row, const std::vector<int64_t> &index) {
       for (size_t d = 0; d < index.size(); ++d)
         gmIndex[lead + d] = offsets[lead + d] + index[d];

@@ -553,3 +553,37 @@ TEST(Numerics, WideningGivesTheTablesBitsForAllHalfAndBFloat16Patterns) {
     }
   }
 }
+
+// narrowToHalf (the fixpipe's fp16 output, F16C where the host has it)
+// gives roundToHalf's bits: every fp16 value, the midpoints between
+// neighbours and one fp32 ulp either side (ties to even), a stride through
+// all fp32 patterns, and NaNs among numbers in a block of 8; in both
+// overflow modes.
+TEST(Numerics, NarrowingGivesRoundToHalfsBitsOnMidpointsAndAStrideOfAllFloats) {
+  std::vector<float> values;
+  for (uint32_t bits = 0; bits < 0x7C00; ++bits)
+    for (uint32_t sign : {0u, 0x8000u}) {
+      double low = halfToDouble(static_cast<uint16_t>(bits | sign));
+      double high = halfToDouble(static_cast<uint16_t>((bits + 1) | sign));
+      float midpoint = static_cast<float>((low + high) / 2);
+      values.insert(values.end(), {static_cast<float>(low), midpoint,
+                                   std::nextafter(midpoint, 0.0f),
+                                   std::nextafter(midpoint, INFINITY),
+                                   std::nextafter(midpoint, -INFINITY)});
+    }
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) {
+    float value;
+    uint32_t pattern = static_cast<uint32_t>(bits);
+    std::memcpy(&value, &pattern, 4);
+    values.push_back(value);
+  }
+  values.insert(values.end(), {INFINITY, -INFINITY, NAN, 1.0f, 65504.0f, 65520.0f, -65520.0f,
+                               1e-8f, -1e-8f, 6e-8f, 3e-8f, 2.98e-8f});
+  std::vector<uint16_t> narrowed(values.size());
+  for (Overflow overflow : {Overflow::IEEE, Overflow::Saturate}) {
+    narrowToHalf(values.data(), narrowed.data(), static_cast<int64_t>(values.size()), overflow);
+    for (size_t i = 0; i < values.size(); ++i)
+      ASSERT_EQ(narrowed[i], roundToHalf(values[i], Rounding::Rint, overflow))
+          << "value " << values[i] << (overflow == Overflow::IEEE ? " (ieee)" : " (saturate)");
+  }
+}

@@ -1,14 +1,18 @@
-//===- Widening.cpp - fp16 and bf16 tiles to exact fp32 --------------------===//
+//===- Float16Conversion.cpp - 16-bit tiles to fp32 and fp32 rows to fp16 -===//
 //
 // The cube multiplies, and the reductions add, 16-bit inputs as the fp32
-// values they hold. Widening is exact, so the host's F16C instruction gives
-// the table's bits for every pattern but NaNs (whose payload it may
-// change): a block of 8 holding a NaN goes through the table.
+// values they hold; the fixpipe rounds fp32 results to fp16. Both go
+// through the host's F16C instructions where it has them. Widening is
+// exact and F16C's narrowing rounds to nearest even with IEEE overflow, as
+// roundToHalf does. NaN payloads are not something to leave to an
+// instruction's fine print: a block of 8 holding a NaN takes the scalar
+// path (the table, roundToHalf), as does saturation mode.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Runtime/HostTensor.h"
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -54,6 +58,23 @@ __attribute__((target("avx2,f16c"))) void widenHalfF16C(const uint16_t *bits, fl
   }
   widenHalfByTable(bits + i, target + i, count - i);
 }
+
+__attribute__((target("avx2,f16c"))) void narrowToHalfF16C(const float *source, uint16_t *target,
+                                                           int64_t count) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m256 block = _mm256_loadu_ps(source + i);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(block, block, _CMP_UNORD_Q))) {
+      for (int64_t j = i; j < i + 8; ++j)
+        target[j] = roundToHalf(source[j], Rounding::Rint, Overflow::IEEE);
+      continue;
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(target + i),
+                     _mm256_cvtps_ph(block, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  for (; i < count; ++i)
+    target[i] = roundToHalf(source[i], Rounding::Rint, Overflow::IEEE);
+}
 #endif
 
 } // namespace
@@ -77,4 +98,15 @@ void ascendprec::runtime::widenToFloat(ElementType type, const uint8_t *source, 
     uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
     std::memcpy(&target[i], &wide, 4);
   }
+}
+
+void ascendprec::runtime::narrowToHalf(const float *source, uint16_t *target, int64_t count,
+                                       Overflow overflow) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool f16c = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  if (f16c && overflow == Overflow::IEEE)
+    return narrowToHalfF16C(source, target, count);
+#endif
+  for (int64_t i = 0; i < count; ++i)
+    target[i] = roundToHalf(source[i], Rounding::Rint, overflow);
 }
