@@ -38,17 +38,19 @@ template <bool kFused> inline __attribute__((always_inline)) float mac(float sum
     return sum + a * b;
 }
 
-template <int kRows, bool kFused = false, int64_t kCols = 16>
+/// Rows [0, kRows) of C, columns [0, n), kCols at a time; `stride` is the
+/// row length of B and C (n for a whole tile, more for its right part).
+template <int kRows, bool kFused, int64_t kCols>
 inline __attribute__((always_inline)) void macRows(const float *a, const float *b, float *c,
-                                                   int64_t n, int64_t k) {
+                                                   int64_t n, int64_t stride, int64_t k) {
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     int64_t width = std::min(kCols, n - j0);
     float sums[kRows][kCols];
     for (int r = 0; r < kRows; ++r)
       for (int64_t j = 0; j < width; ++j)
-        sums[r][j] = c[r * n + j0 + j];
+        sums[r][j] = c[r * stride + j0 + j];
     for (int64_t p = 0; p < k; ++p) {
-      const float *row = b + p * n + j0;
+      const float *row = b + p * stride + j0;
       for (int r = 0; r < kRows; ++r) {
         float scale = a[r * k + p];
         if (width == kCols) {
@@ -62,8 +64,20 @@ inline __attribute__((always_inline)) void macRows(const float *a, const float *
     }
     for (int r = 0; r < kRows; ++r)
       for (int64_t j = 0; j < width; ++j)
-        c[r * n + j0 + j] = sums[r][j];
+        c[r * stride + j0 + j] = sums[r][j];
   }
+}
+
+/// kRows rows of C: the columns that fill kCols-wide blocks, then (for the
+/// 32-wide kernel) the rest 16 at a time, so that a tile 112 wide runs no
+/// narrow remainder loop over its last 16 columns.
+template <int kRows, bool kFused, int64_t kCols>
+inline __attribute__((always_inline)) void macRowBlock(const float *a, const float *b, float *c,
+                                                       int64_t n, int64_t k) {
+  int64_t wide = kCols > 16 ? n - n % kCols : n;
+  macRows<kRows, kFused, kCols>(a, b, c, wide, n, k);
+  if (wide < n)
+    macRows<kRows, kFused, 16>(a, b + wide, c + wide, n - wide, n, k);
 }
 
 template <bool kFused = false, int64_t kCols = 16>
@@ -71,9 +85,9 @@ inline __attribute__((always_inline)) void macTile(const float *a, const float *
                                                    int64_t m, int64_t n, int64_t k) {
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRows<6, kFused, kCols>(a + i * k, b, c + i * n, n, k);
+    macRowBlock<6, kFused, kCols>(a + i * k, b, c + i * n, n, k);
   for (; i < m; ++i)
-    macRows<1, kFused, kCols>(a + i * k, b, c + i * n, n, k);
+    macRowBlock<1, kFused, kCols>(a + i * k, b, c + i * n, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
