@@ -165,13 +165,13 @@ struct BF16Input {
 /// acc[m,n] += a[m,k] x b[k,n] for one input dtype, without the products
 /// that cannot change a sum: a product is +-0 when one factor is zero and
 /// the other finite, and adding +-0 leaves every sum as it is except -0
-/// (+0 + -0 is +0), which an accumulator starting from +0 never holds. So a
-/// step p of K whose column of A is zero (and row of B finite), or whose
-/// row of B is zero (and column of A finite), is dropped, and so is a
-/// column of N whose B entries are all zero when A is finite. That is
-/// padding: a depthwise convolution's tile holds one channel in 8 of K and
-/// 1 in 16 of N. The result is the same bits either way; the packed tiles
-/// are widened to fp32 (exactly) as they are packed.
+/// (+0 + -0 is +0), which an accumulator starting from +0 never holds. So
+/// when A holds no inf or NaN (inf x 0 is NaN on the cube) and the
+/// accumulator no -0, a step p of K whose row of B is zero is dropped, and
+/// so is a column of N whose B entries are all zero. That is padding: a
+/// depthwise convolution's tile holds one channel in 8 (fp32) or 16 of K
+/// and 1 in 16 of N. The result is the same bits either way; only the
+/// elements kept are widened.
 template <typename Input>
 void mmadSkippingZeros(const typename Input::Element *a, const typename Input::Element *b,
                        float *c, int64_t m, int64_t n, int64_t k, bool mayHoldNegZero) {
@@ -190,42 +190,35 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
   };
   if (m == 0 || n == 0 || k == 0)
     return;
-  // Padding sits at the end of K and N: a tile whose last step of K and
-  // last column of N hold data is taken as dense, without scanning it (the
-  // scan would cost a tenth of a dense tile's multiply-adds).
-  uint32_t lastA = 0, lastRowB = 0, lastColumnB = 0;
-  for (int64_t i = 0; i < m; ++i)
-    lastA |= Input::magnitude(a[i * k + k - 1]);
+  // Padding sits at the end of K and N, zero in B (the weights are padded
+  // with zeros whichever input is): a tile whose last row and last column
+  // of B hold data is taken as dense, without scanning it.
+  uint32_t lastRowB = 0, lastColumnB = 0;
   for (int64_t j = 0; j < n; ++j)
     lastRowB |= Input::magnitude(b[(k - 1) * n + j]);
   for (int64_t p = 0; p < k; ++p)
     lastColumnB |= Input::magnitude(b[p * n + n - 1]);
-  if ((lastA && lastRowB && lastColumnB) ||
-      (mayHoldNegZero &&
-       std::any_of(c, c + m * n, [](float v) { return v == 0.0f && std::signbit(v); })))
+  if (lastRowB && lastColumnB)
+    return dense();
+  // B's zeros make +-0 products only with finite values of A, and change
+  // no sum only if none holds -0: otherwise the tile goes through whole.
+  uint32_t aNotFinite = 0;
+  for (int64_t i = 0; i < m * k; ++i)
+    aNotFinite |= Input::notFinite(a[i]);
+  if (aNotFinite || (mayHoldNegZero && std::any_of(c, c + m * n, [](float v) {
+                       return v == 0.0f && std::signbit(v);
+                     })))
     return dense();
 
-  thread_local std::vector<uint32_t> aMagnitude, aNotFinite, bMagnitude;
+  thread_local std::vector<uint32_t> bMagnitude;
   thread_local std::vector<int64_t> keptK, keptN;
-  aMagnitude.assign(k, 0);
-  aNotFinite.assign(k, 0);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      aMagnitude[p] |= Input::magnitude(a[i * k + p]);
-      aNotFinite[p] |= Input::notFinite(a[i * k + p]);
-    }
   keptK.clear();
-  bool keptAFinite = true;
   for (int64_t p = 0; p < k; ++p) {
-    uint32_t rowMagnitude = 0, rowNotFinite = 0;
-    for (int64_t j = 0; j < n; ++j) {
+    uint32_t rowMagnitude = 0;
+    for (int64_t j = 0; j < n; ++j)
       rowMagnitude |= Input::magnitude(b[p * n + j]);
-      rowNotFinite |= Input::notFinite(b[p * n + j]);
-    }
-    if ((!aMagnitude[p] && !rowNotFinite) || (!rowMagnitude && !aNotFinite[p]))
-      continue;
-    keptK.push_back(p);
-    keptAFinite &= !aNotFinite[p];
+    if (rowMagnitude)
+      keptK.push_back(p);
   }
   bMagnitude.assign(n, 0);
   for (int64_t p : keptK)
@@ -233,7 +226,7 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
       bMagnitude[j] |= Input::magnitude(b[p * n + j]);
   keptN.clear();
   for (int64_t j = 0; j < n; ++j)
-    if (bMagnitude[j] || !keptAFinite)
+    if (bMagnitude[j])
       keptN.push_back(j);
   int64_t kk = static_cast<int64_t>(keptK.size()), nn = static_cast<int64_t>(keptN.size());
   if (kk == k && nn == n)

@@ -180,25 +180,46 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
     base += offsets[d] * gm.strides[d];
   // Per column: the channel's offset (or -1: a padding column) and the
   // kernel offset along each axis in the spread-out map.
+  // Counted up from k0 (a division per element would cost more than the
+  // copies of a narrow tile): k = (c * kd + s) * kh * kw + t * kw + q.
   std::vector<int64_t> channelOffset(cols);
   std::vector<std::array<int64_t, 3>> kernelAt(cols);
-  for (int64_t j = 0; j < cols; ++j) {
-    int64_t k = k0 + j;
-    int64_t c = k / window, r = k % window;
-    channelOffset[j] = c < channels ? c * strideC : -1;
-    kernelAt[j] = {(r / (kernel[1] * kernel[2])) * dilation[0],
-                   ((r / kernel[2]) % kernel[1]) * dilation[1], (r % kernel[2]) * dilation[2]};
+  {
+    int64_t c = k0 / window, r = k0 % window;
+    int64_t s = r / (kernel[1] * kernel[2]), t = (r / kernel[2]) % kernel[1], q = r % kernel[2];
+    for (int64_t j = 0; j < cols; ++j) {
+      channelOffset[j] = c < channels ? c * strideC : -1;
+      kernelAt[j] = {s * dilation[0], t * dilation[1], q * dilation[2]};
+      if (++q < kernel[2])
+        continue;
+      q = 0;
+      if (++t < kernel[1])
+        continue;
+      t = 0;
+      if (++s < kernel[0])
+        continue;
+      s = 0;
+      ++c;
+    }
   }
   size_t bytes = gm.bytes;
   bool volume = axes == 3;
   int64_t validRows = std::max<int64_t>(0, std::min(rows, outCount - m0));
   // Per row: the window's first position along each axis.
   std::vector<std::array<int64_t, 3>> rowStart(validRows);
-  for (int64_t i = 0; i < validRows; ++i) {
-    int64_t m = m0 + i;
-    rowStart[i] = {(m / (out[1] * out[2])) * stride[0] - padBegin[0],
-                   ((m / out[2]) % out[1]) * stride[1] - padBegin[1],
-                   (m % out[2]) * stride[2] - padBegin[2]};
+  if (validRows > 0) {
+    int64_t od = m0 / (out[1] * out[2]), oh = (m0 / out[2]) % out[1], ow = m0 % out[2];
+    for (int64_t i = 0; i < validRows; ++i) {
+      rowStart[i] = {od * stride[0] - padBegin[0], oh * stride[1] - padBegin[1],
+                     ow * stride[2] - padBegin[2]};
+      if (++ow < out[2])
+        continue;
+      ow = 0;
+      if (++oh < out[1])
+        continue;
+      oh = 0;
+      ++od;
+    }
   }
   if (!volume && spread[1] == 1 && spread[2] == 1) {
     // A plane without input dilation (every convolution but a transposed
