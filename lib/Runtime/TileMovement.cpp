@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -130,6 +131,17 @@ void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
   }
 }
 
+/// Steps a three-digit counter, the last digit fastest, each digit below
+/// its `limit`; false when it wraps to all zeros.
+inline bool stepCounter(std::array<int64_t, 3> &digits, const std::array<int64_t, 3> &limit) {
+  for (int d = 2; d >= 0; --d) {
+    if (++digits[d] < limit[d])
+      return true;
+    digits[d] = 0;
+  }
+  return false;
+}
+
 /// Adds position x along one axis of the (spread-out) map to `at`; false
 /// when x is padding or a hole of the spread.
 inline bool positionAlong(int64_t x, int64_t spread, int64_t size, int64_t stride, int64_t &at) {
@@ -186,20 +198,13 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
   std::vector<std::array<int64_t, 3>> kernelAt(cols);
   {
     int64_t c = k0 / window, r = k0 % window;
-    int64_t s = r / (kernel[1] * kernel[2]), t = (r / kernel[2]) % kernel[1], q = r % kernel[2];
+    std::array<int64_t, 3> at = {r / (kernel[1] * kernel[2]), (r / kernel[2]) % kernel[1],
+                                 r % kernel[2]};
     for (int64_t j = 0; j < cols; ++j) {
       channelOffset[j] = c < channels ? c * strideC : -1;
-      kernelAt[j] = {s * dilation[0], t * dilation[1], q * dilation[2]};
-      if (++q < kernel[2])
-        continue;
-      q = 0;
-      if (++t < kernel[1])
-        continue;
-      t = 0;
-      if (++s < kernel[0])
-        continue;
-      s = 0;
-      ++c;
+      kernelAt[j] = {at[0] * dilation[0], at[1] * dilation[1], at[2] * dilation[2]};
+      if (!stepCounter(at, kernel))
+        ++c;
     }
   }
   size_t bytes = gm.bytes;
@@ -208,17 +213,12 @@ void loadImg2Col(const Buffer &gm, const Buffer &tile, const std::vector<int64_t
   // Per row: the window's first position along each axis.
   std::vector<std::array<int64_t, 3>> rowStart(validRows);
   if (validRows > 0) {
-    int64_t od = m0 / (out[1] * out[2]), oh = (m0 / out[2]) % out[1], ow = m0 % out[2];
+    std::array<int64_t, 3> at = {m0 / (out[1] * out[2]), (m0 / out[2]) % out[1], m0 % out[2]};
     for (int64_t i = 0; i < validRows; ++i) {
-      rowStart[i] = {od * stride[0] - padBegin[0], oh * stride[1] - padBegin[1],
-                     ow * stride[2] - padBegin[2]};
-      if (++ow < out[2])
-        continue;
-      ow = 0;
-      if (++oh < out[1])
-        continue;
-      oh = 0;
-      ++od;
+      for (int a = 0; a < 3; ++a)
+        rowStart[i][a] = at[a] * stride[a] - padBegin[a];
+      // Depth never wraps: rows past the last volume are not valid rows.
+      stepCounter(at, {std::numeric_limits<int64_t>::max(), out[1], out[2]});
     }
   }
   if (!volume && spread[1] == 1 && spread[2] == 1) {
