@@ -145,22 +145,18 @@ struct F32Input {
     std::memcpy(out, in, count * 4);
   }
 };
-struct F16Input {
+/// fp16 and bf16, stored as their bits: inf or NaN when every bit of
+/// `kExponent` is set.
+template <ElementType kType, uint16_t kExponent> struct HalfInput {
   using Element = uint16_t;
   static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
-  static uint32_t notFinite(uint16_t v) { return (v & 0x7C00u) == 0x7C00u; }
+  static uint32_t notFinite(uint16_t v) { return (v & kExponent) == kExponent; }
   static void widenAll(const uint16_t *in, float *out, int64_t count) {
-    widenToFloat(ElementType::F16, reinterpret_cast<const uint8_t *>(in), out, count);
+    widenToFloat(kType, reinterpret_cast<const uint8_t *>(in), out, count);
   }
 };
-struct BF16Input {
-  using Element = uint16_t;
-  static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
-  static uint32_t notFinite(uint16_t v) { return (v & 0x7F80u) == 0x7F80u; }
-  static void widenAll(const uint16_t *in, float *out, int64_t count) {
-    widenToFloat(ElementType::BF16, reinterpret_cast<const uint8_t *>(in), out, count);
-  }
-};
+using F16Input = HalfInput<ElementType::F16, 0x7C00>;
+using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
 
 /// acc[m,n] += a[m,k] x b[k,n] for one input dtype, without the products
 /// that cannot change a sum: a product is +-0 when one factor is zero and

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -40,6 +41,19 @@ template <typename Body> void forElementSize(size_t bytes, Body body) {
   }
 }
 
+/// The axes (of the tile, of GM) a row-by-row copy runs along: the last
+/// one of size > 1, since trailing axes of size 1 in both (a [1, n, 1]
+/// tile) would make every element a run of its own.
+std::pair<int64_t, int64_t> runAxes(const Buffer &tile, const Buffer &gm,
+                                    const std::vector<int64_t> &offsets) {
+  int64_t tileLast = tile.rank - 1, last = gm.rank - 1;
+  while (tileLast > 0 && tile.sizes[tileLast] == 1 && gm.sizes[last] == 1 && offsets[last] == 0) {
+    --tileLast;
+    --last;
+  }
+  return {tileLast, last};
+}
+
 void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
   int64_t lead = gm.rank - tile.rank;
   std::vector<int64_t> tileShape = shapeOf(tile);
@@ -50,14 +64,7 @@ void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> 
       std::memcpy(tile.data, gm.at(at), gm.bytes);
     return;
   }
-  // The run each row copies is along the last axis of size > 1: trailing
-  // axes of size 1 in both the tile and GM (a [1, n, 1] tile) add nothing
-  // but a copy per element.
-  int64_t tileLast = tile.rank - 1, last = gm.rank - 1;
-  while (tileLast > 0 && tile.sizes[tileLast] == 1 && gm.sizes[last] == 1 && offsets[last] == 0) {
-    --tileLast;
-    --last;
-  }
+  auto [tileLast, last] = runAxes(tile, gm, offsets);
   int64_t width = tileShape[tileLast];
   std::vector<int64_t> rows(tileShape.begin(), tileShape.begin() + tileLast);
   std::vector<int64_t> gmIndex(offsets);
@@ -397,13 +404,8 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
   int64_t lead = gm.rank - tile.rank;
   std::vector<int64_t> gmIndex(offsets);
   std::vector<int64_t> tileShape = shapeOf(tile);
-  // Row by row: the run of each tile row that lies inside GM, along the
-  // last axis of size > 1 (as loadPlain reads it).
-  int64_t tileLast = tile.rank - 1, last = gm.rank - 1;
-  while (tileLast > 0 && tile.sizes[tileLast] == 1 && gm.sizes[last] == 1 && offsets[last] == 0) {
-    --tileLast;
-    --last;
-  }
+  // Row by row: the run of each tile row that lies inside GM.
+  auto [tileLast, last] = runAxes(tile, gm, offsets);
   if (!atomic && !transpose && tile.rank > 0 && gm.strides[last] == 1) {
     int64_t width = tileShape[tileLast];
     int64_t start = offsets[last];

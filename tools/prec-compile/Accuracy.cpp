@@ -18,30 +18,37 @@ using runtime::HostTensor;
 
 namespace {
 
-/// Calls `visit(i, a, r)` for every element of two tensors of one shape,
-/// their values as doubles: fp32, fp16 and bf16 widened a block at a time
-/// (the per-op comparisons read every value the model computes twice).
-template <typename Visit>
-void forEachPair(const HostTensor &actual, const HostTensor &reference, Visit visit) {
-  auto widens = [](ElementType type) {
-    return type == ElementType::F32 || type == ElementType::F16 || type == ElementType::BF16;
-  };
-  int64_t count = actual.numElements();
-  if (!widens(actual.type()) || !widens(reference.type())) {
+constexpr int64_t kBlock = 4096;
+
+/// Values [start, start + count) of `tensor` as doubles: fp32, fp16 and
+/// bf16 widened a block at a time (the per-op comparisons read every value
+/// the model computes twice), other dtypes element by element.
+void readValues(const HostTensor &tensor, int64_t start, int64_t count, double *values) {
+  ElementType type = tensor.type();
+  if (type != ElementType::F32 && type != ElementType::F16 && type != ElementType::BF16) {
     for (int64_t i = 0; i < count; ++i)
-      visit(i, actual.get(i), reference.get(i));
+      values[i] = tensor.get(start + i);
     return;
   }
-  constexpr int64_t kBlock = 4096;
-  float a[kBlock], r[kBlock];
-  size_t actualBytes = runtime::elementBytes(actual.type());
-  size_t referenceBytes = runtime::elementBytes(reference.type());
+  float widened[kBlock];
+  runtime::widenToFloat(type, tensor.data() + start * runtime::elementBytes(type), widened, count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = widened[i];
+}
+
+/// Calls `visit(a, r)` for every element of two tensors of one shape (or
+/// of one tensor, `reference` null), in index order.
+template <typename Visit>
+void forEachValue(const HostTensor &actual, const HostTensor *reference, Visit visit) {
+  double a[kBlock], r[kBlock];
+  int64_t count = actual.numElements();
   for (int64_t start = 0; start < count; start += kBlock) {
     int64_t n = std::min(kBlock, count - start);
-    runtime::widenToFloat(actual.type(), actual.data() + start * actualBytes, a, n);
-    runtime::widenToFloat(reference.type(), reference.data() + start * referenceBytes, r, n);
+    readValues(actual, start, n, a);
+    if (reference)
+      readValues(*reference, start, n, r);
     for (int64_t i = 0; i < n; ++i)
-      visit(start + i, static_cast<double>(a[i]), static_cast<double>(r[i]));
+      visit(a[i], reference ? r[i] : 0.0);
   }
 }
 
@@ -59,14 +66,14 @@ ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &re
   }
   stats.elements = count;
   double referenceMax = 0;
-  forEachPair(reference, reference, [&](int64_t, double r, double) {
+  forEachValue(reference, nullptr, [&](double r, double) {
     if (std::isfinite(r))
       referenceMax = std::max(referenceMax, std::fabs(r));
   });
   double floor = std::max(referenceMax * 1e-3, 1e-30);
   double sumSquaredDiff = 0, sumSquaredRef = 0, sumSquaredActual = 0, dot = 0;
   int64_t compared = 0;
-  forEachPair(actual, reference, [&](int64_t, double a, double r) {
+  forEachValue(actual, &reference, [&](double a, double r) {
     if (!std::isfinite(a) || !std::isfinite(r)) {
       bool same = (std::isnan(a) && std::isnan(r)) || a == r;
       if (!same)

@@ -121,30 +121,30 @@ void expectSameBits(const std::vector<float> &actual, const std::vector<float> &
 }
 
 /// A depthwise convolution's tile: one real channel (K 0..2, N 0) in a
-/// padded [m, 8] x [8, 4] product.
-void fillPadded(Tile &a, Tile &b, std::mt19937 &random) {
-  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
-  for (int64_t i = 0; i < a.rows; ++i)
+/// padded [5, 8] x [8, 4] product, random values from `seed`.
+struct PaddedTiles {
+  Tile a, b;
+  PaddedTiles(ElementType type, unsigned seed) : a(type, 5, 8), b(type, 8, 4) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t p = 0; p < 3; ++p)
+        a.set(i, p, value(random));
     for (int64_t p = 0; p < 3; ++p)
-      a.set(i, p, value(random));
-  for (int64_t p = 0; p < 3; ++p)
-    b.set(p, 0, value(random));
-}
+      b.set(p, 0, value(random));
+  }
+};
 
 class CubeRuntime : public ::testing::TestWithParam<ElementType> {};
 
 TEST_P(CubeRuntime, PaddedTileMatchesDenseProduct) {
-  std::mt19937 random(7);
-  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
-  fillPadded(a, b, random);
+  auto [a, b] = PaddedTiles(GetParam(), 7);
   std::vector<float> acc(5 * 4, 0.0f);
   expectSameBits(mmad(a, b, acc, /*init=*/true), expected(a, b, acc));
 }
 
 TEST_P(CubeRuntime, InfinityTimesPaddingZeroIsNaN) {
-  std::mt19937 random(8);
-  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
-  fillPadded(a, b, random);
+  auto [a, b] = PaddedTiles(GetParam(), 8);
   // A padding column of A holds inf, and B's row there is zero: every
   // output of that row is NaN on the cube, padded columns included.
   a.set(2, 6, INFINITY);
@@ -156,9 +156,7 @@ TEST_P(CubeRuntime, InfinityTimesPaddingZeroIsNaN) {
 }
 
 TEST_P(CubeRuntime, NaNInPaddingRowOfBReachesEveryRow) {
-  std::mt19937 random(9);
-  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
-  fillPadded(a, b, random);
+  auto [a, b] = PaddedTiles(GetParam(), 9);
   b.set(5, 2, NAN); // A's column 5 is zero padding
   std::vector<float> acc(5 * 4, 0.0f);
   std::vector<float> wanted = expected(a, b, acc);
@@ -167,9 +165,7 @@ TEST_P(CubeRuntime, NaNInPaddingRowOfBReachesEveryRow) {
 }
 
 TEST_P(CubeRuntime, NegativeZeroAccumulatorBecomesPositiveZero) {
-  std::mt19937 random(10);
-  Tile a(GetParam(), 5, 8), b(GetParam(), 8, 4);
-  fillPadded(a, b, random);
+  auto [a, b] = PaddedTiles(GetParam(), 10);
   // A later step of K (no init) onto an accumulator holding -0: the
   // padding's +0 products turn it into +0.
   std::vector<float> acc(5 * 4, -0.0f);
