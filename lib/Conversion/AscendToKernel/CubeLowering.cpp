@@ -15,7 +15,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -129,12 +129,12 @@ PreparedCube prepareConv(KernelBuilder &kb, Operation *op, const LoweringContext
 /// MatMulV2, BatchMatMulV2 and the convolutions: the skeleton with a
 /// fixpipe into GM.
 template <typename OpT>
-struct CubeLowering : OpConversionPattern<OpT> {
+struct CubeLowering : OpRewritePattern<OpT> {
   CubeLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern<OpT>(ctx), context(context) {}
+      : OpRewritePattern<OpT>(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    typename OpT::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Cube, adaptor.getOperands().getTypes(),

@@ -11,7 +11,7 @@
 #include "LoweringTables.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -40,28 +40,29 @@ int64_t bytesOf(TypeRange types) {
   return bytes;
 }
 
-struct ViewLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
-  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
+struct ViewLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     if (!isViewOpType(op.getOpType()) || op->getNumResults() != 1 || operands.empty())
       return failure();
-    std::vector<std::string> nodes = nodesOf(op);
-    SmallVector<StringRef> names(nodes.begin(), nodes.end());
+    ArrayAttr nodes = nodesAttrOf(op);
     auto view = rewriter.replaceOpWithNewOp<ViewOp>(op, op->getResult(0).getType(), operands[0]);
     // The graph node a view stands for, for the report (it has no kernel).
-    view->setAttr("nodes", rewriter.getStrArrayAttr(names));
+    view->setAttr("nodes", nodes);
     return success();
   }
 };
 
-struct DmaLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+struct DmaLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
   DmaLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceConversionPattern(ctx), context(context) {}
+      : OpInterfaceRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     std::optional<StringRef> kind = dmaKindOf(op.getOpType());
     if (!kind)
       return failure();
@@ -92,12 +93,13 @@ struct DmaLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
   LoweringContext &context;
 };
 
-struct AICpuLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+struct AICpuLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
   AICpuLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceConversionPattern(ctx, /*benefit=*/2), context(context) {}
+      : OpInterfaceRewritePattern(ctx, /*benefit=*/2), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     ascend::PrecisionAttr decision = op.getPrecisionDecision();
     if (!decision || decision.getEngine() != ascend::Engine::AICPU || !op.hasDedicatedOp())
       return failure();

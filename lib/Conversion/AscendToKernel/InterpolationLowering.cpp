@@ -14,7 +14,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -57,12 +57,12 @@ StringRef coordinatesOf(bool alignCorners, bool halfPixel) {
 }
 
 template <typename ResizeT>
-struct ResizeLowering : OpConversionPattern<ResizeT> {
+struct ResizeLowering : OpRewritePattern<ResizeT> {
   ResizeLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern<ResizeT>(ctx), context(context) {}
+      : OpRewritePattern<ResizeT>(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ResizeT op, typename ResizeT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ResizeT op, PatternRewriter &rewriter) const override {
+    typename ResizeT::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     auto in = cast<ShapedType>(adaptor.getX().getType());
@@ -98,12 +98,12 @@ struct ResizeLowering : OpConversionPattern<ResizeT> {
   LoweringContext &context;
 };
 
-struct GridSampleLowering : OpConversionPattern<ascend::GridSampler2DOp> {
+struct GridSampleLowering : OpRewritePattern<ascend::GridSampler2DOp> {
   GridSampleLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+      : OpRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::GridSampler2DOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::GridSampler2DOp op, PatternRewriter &rewriter) const override {
+    ascend::GridSampler2DOp::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     auto in = cast<ShapedType>(adaptor.getX().getType());

@@ -122,3 +122,13 @@ std::vector<std::string> ascendprec::kernel::nodesOf(Operation *op) {
   }
   return nodes;
 }
+
+ArrayAttr ascendprec::kernel::nodesAttrOf(Operation *op) {
+  SmallVector<Attribute, 4> names;
+  if (auto name = op->getAttrOfType<StringAttr>("name"))
+    names.push_back(name);
+  if (isa<ascend::AscendOpInterface>(op))
+    if (auto absorbed = op->getAttrOfType<ArrayAttr>("absorbed"))
+      llvm::append_range(names, absorbed.getValue());
+  return ArrayAttr::get(op->getContext(), names);
+}

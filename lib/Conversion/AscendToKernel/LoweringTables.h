@@ -44,6 +44,9 @@ std::optional<StringRef> reductionKindOf(StringRef opType);
 /// The graph node names a kernel computes: the op's name and every name
 /// fused into it (FU-3).
 std::vector<std::string> nodesOf(Operation *op);
+/// The same names as an array of the op's own string attributes (no
+/// string is hashed again: a launch per op of a 200k-op graph).
+ArrayAttr nodesAttrOf(Operation *op);
 
 } // namespace ascendprec::kernel
 

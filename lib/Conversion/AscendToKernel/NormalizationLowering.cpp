@@ -14,7 +14,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -104,12 +104,13 @@ void convertInto(OpBuilder &b, Location loc, Value value, Value target) {
     kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
 }
 
-struct SoftmaxLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+struct SoftmaxLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
   SoftmaxLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceConversionPattern(ctx), context(context) {}
+      : OpInterfaceRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     bool logSoftmax = isa<ascend::LogSoftmaxV2Op>(op.getOperation());
     if (!logSoftmax && !isa<ascend::SoftmaxV2Op>(op.getOperation()))
       return failure();
@@ -179,14 +180,14 @@ RowPlan planNorm(NormT op, ShapedType type, int64_t bytesPerElement,
 /// (per channel, i.e. per row, loaded with each tile of rows) share one
 /// kernel: mean, variance, rsqrt(variance + epsilon), scale and shift.
 template <typename NormT>
-struct RowNormLowering : OpConversionPattern<NormT> {
+struct RowNormLowering : OpRewritePattern<NormT> {
   static constexpr bool kPerRowParams = std::is_same_v<NormT, ascend::InstanceNormOp>;
 
   RowNormLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern<NormT>(ctx), context(context) {}
+      : OpRewritePattern<NormT>(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(NormT op, typename NormT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(NormT op, PatternRewriter &rewriter) const override {
+    typename NormT::Adaptor adaptor(op);
     auto type = cast<ShapedType>(adaptor.getX().getType());
     Type data = type.getElementType();
     Type compute = vectorCompute(op, "rsqrt", data).first;
@@ -276,12 +277,12 @@ int64_t lrnBytesPerImage(ShapedType type, Type acc) {
   return elements * (2 * elementBytes(type) + 2 * elementBytes(acc));
 }
 
-struct LRNLowering : OpConversionPattern<ascend::LRNOp> {
+struct LRNLowering : OpRewritePattern<ascend::LRNOp> {
   LRNLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+      : OpRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::LRNOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::LRNOp op, PatternRewriter &rewriter) const override {
+    ascend::LRNOp::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     auto type = cast<ShapedType>(adaptor.getX().getType());

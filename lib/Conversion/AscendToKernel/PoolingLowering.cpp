@@ -13,7 +13,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -89,15 +89,15 @@ bool isGlobal(Operation *op) {
 }
 
 template <typename PoolT>
-struct PoolLowering : OpConversionPattern<PoolT> {
+struct PoolLowering : OpRewritePattern<PoolT> {
   PoolLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern<PoolT>(ctx), context(context) {}
+      : OpRewritePattern<PoolT>(ctx), context(context) {}
 
   static constexpr bool average =
       std::is_same_v<PoolT, ascend::AvgPoolOp> || std::is_same_v<PoolT, ascend::AvgPool3DOp>;
 
-  LogicalResult matchAndRewrite(PoolT op, typename PoolT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(PoolT op, PatternRewriter &rewriter) const override {
+    typename PoolT::Adaptor adaptor(op);
     auto in = cast<ShapedType>(adaptor.getX().getType());
     auto out = cast<ShapedType>(op.getType());
     Type data = in.getElementType();

@@ -12,7 +12,7 @@
 #include "RowKernels.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -38,12 +38,12 @@ RecurrentShape recurrentShape(Operation *op) {
 }
 
 template <typename RecurrentT>
-struct RecurrentLowering : OpConversionPattern<RecurrentT> {
+struct RecurrentLowering : OpRewritePattern<RecurrentT> {
   RecurrentLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern<RecurrentT>(ctx), context(context) {}
+      : OpRewritePattern<RecurrentT>(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(RecurrentT op, typename RecurrentT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(RecurrentT op, PatternRewriter &rewriter) const override {
+    typename RecurrentT::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Mix, adaptor.getOperands().getTypes(),

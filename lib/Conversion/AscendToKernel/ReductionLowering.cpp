@@ -29,7 +29,7 @@
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -386,12 +386,13 @@ void ascendprec::kernel::buildRowReduction(KernelBuilder &kb, const LoweringCont
 
 namespace {
 
-struct ReduceLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+struct ReduceLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
   ReduceLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceConversionPattern(ctx), context(context) {}
+      : OpInterfaceRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     std::optional<StringRef> kind = reductionKindOf(op.getOpType());
     std::optional<SmallVector<int64_t>> axes = reducedAxes(op);
     if (!kind || !axes || operands.size() != 1)

@@ -13,7 +13,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -48,12 +48,12 @@ VectorTiling planTopK(ascend::TopKV2Op op, const LoweringContext &context) {
   return chooseRowTiling(shape.in[0], rowBytes, context.facts, context.vectorCores);
 }
 
-struct TopKLowering : OpConversionPattern<ascend::TopKV2Op> {
+struct TopKLowering : OpRewritePattern<ascend::TopKV2Op> {
   TopKLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+      : OpRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::TopKV2Op op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::TopKV2Op op, PatternRewriter &rewriter) const override {
+    ascend::TopKV2Op::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, adaptor.getOperands().getTypes(),

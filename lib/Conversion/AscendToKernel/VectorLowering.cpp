@@ -14,7 +14,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -132,12 +132,13 @@ void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRang
 }
 
 /// Any op whose kind the elementwise table knows.
-struct ElementwiseLowering : OpInterfaceConversionPattern<ascend::AscendOpInterface> {
+struct ElementwiseLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
   ElementwiseLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceConversionPattern(ctx), context(context) {}
+      : OpInterfaceRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op, ArrayRef<Value> operands,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands(op->getOperands());
     std::optional<ElementwiseKind> kind = elementwiseKindOf(op);
     if (!kind || op->getNumResults() != 1)
       return failure();
@@ -184,12 +185,12 @@ RoundingMode castRounding(Type from, Type to) {
   return RoundingMode::Rint;
 }
 
-struct CastLowering : OpConversionPattern<ascend::CastOp> {
+struct CastLowering : OpRewritePattern<ascend::CastOp> {
   CastLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+      : OpRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::CastOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::CastOp op, PatternRewriter &rewriter) const override {
+    ascend::CastOp::Adaptor adaptor(op);
     auto outType = cast<ShapedType>(op.getType());
     Type from = getElementTypeOrSelf(adaptor.getX().getType());
     Type to = outType.getElementType();
@@ -215,12 +216,12 @@ struct CastLowering : OpConversionPattern<ascend::CastOp> {
 /// BatchNorm in its inference form is elementwise with per-channel
 /// statistics: (x - mean) * rsqrt(variance + epsilon) * scale + offset, in
 /// the compute dtype (fp32 for fp16 data under high_precision).
-struct BatchNormLowering : OpConversionPattern<ascend::BatchNormOp> {
+struct BatchNormLowering : OpRewritePattern<ascend::BatchNormOp> {
   BatchNormLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpConversionPattern(ctx), context(context) {}
+      : OpRewritePattern(ctx), context(context) {}
 
-  LogicalResult matchAndRewrite(ascend::BatchNormOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(ascend::BatchNormOp op, PatternRewriter &rewriter) const override {
+    ascend::BatchNormOp::Adaptor adaptor(op);
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
     auto outType = cast<ShapedType>(op.getType());

@@ -3,7 +3,7 @@
 // The planned (and fused) graph becomes kernels: each op a kernel in the
 // AI Core's memory spaces and units, launched from the graph function,
 // which stays on tensors. One populate function per op family; the pass
-// (prec-convert-ascend-to-kernel) drives them with DialectConversion.
+// (prec-convert-ascend-to-kernel) applies them once to each op.
 //
 //===----------------------------------------------------------------------===//
 
