@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
 
 #include <map>
 
@@ -44,28 +45,48 @@ static std::string escape(const std::string &text) {
 
 namespace {
 
+/// Writes `text` as escape() would, without building a string (the writer
+/// runs once per node and edge of graphs of 100k+ nodes).
+void writeEscaped(raw_ostream &os, StringRef text) {
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '"' || text[i] == '\\') {
+      os << text.slice(start, i) << '\\';
+      start = i;
+    }
+  os << text.drop_front(start);
+}
+
 /// A node's name scope: its name up to the last '/' ("/blocks.0/attn/MatMul"
 /// is in "/blocks.0/attn"); "" for a name without one.
-std::string scopeOf(const std::string &name) {
+StringRef scopeOf(StringRef name) {
   size_t slash = name.rfind('/');
-  return slash == std::string::npos || slash == 0 ? "" : name.substr(0, slash);
+  return slash == StringRef::npos || slash == 0 ? StringRef() : name.take_front(slash);
 }
+
+/// One statement of a scope: a graph input, or a node (in a dashed cluster
+/// of its own when it absorbed others).
+struct ScopeEntry {
+  const std::string *input = nullptr;
+  const ReportNode *node = nullptr;
+  unsigned fusedCluster = 0;
+};
 
 /// Name scopes as nested Graphviz clusters, so that a large graph reads as
 /// its model's modules ("/blocks.0", "/blocks.0/attn", ...).
 struct ScopeTree {
   std::map<std::string, ScopeTree> children;
-  std::vector<std::string> lines; ///< node statements in this scope
+  std::vector<ScopeEntry> entries; ///< statements in this scope, in graph order
 
-  ScopeTree &at(const std::string &scope) {
+  ScopeTree &at(StringRef scope) {
     if (scope.empty())
       return *this;
     ScopeTree *tree = this;
     size_t start = scope[0] == '/' ? 1 : 0;
     while (start <= scope.size()) {
       size_t slash = scope.find('/', start);
-      tree = &tree->children[scope.substr(0, slash)];
-      if (slash == std::string::npos)
+      tree = &tree->children[scope.take_front(slash).str()];
+      if (slash == StringRef::npos)
         break;
       start = slash + 1;
     }
@@ -73,32 +94,67 @@ struct ScopeTree {
   }
 
   void print(raw_ostream &os, const std::string &indent, int &clusterId) const {
-    for (const std::string &line : lines)
-      os << indent << line;
+    for (const ScopeEntry &entry : entries)
+      printEntry(os, indent, entry);
     for (const auto &[scope, child] : children) {
-      os << indent << "subgraph cluster_" << clusterId++ << " {\n"
-         << indent << "  label=\"" << escape(scope)
-         << "\"; style=rounded; color=\"#888888\";\n";
+      os << indent << "subgraph cluster_" << clusterId++ << " {\n" << indent << "  label=\"";
+      writeEscaped(os, scope);
+      os << "\"; style=rounded; color=\"#888888\";\n";
       child.print(os, indent + "  ", clusterId);
       os << indent << "}\n";
     }
   }
+
+  static void printEntry(raw_ostream &os, StringRef indent, const ScopeEntry &entry) {
+    os << indent;
+    if (entry.input) {
+      os << '"';
+      writeEscaped(os, *entry.input);
+      os << "\" [shape=ellipse, fillcolor=white];\n";
+      return;
+    }
+    const ReportNode &node = *entry.node;
+    // A fused op as a dashed cluster: the op, and the node names it
+    // absorbed as notes beside it (FU-3), labelled with the fusion passes.
+    bool fused = !node.absorbed.empty();
+    if (fused) {
+      os << "subgraph cluster_fused_" << entry.fusedCluster << " {\n  label=\"";
+      writeEscaped(os, "fused by " + llvm::join(node.fusedBy, ", "));
+      os << "\";\n  style=dashed;\n  ";
+    }
+    os << '"';
+    writeEscaped(os, node.name);
+    os << "\" [label=\"";
+    writeEscaped(os, node.name);
+    os << "\\n";
+    writeEscaped(os, node.opType);
+    if (node.generic)
+      os << " (generic)";
+    os << " [";
+    writeEscaped(os, node.computeDType);
+    os << ", ";
+    writeEscaped(os, node.engine);
+    os << ']';
+    if (!node.insertedCast) {
+      os << "\\n";
+      writeEscaped(os, node.rule);
+    }
+    os << "\", fillcolor=\"" << reportColorFor(node.computeDType) << '"'
+       << (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") << "];\n";
+    if (!fused)
+      return;
+    for (const std::string &name : node.absorbed) {
+      os << "  \"";
+      writeEscaped(os, node.name + " <- " + name);
+      os << "\" [label=\"";
+      writeEscaped(os, name);
+      os << "\", shape=note, style=dashed, fillcolor=white];\n";
+    }
+    os << "}\n";
+  }
 };
 
 } // namespace
-
-/// A fused op as a dashed cluster: the op, and the node names it absorbed
-/// as notes beside it (FU-3), labelled with the fusion passes.
-static std::string fusedCluster(const ReportNode &node, const std::string &opLine,
-                                unsigned id) {
-  std::string out = "subgraph cluster_fused_" + std::to_string(id) + " {\n  label=\"" +
-                    escape("fused by " + llvm::join(node.fusedBy, ", ")) +
-                    "\";\n  style=dashed;\n  " + opLine;
-  for (const std::string &name : node.absorbed)
-    out += "  \"" + escape(node.name + " <- " + name) + "\" [label=\"" + escape(name) +
-           "\", shape=note, style=dashed, fillcolor=white];\n";
-  return out + "}\n";
-}
 
 void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &os) {
   os << "// Planned graph: ops coloured by compute dtype, inserted "
@@ -107,48 +163,43 @@ void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &o
         "digraph precision {\n  rankdir=TB;\n"
         "  node [style=filled, fontname=\"Helvetica\", shape=box];\n";
   os << "  label=\"" << escape(report.socVersion + " / " + report.precisionMode) << "\";\n";
-  llvm::StringSet<> known;
+  llvm::StringSet<llvm::BumpPtrAllocator> known;
   for (const std::string &input : report.graphInputs)
     known.insert(input);
   for (const ReportNode &node : report.nodes)
     known.insert(node.name);
-  llvm::StringMap<std::string> scopeOfNode;
+  llvm::StringMap<StringRef, llvm::BumpPtrAllocator> scopeOfNode;
   ScopeTree scopes;
   // Consecutive ops usually share a scope: its tree is looked up once.
-  std::string lastScope;
+  StringRef lastScope;
   ScopeTree *lastTree = &scopes;
   unsigned fusedClusters = 0;
   for (const std::string &input : report.graphInputs)
-    scopes.lines.push_back("\"" + escape(input) + "\" [shape=ellipse, fillcolor=white];\n");
+    scopes.entries.push_back({&input, nullptr, 0});
   for (const ReportNode &node : report.nodes) {
     // An inserted Cast sits in the scope of the value it converts.
-    std::string scope = node.insertedCast && !node.producers.empty()
-                            ? scopeOfNode[node.producers.front()]
-                            : scopeOf(node.name);
+    StringRef scope = node.insertedCast && !node.producers.empty()
+                          ? scopeOfNode.lookup(node.producers.front())
+                          : scopeOf(node.name);
     scopeOfNode[node.name] = scope;
-    std::string label = escape(node.name) + "\\n" +
-                        escape(node.opType + (node.generic ? " (generic)" : "") + " [" +
-                               node.computeDType + ", " + node.engine + "]");
-    if (!node.insertedCast)
-      label += "\\n" + escape(node.rule);
     if (scope != lastScope) {
       lastTree = &scopes.at(scope);
       lastScope = scope;
     }
-    std::string line = "\"" + escape(node.name) + "\" [label=\"" + label + "\", fillcolor=\"" +
-                       reportColorFor(node.computeDType) + "\"" +
-                       (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") +
-                       "];\n";
-    if (!node.absorbed.empty())
-      line = fusedCluster(node, line, fusedClusters++);
-    lastTree->lines.push_back(std::move(line));
+    lastTree->entries.push_back(
+        {nullptr, &node, node.absorbed.empty() ? 0 : fusedClusters++});
   }
   int clusterId = 0;
   scopes.print(os, "  ", clusterId);
   for (const ReportNode &node : report.nodes)
     for (const std::string &producer : node.producers)
-      if (known.count(producer))
-        os << "  \"" << escape(producer) << "\" -> \"" << escape(node.name) << "\";\n";
+      if (known.contains(producer)) {
+        os << "  \"";
+        writeEscaped(os, producer);
+        os << "\" -> \"";
+        writeEscaped(os, node.name);
+        os << "\";\n";
+      }
   os << "  subgraph cluster_legend {\n    label=\"compute dtype\";\n";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
     os << "    \"legend " << dtype << "\" [label=\"" << dtype << "\", fillcolor=\""

@@ -77,7 +77,7 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &graph, ValueRange
   // as long as it is being imported.
   std::vector<std::string> ownInitializers;
   for (const onnx::TensorProto &init : graph.initializer())
-    if (initializers.emplace(init.name(), const_cast<onnx::TensorProto *>(&init)).second)
+    if (initializers.try_emplace(init.name(), const_cast<onnx::TensorProto *>(&init)).second)
       ownInitializers.push_back(init.name());
   for (const auto *list : {&graph.input(), &graph.value_info(), &graph.output()})
     for (const auto &info : *list)

@@ -304,7 +304,7 @@ void Importer::prepareWhileInferring() {
       continue;
     std::string message;
     if (DenseElementsAttr value = tensorValue(context, init, message))
-      constants.emplace(init.name(), value);
+      constants.try_emplace(init.name(), value);
   }
 }
 
@@ -566,9 +566,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     return {};
   const onnx::GraphProto &graph = model.graph();
   // Sized once: growing maps of a 200k-node model rehash long names often.
-  initializers.reserve(graph.initializer_size());
-  types.reserve(graph.input_size() + graph.value_info_size() + graph.output_size());
-  values.reserve(graph.input_size() + graph.node_size());
+  initializers = NameMap<onnx::TensorProto *>(graph.initializer_size());
+  types = NameMap<Type>(graph.input_size() + graph.value_info_size() + graph.output_size());
+  values = NameMap<Value>(graph.input_size() + graph.node_size());
   for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
     initializers[init.name()] = &init;
   for (const auto *list : {&graph.input(), &graph.value_info(), &graph.output()})

@@ -12,6 +12,9 @@
 
 #include <map>
 #include <memory>
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
+
 #include <unordered_map>
 #include <optional>
 #include <string>
@@ -246,11 +249,15 @@ private:
   int64_t opset = 1;
   // Hash maps: value names in exported models share long prefixes
   // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
-  std::unordered_map<std::string, Value> values;
-  std::unordered_map<std::string, onnx::TensorProto *> initializers;
-  std::unordered_map<std::string, DenseResourceElementsAttr> resources;
-  std::unordered_map<std::string, DenseElementsAttr> constants; ///< Constant node outputs
-  std::unordered_map<std::string, Type> types;
+  // Their entries (key inline) come from one bump allocator each: a model
+  // has a few entries per node, built once and dropped together.
+  template <typename T>
+  using NameMap = llvm::StringMap<T, llvm::BumpPtrAllocator>;
+  NameMap<Value> values;
+  NameMap<onnx::TensorProto *> initializers;
+  NameMap<DenseResourceElementsAttr> resources;
+  NameMap<DenseElementsAttr> constants; ///< Constant node outputs
+  NameMap<Type> types;
   /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
   struct GenericNodes {
     std::optional<Location> loc;

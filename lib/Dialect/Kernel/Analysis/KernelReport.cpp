@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
 
 using namespace mlir;
 using namespace ascendprec;
@@ -16,11 +17,13 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
     return;
   report.lowered = true;
   double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
-  llvm::StringMap<size_t> nodeIndex;
+  // Bump-allocated: one entry per node of graphs of 100k+ nodes.
+  llvm::StringMap<size_t, llvm::BumpPtrAllocator> nodeIndex;
   for (auto [index, node] : llvm::enumerate(report.nodes))
     nodeIndex.try_emplace(node.name, index);
-  llvm::StringSet<> timed; // nodes whose first launch has been counted
-  llvm::StringMap<bool> insertedCast;
+  // Nodes whose first launch has been counted.
+  llvm::StringSet<llvm::BumpPtrAllocator> timed;
+  llvm::StringMap<bool, llvm::BumpPtrAllocator> insertedCast;
   for (const report::ReportNode &node : report.nodes)
     if (node.insertedCast)
       insertedCast[node.name] = true;
