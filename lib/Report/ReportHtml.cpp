@@ -33,39 +33,49 @@ struct Escaped {
 Escaped escapeHtml(StringRef text) { return {text}; }
 
 raw_ostream &operator<<(raw_ostream &os, Escaped escaped) {
-  for (char c : escaped.text) {
-    switch (c) {
+  // Runs without special characters go out whole (rows of 100k-node
+  // graphs are most of a report's bytes).
+  StringRef text = escaped.text;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char *entity = nullptr;
+    switch (text[i]) {
     case '<':
-      os << "&lt;";
+      entity = "&lt;";
       break;
     case '>':
-      os << "&gt;";
+      entity = "&gt;";
       break;
     case '&':
-      os << "&amp;";
+      entity = "&amp;";
       break;
     case '"':
-      os << "&quot;";
+      entity = "&quot;";
       break;
     default:
-      os << c;
+      continue;
     }
+    os << text.slice(start, i) << entity;
+    start = i + 1;
   }
-  return os;
+  return os << text.drop_front(start);
 }
 
 std::string join(const std::vector<std::string> &items) {
   std::string text;
-  for (size_t i = 0; i < items.size(); ++i)
-    text += (i ? ", " : "") + items[i];
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      text += ", ";
+    text += items[i];
+  }
   return text;
 }
 
-std::string lower(std::string text) {
-  for (char &c : text)
-    if (c >= 'A' && c <= 'Z')
-      c = static_cast<char>(c - 'A' + 'a');
-  return text;
+/// Appends `text` in lower case, then a space (a row's search text).
+void appendLower(std::string &out, StringRef text) {
+  for (char c : text)
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  out += ' ';
 }
 
 constexpr const char *kStyle =
@@ -438,10 +448,13 @@ void row(raw_ostream &os, const ReportNode &node, bool lowered, bool measured) {
   if (measured)
     cells.push_back(errorCell(node.relErr));
   // An original node name finds the op it was fused into (FU-3).
-  std::string search = lower(node.region) + " " + lower(join(node.absorbed)) + " " +
-                       lower(node.bufferGroup) + " ";
+  std::string search;
+  search.reserve(256);
+  appendLower(search, node.region);
+  appendLower(search, join(node.absorbed));
+  appendLower(search, node.bufferGroup);
   for (const std::string &cell : cells)
-    search += lower(cell) + " ";
+    appendLower(search, cell);
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
   os << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"") << " data-search=\""
      << escapeHtml(search) << "\" style=\"background:" << reportColorFor(node.computeDType)

@@ -23,6 +23,8 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <set>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 
@@ -656,6 +658,19 @@ static void eraseDeadOps(Block &block) {
   }
 }
 
+void Importer::releaseModelInBackground() {
+  constexpr int kBackgroundReleaseNodes = 10000;
+  if (model.graph().node_size() < kBackgroundReleaseNodes)
+    return;
+  auto released = std::make_unique<onnx::ModelProto>();
+  released->Swap(&model); // both on the heap: pointers change hands
+  try {
+    std::thread([released = std::move(released)]() mutable { released.reset(); }).detach();
+  } catch (const std::system_error &) {
+    // No thread to be had: the model is freed here, as it would have been.
+  }
+}
+
 /// The protobuf limit: a serialized message over 2 GB cannot be read.
 static bool tooLarge(size_t bytes) { return bytes > static_cast<size_t>(INT32_MAX); }
 
@@ -682,7 +697,9 @@ OwningOpRef<ModuleOp> ascendprec::importONNX(StringRef bytes, StringRef path,
     reportUnparsable(importer, path, bytes.size());
     return {};
   }
-  return importer.run(std::move(model));
+  OwningOpRef<ModuleOp> module = importer.run(std::move(model));
+  importer.releaseModelInBackground();
+  return module;
 }
 
 OwningOpRef<ModuleOp> ascendprec::importONNXFile(StringRef path,
@@ -713,5 +730,7 @@ OwningOpRef<ModuleOp> ascendprec::importONNXFile(StringRef path,
     reportUnparsable(importer, path, file->size());
     return {};
   }
-  return importer.run(std::move(model));
+  OwningOpRef<ModuleOp> module = importer.run(std::move(model));
+  importer.releaseModelInBackground();
+  return module;
 }

@@ -28,16 +28,14 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
     if (node.insertedCast)
       insertedCast[node.name] = true;
 
-  for (const KernelCost &cost : estimateModule(module)) {
+  for (KernelCost &cost : estimateModule(module)) {
     report::KernelEstimate estimate;
-    estimate.name = cost.name;
     estimate.engine = stringifyEngine(cost.engine).str();
     estimate.blockDim = cost.blockDim;
     estimate.us = cost.us;
     estimate.cubeUs = cost.cubeCycles / freqMHz;
     estimate.vectorUs = cost.vectorCycles / freqMHz;
     estimate.moveUs = cost.moveCycles / freqMHz;
-    estimate.nodes = cost.nodes;
     estimate.node = cost.nodes.empty() ? cost.name : cost.nodes.front();
     estimate.castOnly = !cost.nodes.empty() &&
                         llvm::all_of(cost.nodes, [&](const std::string &node) {
@@ -61,6 +59,8 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
       node.kernel = cost.name;
       node.estUs = position == 0 ? cost.us : 0.0;
     }
+    estimate.name = std::move(cost.name);
+    estimate.nodes = std::move(cost.nodes);
     report.kernels.push_back(std::move(estimate));
   }
   module.walk([&](ViewOp view) {
