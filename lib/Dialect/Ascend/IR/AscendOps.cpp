@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Support/AttrDictAssembly.h"
 
 using namespace mlir;
 using namespace ascendprec;

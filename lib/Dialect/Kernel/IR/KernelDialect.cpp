@@ -1,6 +1,7 @@
 //===- KernelDialect.cpp - `akernel` registration, target and spaces ------===//
 
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "AscendPrec/Support/AttrDictAssembly.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

@@ -60,6 +60,29 @@ class Ascend_UnaryOp<string mnemonic, string math,
     # " %x {name = \"n1\"} : tensor<2x8xf32>\n```";
   let arguments = !con((ins tensor:$x), extraAttrs, Ascend_CommonAttrs);
   let results = (outs tensor:$y);
+  // `$x attr-dict : type($y)`, printed without uniquing an attribute
+  // dictionary per op (AttrDictAssembly.h). Ops with default-valued
+  // attributes keep the declarative format, which elides the defaults.
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return ::ascendprec::assembly::parseSameTypeUnary<$cppClass>(parser, result);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      ::ascendprec::assembly::printSameTypeUnary(printer, getOperation());
+    }
+  }];
+}
+
+// A unary op whose extra attributes have defaults: the declarative format
+// elides them when they hold their default.
+class Ascend_UnaryOpWithDefaults<string mnemonic, string math,
+                                 TypeConstraint tensor, dag extraAttrs>
+    : Ascend_UnaryOp<mnemonic, math, tensor, extraAttrs> {
+  let hasCustomAssemblyFormat = 0;
+  let extraClassDefinition = "";
   let assemblyFormat = "$x attr-dict `:` type($y)";
 }
 
@@ -74,6 +97,19 @@ class Ascend_BinaryOp<string mnemonic, string math,
     # "tensor<2x8xf32>\n```";
   let arguments = !con((ins tensor:$x1, tensor:$x2), Ascend_CommonAttrs);
   let results = (outs tensor:$y);
+  // Ascend_Op's format, printed without uniquing an attribute dictionary
+  // per op (AttrDictAssembly.h).
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return ::ascendprec::assembly::parseOperandsFunctionalType<$cppClass>(parser, result);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      ::ascendprec::assembly::printOperandsFunctionalType(printer, getOperation());
+    }
+  }];
 }
 
 def Ascend_AddOp : Ascend_BinaryOp<"Add", "x1 + x2">;
@@ -100,10 +136,10 @@ def Ascend_GeluOp : Ascend_UnaryOp<"Gelu",
     "0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))">;
 def Ascend_SigmoidOp : Ascend_UnaryOp<"Sigmoid", "1 / (1 + exp(-x))">;
 def Ascend_TanhOp : Ascend_UnaryOp<"Tanh", "tanh(x)">;
-def Ascend_LeakyReluOp : Ascend_UnaryOp<"LeakyRelu",
+def Ascend_LeakyReluOp : Ascend_UnaryOpWithDefaults<"LeakyRelu",
     "x >= 0 ? x : negative_slope * x", Ascend_FloatTensor,
     (ins DefaultValuedAttr<F32Attr, "0.0f">:$negative_slope)>;
-def Ascend_HardSigmoidOp : Ascend_UnaryOp<"HardSigmoid",
+def Ascend_HardSigmoidOp : Ascend_UnaryOpWithDefaults<"HardSigmoid",
     "max(0, min(1, alpha * x + beta))", Ascend_FloatTensor,
     (ins DefaultValuedAttr<F32Attr, "0.16666666f">:$alpha,
          DefaultValuedAttr<F32Attr, "0.5f">:$beta)>;
@@ -117,7 +153,7 @@ def Ascend_SinOp : Ascend_UnaryOp<"Sin", "sin(x)">;
 def Ascend_CosOp : Ascend_UnaryOp<"Cos", "cos(x)">;
 def Ascend_SoftplusOp : Ascend_UnaryOp<"Softplus", "ln(1 + exp(x))">;
 def Ascend_SoftsignOp : Ascend_UnaryOp<"Softsign", "x / (1 + |x|)">;
-def Ascend_EluOp : Ascend_UnaryOp<"Elu", "x >= 0 ? x : alpha * (exp(x) - 1)",
+def Ascend_EluOp : Ascend_UnaryOpWithDefaults<"Elu", "x >= 0 ? x : alpha * (exp(x) - 1)",
     Ascend_FloatTensor, (ins DefaultValuedAttr<F32Attr, "1.0f">:$alpha)>;
 def Ascend_TanOp : Ascend_UnaryOp<"Tan", "tan(x)">;
 def Ascend_AsinOp : Ascend_UnaryOp<"Asin", "asin(x)">;
@@ -131,7 +167,7 @@ def Ascend_AtanhOp : Ascend_UnaryOp<"Atanh", "atanh(x)">;
 def Ascend_HardSwishOp : Ascend_UnaryOp<"HardSwish", "x * max(0, min(1, x / 6 + 0.5))">;
 def Ascend_SeluOp : Ascend_UnaryOp<"Selu",
     "1.0507 * (x > 0 ? x : 1.67326 * (exp(x) - 1))">;
-def Ascend_ThresholdedReluOp : Ascend_UnaryOp<"ThresholdedRelu",
+def Ascend_ThresholdedReluOp : Ascend_UnaryOpWithDefaults<"ThresholdedRelu",
     "x > alpha ? x : 0", Ascend_FloatTensor,
     (ins DefaultValuedAttr<F32Attr, "1.0f">:$alpha)>;
 
@@ -548,7 +584,29 @@ def Ascend_ConstOp : Ascend_OpBase<"Const",
   }];
   let arguments = !con((ins ElementsAttr:$value), Ascend_CommonAttrs);
   let results = (outs Ascend_Tensor:$output);
-  let assemblyFormat = "$value attr-dict";
+  // `$value attr-dict`, printed without uniquing an attribute dictionary
+  // per op (AttrDictAssembly.h).
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult ConstOp::parse(::mlir::OpAsmParser &parser,
+                                       ::mlir::OperationState &result) {
+      ::mlir::ElementsAttr value;
+      if (parser.parseCustomAttributeWithFallback(value, ::mlir::Type{}))
+        return ::mlir::failure();
+      if (value)
+        result.getOrAddProperties<ConstOp::Properties>().value = value;
+      if (::ascendprec::assembly::parseAttrDict<ConstOp>(parser, result))
+        return ::mlir::failure();
+      result.addTypes(value.getType());
+      return ::mlir::success();
+    }
+    void ConstOp::print(::mlir::OpAsmPrinter &printer) {
+      printer << ' ';
+      printer.printStrippedAttrOrType(getValueAttr());
+      ::ascendprec::assembly::printAttrDict(printer, getOperation(), {"value"});
+    }
+  }];
   let extraClassDeclaration = [{
     /// AscendOpInterface: data, no computation.
     bool holdsConstantData() { return true; }
@@ -573,7 +631,19 @@ def Ascend_CastOp : Ascend_Op<"Cast", [SameOperandsAndResultShape]> {
   }];
   let arguments = !con((ins Ascend_AnyRankTensor:$x), Ascend_CommonAttrs);
   let results = (outs Ascend_AnyRankTensor:$y);
-  let assemblyFormat = "$x attr-dict `:` type($x) `to` type($y)";
+  // `$x attr-dict : type($x) to type($y)`, printed without uniquing an
+  // attribute dictionary per op (AttrDictAssembly.h).
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult CastOp::parse(::mlir::OpAsmParser &parser,
+                                      ::mlir::OperationState &result) {
+      return ::ascendprec::assembly::parseConversion<CastOp>(parser, result);
+    }
+    void CastOp::print(::mlir::OpAsmPrinter &printer) {
+      ::ascendprec::assembly::printConversion(printer, getOperation());
+    }
+  }];
   let hasFolder = 1;
   let hasCanonicalizer = 1;
 }

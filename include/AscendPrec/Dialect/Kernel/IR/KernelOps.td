@@ -489,8 +489,39 @@ def Kernel_LaunchOp : Kernel_Op<"launch",
   let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyRankedTensor>:$args,
                        OptionalAttr<StrArrayAttr>:$nodes);
   let results = (outs Variadic<AnyRankedTensor>:$results);
-  let assemblyFormat = [{
-    $kernel `(` $args `)` attr-dict `:` functional-type($args, $results)
+  // `$kernel ( $args ) attr-dict : functional-type($args, $results)`,
+  // printed without uniquing an attribute dictionary per launch
+  // (AttrDictAssembly.h): a graph has a launch per op.
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult LaunchOp::parse(::mlir::OpAsmParser &parser,
+                                        ::mlir::OperationState &result) {
+      ::mlir::FlatSymbolRefAttr kernel;
+      ::llvm::SmallVector<::mlir::OpAsmParser::UnresolvedOperand, 4> args;
+      if (parser.parseCustomAttributeWithFallback(
+              kernel, parser.getBuilder().getType<::mlir::NoneType>()))
+        return ::mlir::failure();
+      if (kernel)
+        result.getOrAddProperties<LaunchOp::Properties>().kernel = kernel;
+      if (parser.parseLParen())
+        return ::mlir::failure();
+      ::llvm::SMLoc argsLoc = parser.getCurrentLocation();
+      ::mlir::FunctionType type;
+      if (parser.parseOperandList(args) || parser.parseRParen() ||
+          ::ascendprec::assembly::parseAttrDict<LaunchOp>(parser, result) ||
+          parser.parseColon() || parser.parseType(type))
+        return ::mlir::failure();
+      result.addTypes(type.getResults());
+      return parser.resolveOperands(args, type.getInputs(), argsLoc, result.operands);
+    }
+    void LaunchOp::print(::mlir::OpAsmPrinter &printer) {
+      printer << ' ';
+      printer.printAttributeWithoutType(getKernelAttr());
+      printer << '(' << getArgs() << ')';
+      ::ascendprec::assembly::printAttrDict(printer, getOperation(), {"kernel"});
+      printer << " : ";
+      printer.printFunctionalType(getArgs().getTypes(), getResults().getTypes());
+    }
   }];
 }
 
