@@ -71,12 +71,6 @@ std::string join(const std::vector<std::string> &items) {
   return text;
 }
 
-/// Appends `text` in lower case, then a space (a row's search text).
-void appendLower(std::string &out, StringRef text) {
-  for (char c : text)
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  out += ' ';
-}
 
 constexpr const char *kStyle =
     "body{font-family:sans-serif;margin:1.5em}"
@@ -99,11 +93,25 @@ constexpr const char *kScript = R"js(
   var rows = Array.prototype.slice.call(body.rows);
   var box = document.getElementById('filter');
   var shown = document.getElementById('shown');
+  // A row's search text: its text nodes (cells, region, fused names, UB
+  // group) joined by spaces, in lower case; read once, at the first filter.
+  var texts = null;
+  function rowText(row) {
+    var parts = [];
+    var walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode())
+      parts.push(walker.currentNode.nodeValue);
+    return parts.join(' ').toLowerCase();
+  }
   function applyFilter() {
     var words = box.value.toLowerCase().split(/\s+/).filter(function (w) { return w; });
+    if (!texts) {
+      texts = new Map();
+      rows.forEach(function (row) { texts.set(row, rowText(row)); });
+    }
     var count = 0;
     rows.forEach(function (row) {
-      var text = row.getAttribute('data-search');
+      var text = texts.get(row);
       var match = words.every(function (w) { return text.indexOf(w) >= 0; });
       row.hidden = !match;
       if (match) count++;
@@ -447,18 +455,11 @@ void row(raw_ostream &os, const ReportNode &node, bool lowered, bool measured) {
   }
   if (measured)
     cells.push_back(errorCell(node.relErr));
-  // An original node name finds the op it was fused into (FU-3).
-  std::string search;
-  search.reserve(256);
-  appendLower(search, node.region);
-  appendLower(search, join(node.absorbed));
-  appendLower(search, node.bufferGroup);
-  for (const std::string &cell : cells)
-    appendLower(search, cell);
+  // The filter searches the row's own text, so an original node name (in
+  // the fused list) finds the op it was fused into (FU-3).
   std::string classes = node.insertedCast ? "cast" : node.generic ? "generic" : "";
-  os << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"") << " data-search=\""
-     << escapeHtml(search) << "\" style=\"background:" << reportColorFor(node.computeDType)
-     << "\">";
+  os << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"")
+     << " style=\"background:" << reportColorFor(node.computeDType) << "\">";
   for (const std::string &cell : cells) {
     os << "<td>" << escapeHtml(cell);
     // An op inside If/Loop/Scan says where, under its name.

@@ -95,6 +95,10 @@ PrecisionPlanner::rowsOf(const policy::OpQuery &query) {
 
 LogicalResult PrecisionPlanner::planFunction(func::FuncOp func) {
   bool ok = true;
+  // About one value per op: sized once rather than grown (and rehashed)
+  // step by step on graphs of 100k+ ops.
+  if (!func.getBody().empty())
+    planned.reserve(planned.size() + func.getBody().front().getOperations().size());
   func.walk([&](AscendOpInterface op) {
     if (op.holdsConstantData()) {
       planned[op->getResult(0)] = getElementTypeOrSelf(op->getResult(0));

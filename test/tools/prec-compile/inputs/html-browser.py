@@ -17,10 +17,22 @@ import urllib.parse
 from pathlib import Path
 
 
+def op_rows(page):
+    """The rows of the ops table's body, as (opening tag, row HTML)."""
+    body = page.split('<table id="ops">', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r"(<tr[^>]*>)(.*?)</tr>", body, re.S)
+
+
+def row_text(row_html):
+    """What the page's filter searches: the row's text nodes joined by
+    spaces, in lower case."""
+    return " ".join(html.unescape(t) for t in re.findall(r">([^<]+)<", ">" + row_html + "<")).lower()
+
+
 def main():
     chromium, report, words = sys.argv[1], Path(sys.argv[2]).resolve(), sys.argv[3]
     source = report.read_text(encoding="utf-8")
-    searches = [html.unescape(s) for s in re.findall(r'<tr[^>]*data-search="([^"]*)"', source)]
+    searches = [row_text(row) for _, row in op_rows(source)]
     wanted = [w for w in words.lower().split() if w]
     expected = sum(all(w in s for w in wanted) for s in searches)
     url = report.as_uri() + "#filter=" + urllib.parse.quote(words)
@@ -35,7 +47,7 @@ def main():
         sys.exit("FAIL: script errors on the console:\n" + "\n".join(errors))
     print("ok: no script error on the console")
     dom = proc.stdout
-    rows = re.findall(r"<tr[^>]*data-search=[^>]*>", dom)
+    rows = [tag for tag, _ in op_rows(dom)]
     visible = [r for r in rows if " hidden" not in r]
     if len(rows) != len(searches):
         sys.exit(f"FAIL: the page has {len(rows)} op rows, the file {len(searches)}")
