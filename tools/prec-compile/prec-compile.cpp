@@ -382,14 +382,18 @@ int run(const std::vector<std::string> &args) {
                     "rule-based diagnostic; please report this with the model\n";
     return diagnostics.errorsWithRule() ? UserError : InternalError;
   }
-  // The planned IR is verified while the summary is read off it (both only
-  // read the IR), before planned.mlir's writer swaps the weights' resources
-  // out.
-  std::future<bool> verified = std::async(std::launch::async, [&] {
-    return mlir::succeeded(mlir::verify(*module));
-  });
+  // The planned IR is verified, and copied for the lowering below, while
+  // the summary is read off it (all three only read the IR), before
+  // planned.mlir's writer swaps the weights' resources out.
+  std::future<mlir::OwningOpRef<mlir::ModuleOp>> verifiedCopy =
+      std::async(std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> {
+        if (mlir::failed(mlir::verify(*module)))
+          return nullptr;
+        return module->clone();
+      });
   ascendprec::report::ReportData report = ascendprec::ascend::collectReport(*module);
-  if (!verified.get()) {
+  mlir::OwningOpRef<mlir::ModuleOp> toLower = verifiedCopy.get();
+  if (!toLower) {
     llvm::errs() << "prec-compile: internal error: planning produced invalid IR; "
                     "please report this with the model\n";
     return InternalError;
@@ -402,10 +406,9 @@ int run(const std::vector<std::string> &args) {
   //
   // planned.mlir is printed on a thread of its own from here on, while the
   // kernels are lowered (and run): it reads only the planned module, the
-  // lowering works on a copy taken first (the writer swaps the planned
+  // lowering works on the copy taken above (the writer swaps the planned
   // module's weights for stand-ins). The future's destructor waits for the
   // writer on every return below.
-  mlir::OwningOpRef<mlir::ModuleOp> toLower = module->clone();
   std::string writeError;
   std::future<bool> plannedWritten = std::async(std::launch::async, [&] {
     return writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
