@@ -28,7 +28,12 @@ Operation *ascendprec::onnximport::buildOp(NodeConverter &node,
   // Set on the op rather than the state: inherent attributes then go
   // straight into its properties, where the state would first unique a
   // dictionary of them (per op, a tenth of importing a 200k-node graph).
-  op->setAttr("name", node.builder.getStringAttr(node.name + nameSuffix.str()));
+  // The node's location already holds its name as a string attribute.
+  auto nameLoc = dyn_cast<NameLoc>(node.loc);
+  StringAttr name = nameSuffix.empty() && nameLoc && nameLoc.getName().getValue() == node.name
+                        ? nameLoc.getName()
+                        : node.builder.getStringAttr(node.name + nameSuffix.str());
+  op->setAttr("name", name);
   for (NamedAttribute attr : attrs)
     op->setAttr(attr.getName(), attr.getValue());
   // A mismatch (unsupported shape, dtype or attribute) is not an error of the

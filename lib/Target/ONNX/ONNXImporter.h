@@ -192,7 +192,12 @@ public:
   InFlightDiagnostic error() { return emitError(fileLoc()); }
 
 private:
-  Location fileLoc() { return FileLineColLoc::get(context, path, 0, 0); }
+  /// The model file's location, made once (a node's location hangs off it).
+  Location fileLoc() {
+    if (!modelFileLoc)
+      modelFileLoc = FileLineColLoc::get(context, path, 0, 0);
+    return *modelFileLoc;
+  }
   Location nodeLoc(const std::string &name) {
     // The node name, in the model file. No line: a protobuf has none, and
     // diagnostics would print binary "source lines". Messages name the node.
@@ -250,6 +255,7 @@ private:
   ONNXImportStats *stats;
   const ONNXImportOptions &options;
   onnx::ModelProto model;
+  std::optional<Location> modelFileLoc;
   int64_t opset = 1;
   // Hash maps: value names in exported models share long prefixes
   // ("/blocks.12/attn/..."), which makes ordered-map comparisons costly.
