@@ -160,7 +160,12 @@ std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operand
   key.push_back(reinterpret_cast<const void *>(op->getNumResults()));
   for (Type type : op->getResultTypes())
     key.push_back(type.getAsOpaquePointer());
-  for (NamedAttribute attr : op->getAttrDictionary()) {
+  // The attributes without uniquing a dictionary of them: the inherent ones
+  // come in their op's fixed order, the discardable ones sorted, so equal
+  // attributes give equal keys.
+  NamedAttrList attrs(op->getDiscardableAttrDictionary());
+  op->getName().populateInherentAttrs(op, attrs);
+  for (NamedAttribute attr : attrs) {
     // Of the decision, only the engine changes the kernel (the dtypes are
     // in the types).
     if (auto decision = dyn_cast<ascend::PrecisionAttr>(attr.getValue())) {
