@@ -421,6 +421,21 @@ int run(const std::vector<std::string> &args) {
   for (ascendprec::report::ReportData::Diagnostic &diag : diagnostics.stopLoading())
     report.diagnostics.push_back(std::move(diag));
   progress.end();
+  // kernels.mlir is printed on a thread of its own while the estimates are
+  // read off the kernels (both only read them) and, further down, while
+  // the report files are formatted. With --run it waits for the run: the
+  // JIT adds dialects to the context, which must not change while a module
+  // is printed from it.
+  std::string kernelsError;
+  std::future<bool> kernelsWritten;
+  auto startWritingKernels = [&] {
+    kernelsWritten = std::async(std::launch::async, [&] {
+      return !kernels || writePlannedIR(out->stagedPath("kernels.mlir"), *kernels,
+                                        /*fullConstants=*/false, kernelsError);
+    });
+  };
+  if (!flags->run)
+    startWritingKernels();
   if (kernels)
     ascendprec::kernel::attachKernelEstimates(*kernels, report);
 
@@ -498,14 +513,11 @@ int run(const std::vector<std::string> &args) {
   }
 
   progress.begin("write outputs");
-  // kernels.mlir is printed while the report files are formatted (the
-  // reports read `report`, not the IR), and planned.mlir may still be
-  // printing: on large models these three are most of the writing time.
-  std::string kernelsError;
-  std::future<bool> kernelsWritten = std::async(std::launch::async, [&] {
-    return !kernels || writePlannedIR(out->stagedPath("kernels.mlir"), *kernels,
-                                      /*fullConstants=*/false, kernelsError);
-  });
+  // The report files are formatted (from `report`, not the IR) while
+  // kernels.mlir and planned.mlir may still be printing: on large models
+  // these three are most of the writing time.
+  if (!kernelsWritten.valid())
+    startWritingKernels();
   mlir::LogicalResult reported = ascendprec::report::writeReportFiles(
       *module, report, ascendprec::report::ReportFiles::besides(out->stagedPath("report.json")));
   bool wrote = plannedWritten.get();
