@@ -20,13 +20,28 @@
 
 namespace ascendprec::assembly {
 
+/// `op`'s attributes, discardable ones (sorted) then the inherent ones that
+/// are set (in their op's fixed order), without uniquing anything: the
+/// inherent names are the op's registered StringAttrs (populateInherentAttrs
+/// would look each name up in the context again).
+inline void collectAttrs(mlir::Operation *op,
+                         llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs) {
+  llvm::append_range(attrs, op->getRawDictionaryAttrs().getValue());
+  if (!op->getPropertiesStorage())
+    return; // every attribute is in the dictionary
+  if (std::optional<mlir::RegisteredOperationName> info = op->getRegisteredInfo())
+    for (mlir::StringAttr name : info->getAttributeNames())
+      if (std::optional<mlir::Attribute> value = op->getInherentAttr(name.getValue());
+          value && *value)
+        attrs.push_back(mlir::NamedAttribute(name, *value));
+}
+
 /// `attr-dict`: `op`'s attributes, inherent and discardable, in name order
 /// as a DictionaryAttr holds them, without `elided`.
 inline void printAttrDict(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                           llvm::ArrayRef<llvm::StringRef> elided = {}) {
-  mlir::NamedAttrList attrs(op->getDiscardableAttrDictionary());
-  op->getName().populateInherentAttrs(op, attrs);
-  llvm::SmallVector<mlir::NamedAttribute, 8> sorted(attrs.begin(), attrs.end());
+  llvm::SmallVector<mlir::NamedAttribute, 8> sorted;
+  collectAttrs(op, sorted);
   mlir::DictionaryAttr::sortInPlace(sorted);
   printer.printOptionalAttrDict(sorted, elided);
 }

@@ -4,6 +4,7 @@
 #include "LoweringTables.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Support/AttrDictAssembly.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,11 +161,11 @@ std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operand
   key.push_back(reinterpret_cast<const void *>(op->getNumResults()));
   for (Type type : op->getResultTypes())
     key.push_back(type.getAsOpaquePointer());
-  // The attributes without uniquing a dictionary of them: the inherent ones
-  // come in their op's fixed order, the discardable ones sorted, so equal
+  // The attributes without uniquing a dictionary of them: the discardable
+  // ones sorted, the inherent ones in their op's fixed order, so equal
   // attributes give equal keys.
-  NamedAttrList attrs(op->getDiscardableAttrDictionary());
-  op->getName().populateInherentAttrs(op, attrs);
+  SmallVector<NamedAttribute, 8> attrs;
+  assembly::collectAttrs(op, attrs);
   for (NamedAttribute attr : attrs) {
     // Of the decision, only the engine changes the kernel (the dtypes are
     // in the types).
