@@ -382,18 +382,17 @@ int run(const std::vector<std::string> &args) {
                     "rule-based diagnostic; please report this with the model\n";
     return diagnostics.errorsWithRule() ? UserError : InternalError;
   }
-  // The planned IR is verified, and copied for the lowering below, while
-  // the summary is read off it (all three only read the IR), before
-  // planned.mlir's writer swaps the weights' resources out.
-  std::future<mlir::OwningOpRef<mlir::ModuleOp>> verifiedCopy =
-      std::async(std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> {
-        if (mlir::failed(mlir::verify(*module)))
-          return nullptr;
-        return module->clone();
-      });
+  // The planned IR is verified, copied for the lowering below and read for
+  // the summary at once (all three only read it), before planned.mlir's
+  // writer swaps the weights' resources out.
+  std::future<bool> verified = std::async(std::launch::async, [&] {
+    return mlir::succeeded(mlir::verify(*module));
+  });
+  std::future<mlir::OwningOpRef<mlir::ModuleOp>> copied = std::async(
+      std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> { return module->clone(); });
   ascendprec::report::ReportData report = ascendprec::ascend::collectReport(*module);
-  mlir::OwningOpRef<mlir::ModuleOp> toLower = verifiedCopy.get();
-  if (!toLower) {
+  mlir::OwningOpRef<mlir::ModuleOp> toLower = copied.get();
+  if (!verified.get()) {
     llvm::errs() << "prec-compile: internal error: planning produced invalid IR; "
                     "please report this with the model\n";
     return InternalError;
