@@ -93,14 +93,14 @@ constexpr const char *kScript = R"js(
   var rows = Array.prototype.slice.call(body.rows);
   var box = document.getElementById('filter');
   var shown = document.getElementById('shown');
-  // A row's search text: its text nodes (cells, region, fused names, UB
-  // group) joined by spaces, in lower case; read once, at the first filter.
+  // A row's search text: its cells' text (the first cell's region, fused
+  // names and UB group are set off by spaces in the page) joined by spaces,
+  // in lower case; read once, at the first filter.
   var texts = null;
   function rowText(row) {
     var parts = [];
-    var walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
-    while (walker.nextNode())
-      parts.push(walker.currentNode.nodeValue);
+    for (var i = 0; i < row.cells.length; i++)
+      parts.push(row.cells[i].textContent);
     return parts.join(' ').toLowerCase();
   }
   function applyFilter() {
@@ -464,16 +464,16 @@ void row(raw_ostream &os, const ReportNode &node, bool lowered, bool measured) {
     os << "<td>" << escapeHtml(cell);
     // An op inside If/Loop/Scan says where, under its name.
     if (&cell == &cells.front() && !node.region.empty())
-      os << "<div class=\"region\">in " << escapeHtml(node.region) << "</div>";
+      os << " <div class=\"region\">in " << escapeHtml(node.region) << "</div>";
     if (&cell == &cells.front() && !node.absorbed.empty()) {
-      os << "<div class=\"fused\">fused by " << escapeHtml(join(node.fusedBy)) << ":<ul>";
+      os << " <div class=\"fused\">fused by " << escapeHtml(join(node.fusedBy)) << ":<ul>";
       for (const std::string &name : node.absorbed)
-        os << "<li>" << escapeHtml(name) << "</li>";
+        os << "<li>" << escapeHtml(name) << " </li>";
       os << "</ul></div>";
     }
     // UB fusion (FU-1): the kernel this op runs in.
     if (&cell == &cells.front() && !node.bufferGroup.empty())
-      os << "<div class=\"fused\">in UB group " << escapeHtml(node.bufferGroup) << " ("
+      os << " <div class=\"fused\">in UB group " << escapeHtml(node.bufferGroup) << " ("
          << escapeHtml(node.bufferPass) << ")</div>";
     os << "</td>";
   }

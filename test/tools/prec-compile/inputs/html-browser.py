@@ -24,9 +24,10 @@ def op_rows(page):
 
 
 def row_text(row_html):
-    """What the page's filter searches: the row's text nodes joined by
+    """What the page's filter searches: the row's cells' text joined by
     spaces, in lower case."""
-    return " ".join(html.unescape(t) for t in re.findall(r">([^<]+)<", ">" + row_html + "<")).lower()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row_html, re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", "", c)) for c in cells).lower()
 
 
 def main():
