@@ -44,7 +44,7 @@
 // TEXT: /then/MatMul {{.*}} If '/If' then
 // TEXT: /pre/MatMul {{.*}} -
 
-// HTML: <td>/then/MatMul<div class="region">in If '/If' then</div></td>
+// HTML: <td>/then/MatMul <div class="region">in If '/If' then</div></td>
 
 func.func @main(%c: tensor<i1>, %x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %m: tensor<i64>)
     -> (tensor<4x4xf32>, tensor<4x4xf32>) {
