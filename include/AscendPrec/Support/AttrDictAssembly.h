@@ -58,7 +58,7 @@ mlir::ParseResult parseAttrDict(mlir::OpAsmParser &parser, mlir::OperationState 
   });
 }
 
-/// A type printed as `type(...)` prints it: builtin types need no prefix.
+/// ` type`, as a declarative `type(...)` directive prints it.
 inline void printStrippedType(mlir::OpAsmPrinter &printer, mlir::Type type) {
   printer << ' ';
   printer.printStrippedAttrOrType(type);
