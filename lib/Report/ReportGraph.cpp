@@ -33,28 +33,25 @@ std::string ascendprec::report::reportColorFor(const std::string &dtype) {
   return "#d9d9d9";
 }
 
-static std::string escape(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 namespace {
 
-/// Writes `text` as escape() would, without building a string (the writer
-/// runs once per node and edge of graphs of 100k+ nodes).
-void writeEscaped(raw_ostream &os, StringRef text) {
+/// `text` as a Graphviz string holds it ('"' and '\\' escaped), written
+/// straight to the stream (the writer runs once per node and edge of graphs
+/// of 100k+ nodes).
+struct DotEscaped {
+  StringRef text;
+};
+DotEscaped escape(StringRef text) { return {text}; }
+
+raw_ostream &operator<<(raw_ostream &os, DotEscaped escaped) {
+  StringRef text = escaped.text;
   size_t start = 0;
   for (size_t i = 0; i < text.size(); ++i)
     if (text[i] == '"' || text[i] == '\\') {
       os << text.slice(start, i) << '\\';
       start = i;
     }
-  os << text.drop_front(start);
+  return os << text.drop_front(start);
 }
 
 /// A node's name scope: its name up to the last '/' ("/blocks.0/attn/MatMul"
@@ -97,9 +94,8 @@ struct ScopeTree {
     for (const ScopeEntry &entry : entries)
       printEntry(os, indent, entry);
     for (const auto &[scope, child] : children) {
-      os << indent << "subgraph cluster_" << clusterId++ << " {\n" << indent << "  label=\"";
-      writeEscaped(os, scope);
-      os << "\"; style=rounded; color=\"#888888\";\n";
+      os << indent << "subgraph cluster_" << clusterId++ << " {\n"
+         << indent << "  label=\"" << escape(scope) << "\"; style=rounded; color=\"#888888\";\n";
       child.print(os, indent + "  ", clusterId);
       os << indent << "}\n";
     }
@@ -108,9 +104,7 @@ struct ScopeTree {
   static void printEntry(raw_ostream &os, StringRef indent, const ScopeEntry &entry) {
     os << indent;
     if (entry.input) {
-      os << '"';
-      writeEscaped(os, *entry.input);
-      os << "\" [shape=ellipse, fillcolor=white];\n";
+      os << '"' << escape(*entry.input) << "\" [shape=ellipse, fillcolor=white];\n";
       return;
     }
     const ReportNode &node = *entry.node;
@@ -118,38 +112,21 @@ struct ScopeTree {
     // absorbed as notes beside it (FU-3), labelled with the fusion passes.
     bool fused = !node.absorbed.empty();
     if (fused) {
-      os << "subgraph cluster_fused_" << entry.fusedCluster << " {\n  label=\"";
-      writeEscaped(os, "fused by " + llvm::join(node.fusedBy, ", "));
-      os << "\";\n  style=dashed;\n  ";
+      os << "subgraph cluster_fused_" << entry.fusedCluster << " {\n  label=\""
+         << escape("fused by " + llvm::join(node.fusedBy, ", ")) << "\";\n  style=dashed;\n  ";
     }
-    os << '"';
-    writeEscaped(os, node.name);
-    os << "\" [label=\"";
-    writeEscaped(os, node.name);
-    os << "\\n";
-    writeEscaped(os, node.opType);
-    if (node.generic)
-      os << " (generic)";
-    os << " [";
-    writeEscaped(os, node.computeDType);
-    os << ", ";
-    writeEscaped(os, node.engine);
-    os << ']';
-    if (!node.insertedCast) {
-      os << "\\n";
-      writeEscaped(os, node.rule);
-    }
+    os << '"' << escape(node.name) << "\" [label=\"" << escape(node.name) << "\\n"
+       << escape(node.opType) << (node.generic ? " (generic)" : "") << " ["
+       << escape(node.computeDType) << ", " << escape(node.engine) << ']';
+    if (!node.insertedCast)
+      os << "\\n" << escape(node.rule);
     os << "\", fillcolor=\"" << reportColorFor(node.computeDType) << '"'
        << (node.insertedCast ? ", shape=diamond, color=red, penwidth=2" : "") << "];\n";
     if (!fused)
       return;
-    for (const std::string &name : node.absorbed) {
-      os << "  \"";
-      writeEscaped(os, node.name + " <- " + name);
-      os << "\" [label=\"";
-      writeEscaped(os, name);
-      os << "\", shape=note, style=dashed, fillcolor=white];\n";
-    }
+    for (const std::string &name : node.absorbed)
+      os << "  \"" << escape(node.name + " <- " + name) << "\" [label=\"" << escape(name)
+         << "\", shape=note, style=dashed, fillcolor=white];\n";
     os << "}\n";
   }
 };
@@ -193,13 +170,8 @@ void ascendprec::report::writeReportDot(const ReportData &report, raw_ostream &o
   scopes.print(os, "  ", clusterId);
   for (const ReportNode &node : report.nodes)
     for (const std::string &producer : node.producers)
-      if (known.contains(producer)) {
-        os << "  \"";
-        writeEscaped(os, producer);
-        os << "\" -> \"";
-        writeEscaped(os, node.name);
-        os << "\";\n";
-      }
+      if (known.contains(producer))
+        os << "  \"" << escape(producer) << "\" -> \"" << escape(node.name) << "\";\n";
   os << "  subgraph cluster_legend {\n    label=\"compute dtype\";\n";
   for (const char *dtype : {"float16", "bfloat16", "float32", "int / other"})
     os << "    \"legend " << dtype << "\" [label=\"" << dtype << "\", fillcolor=\""

@@ -142,7 +142,7 @@ struct F32Input {
   }
   static uint32_t notFinite(float v) { return magnitude(v) >= 0x7F800000u; }
   static void widenAll(const float *in, float *out, int64_t count) {
-    std::memcpy(out, in, count * 4);
+    widenToFloat(ElementType::F32, reinterpret_cast<const uint8_t *>(in), out, count);
   }
 };
 /// fp16 and bf16, stored as their bits: inf or NaN when every bit of

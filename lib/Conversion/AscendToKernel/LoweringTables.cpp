@@ -112,17 +112,6 @@ std::optional<StringRef> ascendprec::kernel::reductionKindOf(StringRef opType) {
   return found->second;
 }
 
-std::vector<std::string> ascendprec::kernel::nodesOf(Operation *op) {
-  std::vector<std::string> nodes;
-  if (auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op)) {
-    for (StringRef name : ascendOp.getOriginalNames())
-      nodes.push_back(name.str());
-  } else if (auto name = op->getAttrOfType<StringAttr>("name")) {
-    nodes.push_back(name.str());
-  }
-  return nodes;
-}
-
 ArrayAttr ascendprec::kernel::nodesAttrOf(Operation *op) {
   SmallVector<Attribute, 4> names;
   if (auto name = op->getAttrOfType<StringAttr>("name"))
@@ -131,4 +120,9 @@ ArrayAttr ascendprec::kernel::nodesAttrOf(Operation *op) {
     if (auto absorbed = op->getAttrOfType<ArrayAttr>("absorbed"))
       llvm::append_range(names, absorbed.getValue());
   return ArrayAttr::get(op->getContext(), names);
+}
+
+std::vector<std::string> ascendprec::kernel::nodesOf(Operation *op) {
+  auto names = nodesAttrOf(op).getAsValueRange<StringAttr>();
+  return std::vector<std::string>(names.begin(), names.end());
 }

@@ -25,7 +25,6 @@
 #include <set>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
 
 
 using namespace mlir;

@@ -7,15 +7,13 @@
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <map>
 #include <memory>
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Allocator.h"
-
-#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>

@@ -292,26 +292,11 @@ std::vector<KernelCost> ascendprec::kernel::estimateModule(ModuleOp module,
     auto [it, inserted] = byKernel.try_emplace(kernel.getOperation());
     if (inserted)
       it->second = estimateKernel(kernel, target, constants);
-    const KernelCost &shared = it->second;
-    ArrayAttr nodes = launch.getNodesAttr();
-    if (!nodes) {
-      costs.push_back(shared);
-      return;
+    KernelCost &cost = costs.emplace_back(it->second);
+    if (ArrayAttr nodes = launch.getNodesAttr()) {
+      auto names = nodes.getAsValueRange<StringAttr>();
+      cost.nodes.assign(names.begin(), names.end());
     }
-    // The shared cost without its nodes (a copy of them per launch showed
-    // on graphs of 100k+ launches).
-    KernelCost &cost = costs.emplace_back();
-    cost.name = shared.name;
-    cost.engine = shared.engine;
-    cost.blockDim = shared.blockDim;
-    cost.cubeCycles = shared.cubeCycles;
-    cost.vectorCycles = shared.vectorCycles;
-    cost.moveCycles = shared.moveCycles;
-    cost.cycles = shared.cycles;
-    cost.us = shared.us;
-    cost.nodes.reserve(nodes.size());
-    for (Attribute node : nodes)
-      cost.nodes.push_back(cast<StringAttr>(node).str());
   });
   return costs;
 }
