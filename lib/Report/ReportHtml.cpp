@@ -71,7 +71,6 @@ std::string join(const std::vector<std::string> &items) {
   return text;
 }
 
-
 constexpr const char *kStyle =
     "body{font-family:sans-serif;margin:1.5em}"
     "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;"
