@@ -50,6 +50,9 @@
 #include <thread>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace ascendprec;
 using namespace ascendprec::driver;
@@ -585,6 +588,14 @@ int run(const std::vector<std::string> &args) {
 } // namespace
 
 int main(int argc, char **argv) {
+#if defined(__GLIBC__)
+  // glibc keeps freed small blocks in "fast bins" and sweeps them all into
+  // its free lists whenever a large block is asked for. A big model makes
+  // millions of small blocks (protobuf, MLIR, libonnx's inference), so the
+  // sweeps cost more than the fast bins save (a tenth of a 200k-node run,
+  // bench/README.md); the per-thread cache still serves small blocks.
+  mallopt(M_MXFAST, 0);
+#endif
   // Before MLIR starts its threads, so that they inherit the blocked signals.
   cleanUpOnInterrupt(&OutputFolder::discardActive);
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -264,7 +264,13 @@ private:
   NameMap<Value> values;
   NameMap<onnx::TensorProto *> initializers;
   NameMap<DenseResourceElementsAttr> resources;
-  NameMap<DenseElementsAttr> constants; ///< Constant node outputs
+  /// A value known at import time: a Constant node's output or a small
+  /// initializer, whose name is made while ONNX infers shapes.
+  struct KnownConstant {
+    DenseElementsAttr value;
+    StringAttr name; ///< null until first needed
+  };
+  NameMap<KnownConstant> constants;
   NameMap<Type> types;
   /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
   struct GenericNodes {

@@ -42,10 +42,9 @@ public:
       return cached;
     auto type = cast<ShapedType>(value.getType()).clone(dtype);
     OpBuilder builder(value.getContext());
-    std::string name = ascend::valueName(value) + "/Cast_" + dtypeNameOf(dtype);
     Value converted;
     if (auto constant = value.getDefiningOp<ConstOp>()) {
-      if (ElementsAttr folded = convertElements(constant.getValue(), dtype)) {
+      if (ElementsAttr folded = convertedElements(constant.getValue(), dtype)) {
         builder.setInsertionPointAfter(constant);
         converted = ConstOp::create(builder, constant.getLoc(), folded,
                                     builder.getStringAttr(constant.getName().str() +
@@ -59,6 +58,7 @@ public:
         builder.setInsertionPointAfter(producer);
       else
         builder.setInsertionPointToStart(value.getParentBlock());
+      std::string name = ascend::valueName(value) + "/Cast_" + dtypeNameOf(dtype);
       auto castOp = CastOp::create(builder, value.getLoc(), type, value,
                                    builder.getStringAttr(name), nullptr,
                                    nullptr, nullptr, nullptr);
@@ -71,8 +71,19 @@ public:
   }
 
 private:
+  /// convertElements, once per distinct constant value: exported models
+  /// repeat the same small constants (scales, epsilons, biases of zeros)
+  /// across their layers.
+  ElementsAttr convertedElements(ElementsAttr value, Type dtype) {
+    auto [it, inserted] = foldedCache.try_emplace({value, dtype}, nullptr);
+    if (inserted)
+      it->second = convertElements(value, dtype);
+    return it->second;
+  }
+
   ModuleOp module;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+  llvm::DenseMap<std::pair<Attribute, Type>, ElementsAttr> foldedCache;
 
 public:
   int64_t castsInserted = 0, constantsConverted = 0;
