@@ -545,9 +545,11 @@ LogicalResult Importer::validateModel() {
     }
   if (failed(applyInputShapes()))
     return failure();
-  // With user-given input shapes, a node they do not fit is an error.
+  // With user-given input shapes, a node they do not fit is an error: the
+  // import then waits for all of shape inference instead of streaming it.
+  bool strict = !options.inputShapes.empty();
   ValidationResult validation = checkAndInferShapes(
-      model, /*strict=*/!options.inputShapes.empty(), [this] { prepareWhileInferring(); });
+      model, strict, [this] { prepareWhileInferring(); }, /*allowStreaming=*/!strict);
   if (!validation.ok) {
     error() << validation.error;
     return failure();
@@ -558,6 +560,14 @@ LogicalResult Importer::validateModel() {
   if (opset < 6 || opset > 17)
     emitWarning(fileLoc()) << "opset " << opset
                            << " is outside the tested range 6..17";
+  if (validation.stream) {
+    inferenceStream = std::move(validation.stream);
+    return success();
+  }
+  return reportShapeInference(validation);
+}
+
+LogicalResult Importer::reportShapeInference(const ValidationResult &validation) {
   if (!validation.shapeInferenceError.empty() && !options.inputShapes.empty()) {
     error() << "the shapes --input_shape gives do not fit the model: "
             << validation.shapeInferenceError;
@@ -577,7 +587,8 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   const onnx::GraphProto &graph = model.graph();
   // Sized once: growing maps of a 200k-node model rehash long names often.
   initializers = NameMap<onnx::TensorProto *>(graph.initializer_size());
-  types = NameMap<Type>(graph.input_size() + graph.value_info_size() + graph.output_size());
+  types = NameMap<Type>(graph.input_size() + graph.value_info_size() + graph.output_size() +
+                       (inferenceStream ? graph.node_size() : 0));
   values = NameMap<Value>(graph.input_size() + graph.node_size());
   for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
     initializers[init.name()] = &init;
@@ -595,6 +606,17 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
       continue; // older models list initializers as inputs too
     Type type = typeOf(input.name());
     if (!type) {
+      // Inference's own warning would have come first.
+      if (inferenceStream) {
+        ValidationResult inferred = inferenceStream->finish(model);
+        inferenceStream.reset();
+        if (!inferred.ok) {
+          error() << inferred.error;
+          return {};
+        }
+        if (failed(reportShapeInference(inferred)))
+          return {};
+      }
       error() << "graph input '" << input.name()
               << "' is not a tensor of a supported element type (float, "
                  "integer or bool; strings and complex numbers are not)";
@@ -603,16 +625,10 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     inputTypes.push_back(type);
     inputNames.push_back(input.name());
   }
-  for (const auto &output : graph.output()) {
-    Type type = typeOf(output.name());
-    if (!type) {
-      error() << "graph output '" << output.name()
-              << "' is not a tensor of a supported element type (float, "
-                 "integer or bool; strings and complex numbers are not)";
-      return {};
-    }
-    outputTypes.push_back(type);
-  }
+  // With inference still running, the outputs are checked once it ends; the
+  // function's type is set from what it returns in any case.
+  if (!inferenceStream && failed(checkOutputTypes(outputTypes)))
+    return {};
   std::string funcName = graph.name().empty() ? "main" : graph.name();
   auto func = func::FuncOp::create(builder, fileLoc(), "main",
                                    builder.getFunctionType(inputTypes, outputTypes));
@@ -626,9 +642,8 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
     func.setArgAttr(arg.getArgNumber(), ascend::kArgNameAttr, builder.getStringAttr(name));
   }
 
-  for (int i = 0; i < graph.node_size(); ++i)
-    if (failed(convertNode(graph.node(i), i)))
-      return {};
+  if (failed(convertMainGraph()))
+    return {};
 
   SmallVector<Value> results;
   for (const auto &output : graph.output()) {
@@ -653,6 +668,68 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   if (failed(verifyImported(*module, func)))
     return {};
   return module;
+}
+
+LogicalResult Importer::checkOutputTypes(SmallVectorImpl<Type> &outputTypes) {
+  for (const auto &output : model.graph().output()) {
+    Type type = typeOf(output.name());
+    if (!type) {
+      error() << "graph output '" << output.name()
+              << "' is not a tensor of a supported element type (float, "
+                 "integer or bool; strings and complex numbers are not)";
+      return failure();
+    }
+    outputTypes.push_back(type);
+  }
+  return success();
+}
+
+LogicalResult Importer::convertMainGraph() {
+  const onnx::GraphProto &graph = model.graph();
+  if (!inferenceStream) {
+    for (int i = 0; i < graph.node_size(); ++i)
+      if (failed(convertNode(graph.node(i), i)))
+        return failure();
+    return success();
+  }
+  // Node i is converted once inference has typed nodes 0..i. What the
+  // conversion reports is held until inference has ended, so that the
+  // diagnostics come in the order they would without streaming: a failed
+  // inference's warning (or an output error, which stops the import)
+  // first.
+  std::vector<Diagnostic> held;
+  LogicalResult converted = success();
+  {
+    ScopedDiagnosticHandler hold(context, [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    auto setType = [&](const std::string &name, const onnx::TypeProto &type) {
+      if (Type tensor = tensorType(context, type))
+        types[name] = tensor;
+    };
+    for (int i = 0; i < graph.node_size() && succeeded(converted); ++i) {
+      inferenceStream->awaitNodes(i + 1, setType);
+      converted = convertNode(graph.node(i), i);
+    }
+  }
+  ValidationResult inferred = inferenceStream->finish(model);
+  inferenceStream.reset();
+  if (!inferred.ok) {
+    error() << inferred.error;
+    return failure();
+  }
+  if (failed(reportShapeInference(inferred)))
+    return failure();
+  for (const onnx::ValueInfoProto &output : graph.output())
+    if (Type type = tensorType(context, output.type()))
+      types[output.name()] = type;
+  SmallVector<Type> outputTypes;
+  if (failed(checkOutputTypes(outputTypes)))
+    return failure();
+  for (Diagnostic &diag : held)
+    context->getDiagEngine().emit(std::move(diag));
+  return converted;
 }
 
 /// The import's last check, without re-deriving dominance in the function's

@@ -41,11 +41,21 @@ DenseResourceElementsAttr takeLargeTensor(MLIRContext *context, onnx::TensorProt
 DenseElementsAttr tensorValue(MLIRContext *context, const onnx::TensorProto &tensor,
                               std::string &error);
 
+class InferenceStream;
+
 /// What ONNX's checker and shape inference said about a model.
 struct ValidationResult {
+  ValidationResult();
+  ValidationResult(ValidationResult &&);
+  ValidationResult &operator=(ValidationResult &&);
+  ~ValidationResult();
+
   bool ok = false;
   std::string error;               ///< why the model was rejected
   std::string shapeInferenceError; ///< shape inference failed (not fatal)
+  /// Set when shape inference still runs: the types arrive through it while
+  /// the importer converts nodes, and its finish() gives the rest.
+  std::unique_ptr<InferenceStream> stream;
 };
 /// Runs ONNX's checker and shape inference (which fills `model`'s
 /// value_info), at once in two child processes where the platform allows, so
@@ -56,8 +66,63 @@ struct ValidationResult {
 /// `meanwhile` runs while the child processes work (it must not change
 /// `model`): on large models, the importer's work that needs no inferred
 /// type.
+/// `allowStreaming`: the main graph has no subgraphs and the caller reads
+/// types through ValidationResult::stream when it is set. It is set when
+/// the checker has accepted the model, inference runs in a child process,
+/// and libonnx infers the main graph's nodes one by one in order (no
+/// model-local functions, no op expanded into its function body).
 ValidationResult checkAndInferShapes(onnx::ModelProto &model, bool strict = false,
-                                     llvm::function_ref<void()> meanwhile = [] {});
+                                     llvm::function_ref<void()> meanwhile = [] {},
+                                     bool allowStreaming = false);
+
+/// Shape inference of a model's main graph, still running in its child
+/// process, which sends the output types of the nodes it has finished, in
+/// node order, while it goes on with the next ones (ONNXValidation.cpp).
+/// The importer converts node i as soon as nodes 0..i are typed, instead of
+/// waiting for the whole graph (on a 200k-node graph, inference takes as
+/// long as converting).
+class InferenceStream {
+public:
+  using TypeCallback = llvm::function_ref<void(const std::string &, const onnx::TypeProto &)>;
+
+  InferenceStream(int pid, int fd, const onnx::GraphProto &graph);
+  ~InferenceStream(); ///< stops a child still running
+  InferenceStream(const InferenceStream &) = delete;
+  InferenceStream &operator=(const InferenceStream &) = delete;
+
+  /// Waits until the output types of the graph's first `count` nodes have
+  /// arrived, or inference has ended; `onType` gets each (value name,
+  /// type) that arrives. A node without a type after this is one inference
+  /// could not type.
+  void awaitNodes(int count, TypeCallback onType);
+  /// Waits for inference to end: `ok` with shapeInferenceError set as
+  /// checkAndInferShapes would, or an error when libonnx crashed. `model`'s
+  /// graph outputs take their inferred types.
+  ValidationResult finish(onnx::ModelProto &model);
+
+  /// The child's first message: true when it said it cannot stream this
+  /// model (libonnx would ask for schemas other than one per node), and
+  /// collectWhole() then reads its usual two-part answer.
+  bool answersWhole();
+  std::optional<std::vector<std::string>> collectWhole(std::string &crash);
+
+private:
+  /// Reads the next message; false at the end of the stream.
+  bool nextMessage(std::string &message);
+  void deliverChunk(const std::string &message, TypeCallback onType);
+  /// Closes the pipe and waits for the child: its wait status.
+  int reap();
+
+  int pid;
+  int fd;
+  const onnx::GraphProto &graph;
+  std::string pending; ///< bytes read but not yet consumed
+  size_t consumed = 0;
+  int typedNodes = 0;
+  bool ended = false;      ///< no more chunks: the end message or a crash
+  std::string endMessage;  ///< the end message, when it came
+  onnx::TypeProto scratch; ///< parsed into for each type
+};
 
 /// One ONNX node being converted: its inputs, attributes and output types.
 class NodeConverter {
@@ -224,8 +289,17 @@ private:
   void warnAboutGenericNodes(Block *body);
   LogicalResult applyInputShapes();
   /// --input_shape, ONNX's checker and shape inference, the opset: fails
-  /// after reporting why the model cannot be imported.
+  /// after reporting why the model cannot be imported. Shape inference may
+  /// still run afterwards (inferenceStream).
   LogicalResult validateModel();
+  /// Shape inference's outcome: an error under --input_shape, else a
+  /// warning when it failed.
+  LogicalResult reportShapeInference(const ValidationResult &validation);
+  /// The graph outputs' types; fails with an error for one that is not a
+  /// tensor of a supported element type.
+  LogicalResult checkOutputTypes(SmallVectorImpl<Type> &outputTypes);
+  /// The main graph's nodes, in order, as their types arrive.
+  LogicalResult convertMainGraph();
 
   /// Binds an ONNX value name in the current scope.
   void define(const std::string &valueName, Value value);
@@ -282,6 +356,8 @@ private:
   std::map<std::string, GenericNodes> genericNodes;
   /// The main graph's node locations, by node index (prepareWhileInferring).
   std::vector<Location> mainGraphLocs;
+  /// Shape inference still running while the main graph is converted.
+  std::unique_ptr<InferenceStream> inferenceStream;
   Block *functionEntry = nullptr;
   /// Per subgraph being imported (innermost last): the names it defined.
   std::vector<std::vector<std::string>> scopes;

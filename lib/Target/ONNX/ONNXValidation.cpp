@@ -16,7 +16,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -140,11 +142,12 @@ struct Child {
   int fd = -1;
 };
 
-/// Forks a child that runs `work` (which fills the strings to send) and
-/// exits; pid -1 when the platform refuses a pipe or a process. A child
-/// with a `niceness` above 0 yields the CPU to the others.
+/// Forks a child that runs `work(fd)`, which may write to the pipe `fd`
+/// itself before the strings it returns are sent, and exits; pid -1 when the
+/// platform refuses a pipe or a process. A child with a `niceness` above 0
+/// yields the CPU to the others.
 template <typename Work>
-Child spawn(Work work, int niceness = 0) {
+Child spawnWriting(Work work, int niceness = 0) {
   int fds[2];
   if (::pipe(fds) != 0)
     return {};
@@ -169,7 +172,7 @@ Child spawn(Work work, int niceness = 0) {
       ::dup2(devNull, STDERR_FILENO);
     if (niceness > 0)
       ::setpriority(PRIO_PROCESS, 0, ::getpriority(PRIO_PROCESS, 0) + niceness);
-    std::vector<std::string> reply = work();
+    std::vector<std::string> reply = work(fds[1]);
     bool sent = true;
     for (const std::string &part : reply)
       sent = sent && writeString(fds[1], part);
@@ -177,6 +180,12 @@ Child spawn(Work work, int niceness = 0) {
   }
   ::close(fds[1]);
   return {pid, fds[0]};
+}
+
+/// spawnWriting() for a child whose answer is the strings `work()` returns.
+template <typename Work>
+Child spawn(Work work, int niceness = 0) {
+  return spawnWriting([&](int) { return work(); }, niceness);
 }
 
 /// Reads everything `child` sends and reaps it. Returns the parts, or
@@ -216,6 +225,172 @@ void discard(Child child) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Streaming the main graph's types while inference runs
+//===----------------------------------------------------------------------===//
+//
+// libonnx asks its schema registry for one schema per node of the main
+// graph, in node order, just before inferring that node; every earlier node
+// is done by then, and its output types are in the graph: in a value_info
+// entry the model had (merged in place), or in a new one appended in node
+// order. Wrapping the registry tells the child when to send them. Messages
+// are length-prefixed strings whose first byte says what they are:
+//   'S'  first: the types stream in chunks;
+//   'W'  first: no streaming, the usual two-part answer follows;
+//   'C'  a chunk: first node (u32), node count (u32), then for each output
+//        of those nodes a length-prefixed serialized TypeProto (empty for
+//        an output without a type);
+//   'E'  the end: inference's error (length-prefixed), then a GraphProto
+//        holding the graph's outputs with their inferred types.
+
+constexpr char kStreamTag = 'S', kWholeTag = 'W', kChunkTag = 'C', kEndTag = 'E';
+/// Nodes per chunk: a few tens of kilobytes of types.
+constexpr int kStreamChunkNodes = 2048;
+
+void appendU32(std::string &out, uint32_t value) {
+  out.append(reinterpret_cast<const char *>(&value), sizeof(value));
+}
+
+bool readU32(const std::string &data, size_t &offset, uint32_t &value) {
+  if (data.size() - offset < sizeof(value))
+    return false;
+  std::memcpy(&value, data.data() + offset, sizeof(value));
+  offset += sizeof(value);
+  return true;
+}
+
+/// Whether libonnx asks for exactly one schema per main-graph node: not
+/// when an op is inferred through its function body (which asks for the
+/// body's ops too), or when the model has functions of its own.
+bool schemaCallsFollowNodes(const onnx::ModelProto &model) {
+  if (model.functions_size() > 0)
+    return false;
+  std::unordered_map<std::string, int> opsets;
+  for (const onnx::OperatorSetIdProto &import : model.opset_import())
+    opsets[import.domain()] = static_cast<int>(import.version());
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    auto it = opsets.find(node.domain());
+    if (it == opsets.end() && node.domain().empty())
+      it = opsets.find("ai.onnx");
+    if (it == opsets.end())
+      continue; // inference stops at this node, before asking
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), it->second, node.domain());
+    if (schema && !schema->has_type_and_shape_inference_function() && schema->HasFunction())
+      return false;
+  }
+  return true;
+}
+
+/// In the inference child: sends the output types of the nodes inference
+/// has finished since the last chunk.
+class TypeSender {
+public:
+  TypeSender(int fd, onnx::GraphProto &graph) : fd(fd), graph(graph) {
+    // What libonnx starts from: the typed entries, later lists winning.
+    for (const auto *list : {&graph.value_info(), &graph.input(), &graph.output()})
+      for (const onnx::ValueInfoProto &info : *list)
+        if (info.has_type())
+          known[info.name()] = &info.type();
+    appended = graph.value_info_size();
+  }
+
+  /// Sends nodes [sent, `done`) once a chunk's worth has finished, or all
+  /// of them when `force`. False once the parent has gone.
+  bool sendUpTo(int done, bool force) {
+    if (!alive || done - sent < (force ? 1 : kStreamChunkNodes))
+      return alive;
+    std::string chunk(1, kChunkTag);
+    appendU32(chunk, static_cast<uint32_t>(sent));
+    appendU32(chunk, static_cast<uint32_t>(done - sent));
+    std::string bytes;
+    for (int n = sent; n < done; ++n)
+      for (const std::string &output : graph.node(n).output()) {
+        bytes.clear();
+        if (const onnx::TypeProto *type = typeOf(output))
+          type->SerializeToString(&bytes);
+        appendU32(chunk, static_cast<uint32_t>(bytes.size()));
+        chunk += bytes;
+      }
+    sent = done;
+    alive = writeString(fd, chunk);
+    return alive;
+  }
+
+private:
+  /// A finished node output's type: its entry from the model, or the next
+  /// appended one when that is its (libonnx appends in node order).
+  const onnx::TypeProto *typeOf(const std::string &output) {
+    if (output.empty())
+      return nullptr;
+    if (auto it = known.find(output); it != known.end())
+      return it->second;
+    if (appended < graph.value_info_size() && graph.value_info(appended).name() == output)
+      return &graph.value_info(appended++).type();
+    return nullptr;
+  }
+
+  int fd;
+  onnx::GraphProto &graph;
+  std::unordered_map<std::string, const onnx::TypeProto *> known;
+  int appended; ///< next value_info entry libonnx appended, not yet sent
+  int sent = 0;
+  bool alive = true;
+};
+
+/// libonnx's registry, with a call back before each node is inferred.
+class NodeProgressRegistry final : public onnx::ISchemaRegistry {
+public:
+  NodeProgressRegistry(std::function<void(int)> nodeStarts)
+      : nodeStarts(std::move(nodeStarts)) {}
+  const onnx::OpSchema *GetSchema(const std::string &key, const int maxInclusiveVersion,
+                                  const std::string &domain) const override {
+    nodeStarts(started++);
+    return onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
+  }
+
+private:
+  std::function<void(int)> nodeStarts;
+  mutable int started = 0;
+};
+
+/// The inference child's work when the parent reads a stream: types in
+/// chunks while inference runs, then the end message. False, after saying
+/// so, when libonnx cannot stream this model: the caller sends the whole
+/// answer instead.
+bool inferAndStream(int fd, onnx::ModelProto &model, bool strict) {
+  if (!schemaCallsFollowNodes(model)) {
+    writeString(fd, std::string(1, kWholeTag));
+    return false;
+  }
+  if (!writeString(fd, std::string(1, kStreamTag)))
+    return true; // the parent has gone
+  onnx::GraphProto &graph = *model.mutable_graph();
+  TypeSender sender(fd, graph);
+  NodeProgressRegistry registry([&](int node) { sender.sendUpTo(node, /*force=*/false); });
+  std::string error;
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
+                                        /*strict_mode_val=*/strict ? 1 : 0,
+                                        /*data_prop_val=*/mayPropagateData(graph));
+    onnx::shape_inference::InferShapes(model, &registry, options);
+  } catch (const std::exception &e) {
+    error = e.what();
+  }
+  // After an error, the nodes not reached have no new types.
+  if (!sender.sendUpTo(graph.node_size(), /*force=*/true))
+    return true;
+  onnx::GraphProto outputs;
+  outputs.mutable_output()->Swap(graph.mutable_output());
+  std::string end(1, kEndTag);
+  appendU32(end, static_cast<uint32_t>(error.size()));
+  end += error;
+  std::string serialized;
+  outputs.SerializeToString(&serialized);
+  writeString(fd, end + serialized);
+  return true;
+}
+
 std::string crashMessage(const std::string &how, const char *step) {
   return "libonnx crashed (" + how + ") while " + step +
          " this model: it is malformed in a way ONNX's checker does not catch; "
@@ -225,17 +400,24 @@ std::string crashMessage(const std::string &how, const char *step) {
 
 } // namespace
 
+ValidationResult::ValidationResult() = default;
+ValidationResult::ValidationResult(ValidationResult &&) = default;
+ValidationResult &ValidationResult::operator=(ValidationResult &&) = default;
+ValidationResult::~ValidationResult() = default;
+
 ValidationResult
 ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict,
-                                                  llvm::function_ref<void()> meanwhile) {
+                                            llvm::function_ref<void()> meanwhile,
+                                            bool allowStreaming) {
 #ifdef ASCENDPREC_ONNX_ISOLATE
   // The checker and shape inference run at once, in two children: inference's
-  // answer counts only once the checker has accepted the model. Inference
-  // takes longest (1.3 s on a 200k-node model, the checker 0.5 s), so the
-  // checker runs at a lower priority: on two cores it then shares one with
-  // the importer's own preparations instead of slowing inference down.
+  // answer counts only once the checker has accepted the model. When the
+  // importer waits for all of inference, inference is the long pole (1.3 s
+  // on a 200k-node model, the checker 0.5 s): the checker then runs at a
+  // lower priority, sharing a core with the importer's own preparations. A
+  // stream's importer waits for the checker instead, before converting.
   Child checker = spawn([&] { return std::vector<std::string>{runChecker(model)}; },
-                        /*niceness=*/10);
+                        /*niceness=*/allowStreaming ? 0 : 10);
   if (checker.pid < 0) {
     meanwhile();
     return checkAndInferInProcess(model, strict);
@@ -245,7 +427,10 @@ ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict
   // a model's bytes, are not copied through the pipe and parsed again);
   // with subgraphs, the model without its main graph's initializers.
   bool onlyTypes = !hasSubgraphs(model.graph());
-  Child inference = spawn([&] {
+  bool streaming = allowStreaming && onlyTypes;
+  Child inference = spawnWriting([&](int fd) {
+    if (streaming && inferAndStream(fd, model, strict))
+      return std::vector<std::string>{}; // all sent
     std::string error = runShapeInference(model, strict);
     std::string serialized;
     if (onlyTypes) {
@@ -260,6 +445,12 @@ ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict
     // The child ends without freeing the model.
     return std::vector<std::string>{error, serialized};
   });
+  // Room for the types of many chunks, so that inference rarely waits for
+  // the importer to read (Linux; elsewhere the default pipe size).
+#ifdef F_SETPIPE_SZ
+  if (streaming && inference.pid >= 0)
+    ::fcntl(inference.fd, F_SETPIPE_SZ, 1 << 20);
+#endif
 
   meanwhile();
   ValidationResult result;
@@ -276,7 +467,18 @@ ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict
     result.ok = true;
     return result;
   }
-  std::optional<std::vector<std::string>> inferred = collect(inference, 2, crash);
+  std::optional<std::vector<std::string>> inferred;
+  if (streaming) {
+    auto stream = std::make_unique<InferenceStream>(inference.pid, inference.fd, model.graph());
+    if (!stream->answersWhole()) {
+      result.stream = std::move(stream);
+      result.ok = true;
+      return result;
+    }
+    inferred = stream->collectWhole(crash);
+  } else {
+    inferred = collect(inference, 2, crash);
+  }
   if (!inferred) {
     result.error = crashMessage(crash, "inferring the shapes of");
     return result;
@@ -305,7 +507,172 @@ ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict
   result.ok = true;
   return result;
 #else
+  (void)allowStreaming;
   meanwhile();
   return checkAndInferInProcess(model, strict);
 #endif
 }
+
+#ifdef ASCENDPREC_ONNX_ISOLATE
+InferenceStream::InferenceStream(int pid, int fd, const onnx::GraphProto &graph)
+    : pid(pid), fd(fd), graph(graph) {}
+
+InferenceStream::~InferenceStream() {
+  if (pid > 0)
+    ::kill(pid, SIGKILL);
+  if (fd >= 0)
+    ::close(fd);
+  if (pid > 0)
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+}
+
+bool InferenceStream::nextMessage(std::string &message) {
+  while (true) {
+    uint64_t size;
+    size_t available = pending.size() - consumed;
+    if (available >= sizeof(size)) {
+      std::memcpy(&size, pending.data() + consumed, sizeof(size));
+      if (available - sizeof(size) >= size)
+        return readString(pending, consumed, message);
+    }
+    if (fd < 0)
+      return false;
+    // Drop what was consumed before reading more.
+    pending.erase(0, consumed);
+    consumed = 0;
+    char buffer[1 << 16];
+    ssize_t got = ::read(fd, buffer, sizeof(buffer));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0) {
+      ::close(fd);
+      fd = -1;
+      continue; // what is buffered may still hold a whole message
+    }
+    pending.append(buffer, static_cast<size_t>(got));
+  }
+}
+
+bool InferenceStream::answersWhole() {
+  std::string first;
+  if (!nextMessage(first)) {
+    ended = true; // died before saying: finish() reports how
+    return false;
+  }
+  if (first.size() == 1 && first[0] == kWholeTag)
+    return true;
+  if (first.size() != 1 || first[0] != kStreamTag)
+    ended = true;
+  return false;
+}
+
+/// How a child ended that did not send all it should: the signal that
+/// killed it, or its exit status.
+static std::string howItEnded(int status) {
+  return WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
+                             : "exit status " + std::to_string(WEXITSTATUS(status));
+}
+
+int InferenceStream::reap() {
+  if (fd >= 0) {
+    ::close(fd);
+    fd = -1;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid = -1;
+  return status;
+}
+
+std::optional<std::vector<std::string>> InferenceStream::collectWhole(std::string &crash) {
+  std::vector<std::string> parts(2);
+  bool complete = nextMessage(parts[0]) && nextMessage(parts[1]);
+  // Reading to the end first: the child exits once its pipe is drained.
+  std::string rest;
+  while (nextMessage(rest)) {
+  }
+  int status = reap();
+  if (complete && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return parts;
+  crash = howItEnded(status);
+  return std::nullopt;
+}
+
+void InferenceStream::deliverChunk(const std::string &message, TypeCallback onType) {
+  size_t offset = 1;
+  uint32_t first = 0, count = 0;
+  if (!readU32(message, offset, first) || !readU32(message, offset, count) ||
+      static_cast<int>(first) != typedNodes ||
+      static_cast<int64_t>(first) + count > graph.node_size()) {
+    ended = true; // not what this child sends: finish() reports it
+    return;
+  }
+  for (uint32_t n = first; n < first + count; ++n)
+    for (const std::string &output : graph.node(static_cast<int>(n)).output()) {
+      uint32_t size = 0;
+      if (!readU32(message, offset, size) || message.size() - offset < size) {
+        ended = true;
+        return;
+      }
+      if (size > 0 && !output.empty() &&
+          scratch.ParseFromArray(message.data() + offset, static_cast<int>(size)))
+        onType(output, scratch);
+      offset += size;
+    }
+  typedNodes = static_cast<int>(first + count);
+}
+
+void InferenceStream::awaitNodes(int count, TypeCallback onType) {
+  std::string message;
+  while (typedNodes < count && !ended) {
+    if (!nextMessage(message) || message.empty()) {
+      ended = true;
+      break;
+    }
+    if (message[0] == kChunkTag) {
+      deliverChunk(message, onType);
+    } else {
+      ended = true;
+      if (message[0] == kEndTag)
+        endMessage = std::move(message);
+    }
+  }
+}
+
+ValidationResult InferenceStream::finish(onnx::ModelProto &model) {
+  // The chunks of nodes the importer did not need (it stopped early).
+  awaitNodes(graph.node_size(), [](const std::string &, const onnx::TypeProto &) {});
+  std::string message;
+  if (endMessage.empty() && nextMessage(message) && !message.empty() && message[0] == kEndTag)
+    endMessage = std::move(message);
+  while (nextMessage(message)) {
+  }
+  int status = reap();
+  ValidationResult result;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    result.error = crashMessage(howItEnded(status), "inferring the shapes of");
+    return result;
+  }
+  size_t offset = 1;
+  uint32_t errorSize = 0;
+  onnx::GraphProto outputs;
+  if (endMessage.empty() || !readU32(endMessage, offset, errorSize) ||
+      endMessage.size() - offset < errorSize ||
+      !outputs.ParseFromArray(endMessage.data() + offset + errorSize,
+                              static_cast<int>(endMessage.size() - offset - errorSize))) {
+    result.error = "internal error: the ONNX validation process returned unreadable types";
+    return result;
+  }
+  result.shapeInferenceError = endMessage.substr(offset, errorSize);
+  model.mutable_graph()->mutable_output()->Swap(outputs.mutable_output());
+  result.ok = true;
+  return result;
+}
+#else
+// Without child processes, checkAndInferShapes never makes a stream.
+InferenceStream::InferenceStream(int pid, int fd, const onnx::GraphProto &graph)
+    : pid(pid), fd(fd), graph(graph) {}
+InferenceStream::~InferenceStream() = default;
+#endif

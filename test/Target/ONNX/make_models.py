@@ -119,6 +119,26 @@ short.raw_data = short.raw_data[:6]
 save("short_raw", [n("Identity", ["short"], ["y"], name="id")], [],
      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [short])
 
+# The model says Relu's output is int64, ONNX's shape inference finds float:
+# inference stops with an error there, and the import goes on without its
+# types. The second model also has a malformed initializer, which the import
+# reports while converting, after inference's warning.
+def conflicting(name, nodes, inits, output):
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info(output, TensorProto.FLOAT, [1, 16])], inits,
+        value_info=[helper.make_tensor_value_info("r", TensorProto.INT64, [1, 16])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out / f"{name}.onnx"))
+
+
+conflict_nodes = [n("Relu", ["x"], ["r"], name="relu"), n("Sigmoid", ["r"], ["y"], name="after")]
+conflicting("inference_conflict", conflict_nodes, [], "y")
+conflicting("inference_conflict_short_raw",
+            conflict_nodes + [n("Mul", ["y", "short"], ["z"], name="mul")], [short], "z")
+
 # libonnx 1.12's shape inference reads out of bounds on an opset-6 Gemm whose
 # B has rank 1, a model its checker accepts (found by fuzz-onnx-import).
 f32 = TensorProto.FLOAT
