@@ -12,6 +12,7 @@
 #include "AscendPrec/Report/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -171,14 +172,18 @@ std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t 
   }
   if (report.estCastUs() > 0)
     line += "; inserted Casts " + formatUs(report.estCastUs());
+  // The `top` longest, earlier kernels first among equals: a partial sort
+  // (a large model has a kernel per op).
   std::vector<const KernelEstimate *> sorted;
   for (const KernelEstimate &kernel : report.kernels)
     sorted.push_back(&kernel);
-  llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
-    return a->us > b->us;
-  });
+  size_t shown = std::min(top, sorted.size());
+  std::partial_sort(sorted.begin(), sorted.begin() + shown, sorted.end(),
+                    [](const KernelEstimate *a, const KernelEstimate *b) {
+                      return a->us != b->us ? a->us > b->us : a < b;
+                    });
   line += ". Longest:";
-  for (size_t i = 0; i < std::min(top, sorted.size()); ++i)
+  for (size_t i = 0; i < shown; ++i)
     line += std::string(i ? ", " : " ") + sorted[i]->node + " " + formatUs(sorted[i]->us);
   return line + "\n";
 }
@@ -194,13 +199,32 @@ std::string groupedTable(const ReportData &report, unsigned width, bool implMode
     size_t order; ///< first appearance, to break ties stably
   };
   std::map<std::vector<std::string>, Group> groups;
+  // The cells come from a few of a node's fields: they are made once per
+  // distinct combination of those fields, not once per node.
+  llvm::StringMap<Group *> byFields;
+  std::string fields;
   for (const ReportNode &node : report.nodes) {
-    auto [it, inserted] = groups.try_emplace(decisionCells(node, implModes));
-    if (inserted) {
-      it->second.firstNode = node.name;
-      it->second.order = groups.size();
+    fields.clear();
+    for (const std::string *field : {&node.opType, &node.engine, &node.computeDType,
+                                     &node.implMode, &node.list, &node.rule, &node.source})
+      (fields += *field) += '\0';
+    for (const auto *dtypes : {&node.inputDTypes, &node.outputDTypes}) {
+      for (const std::string &dtype : *dtypes)
+        (fields += dtype) += '\1';
+      fields += '\0';
     }
-    ++it->second.count;
+    fields += node.generic ? 'g' : '-';
+    fields += node.insertedCast ? 'c' : '-';
+    Group *&group = byFields[fields];
+    if (!group) {
+      auto [it, inserted] = groups.try_emplace(decisionCells(node, implModes));
+      if (inserted) {
+        it->second.firstNode = node.name;
+        it->second.order = groups.size();
+      }
+      group = &it->second;
+    }
+    ++group->count;
   }
   std::vector<std::pair<const std::vector<std::string> *, const Group *>> sorted;
   for (const auto &[cells, group] : groups)

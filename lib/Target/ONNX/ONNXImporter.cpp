@@ -485,6 +485,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
 
 /// --input_shape: the user's dims replace the model's before shape inference.
 LogicalResult Importer::applyInputShapes() {
+  if (options.inputShapes.empty())
+    return success();
   std::vector<std::string> names;
   std::set<std::string> initializerNames;
   for (const auto &init : model.graph().initializer())
