@@ -248,6 +248,14 @@ void Importer::convertGeneric(NodeConverter &converter) {
   nodes.names.push_back(converter.name);
   if (nodes.reason.empty())
     nodes.reason = converter.rejection;
+  // Without types no dedicated op can be made: that, not a missing
+  // mapping, is what the user needs to hear.
+  if (converter.rejection.empty() && nodes.untypedOutput.empty())
+    for (int i = 0; i < node.output_size(); ++i)
+      if (!node.output(i).empty() && !isa_and_nonnull<RankedTensorType>(typeOf(node.output(i)))) {
+        nodes.untypedOutput = node.output(i);
+        break;
+      }
   if (stats) {
     ++stats->generic;
     ++stats->genericOpTypes[node.op_type()];
@@ -274,7 +282,12 @@ void Importer::warnAboutGenericNodes(Block *body) {
     }
     InFlightDiagnostic warning = emitWarning(*nodes.loc);
     warning << "ONNX op " << onnxType;
-    if (nodes.reason.empty())
+    if (nodes.reason.empty() && !nodes.untypedOutput.empty())
+      warning << ": ONNX shape inference found no shape for output '"
+              << policy::escapeForDisplay(nodes.untypedOutput)
+              << "' (check the shapes that reach it, or give the model's input sizes with "
+                 "--input_shape); ";
+    else if (nodes.reason.empty())
       warning << " has no dedicated ascend op here; ";
     else
       warning << " does not fit its dedicated ascend op ("

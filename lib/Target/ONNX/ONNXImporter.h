@@ -352,6 +352,9 @@ private:
     std::string opType;
     std::vector<std::string> names;
     std::string reason; ///< the first dedicated op's verifier message
+    /// An output shape inference left without a shape, when no dedicated
+    /// op was tried.
+    std::string untypedOutput;
   };
   std::map<std::string, GenericNodes> genericNodes;
   /// The main graph's node locations, by node index (prepareWhileInferring).

@@ -134,6 +134,15 @@ def conflicting(name, nodes, inits, output):
     onnx.save(model, str(out / f"{name}.onnx"))
 
 
+# Shapes 16 and 3 do not broadcast: shape inference leaves 'm' without a
+# type (no error: libonnx only records it), so its node stays generic.
+save("inference_gap", [n("Relu", ["x"], ["r"], name="relu"),
+                       n("Add", ["r", "three"], ["m"], name="mismatch"),
+                       n("Sigmoid", ["m"], ["y"], name="after")],
+     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+     [numpy_helper.from_array(np.ones(3, np.float32), "three")])
+
 conflict_nodes = [n("Relu", ["x"], ["r"], name="relu"), n("Sigmoid", ["r"], ["y"], name="after")]
 conflicting("inference_conflict", conflict_nodes, [], "y")
 conflicting("inference_conflict_short_raw",
