@@ -61,7 +61,10 @@ std::optional<std::vector<int64_t>> NodeConverter::constantInts(unsigned i) cons
 RankedTensorType NodeConverter::outputType(unsigned i) const {
   if (i >= static_cast<unsigned>(node.output_size()) || node.output(i).empty())
     return {};
-  return dyn_cast_or_null<RankedTensorType>(typeOf(node.output(i)));
+  auto type = dyn_cast_or_null<RankedTensorType>(typeOf(node.output(i)));
+  if (!type && untypedOutput.empty())
+    untypedOutput = node.output(i);
+  return type;
 }
 
 RankedTensorType NodeConverter::inputType(unsigned i) const {
@@ -241,21 +244,16 @@ void Importer::convertGeneric(NodeConverter &converter) {
   converter.results.assign(generic->result_begin(), generic->result_end());
   // One warning per ONNX op type once the graph is read, naming the nodes.
   GenericNodes &nodes = genericNodes[node.op_type()];
-  if (nodes.names.empty()) {
+  if (nodes.nodes.empty()) {
     nodes.loc = converter.loc;
     nodes.opType = opType;
   }
-  nodes.names.push_back(converter.name);
+  // A converter that found no shape for an output it needed: that, not a
+  // missing mapping, is what the user needs to hear.
+  nodes.nodes.push_back(
+      {converter.name, converter.rejection.empty() ? converter.untypedOutput : std::string()});
   if (nodes.reason.empty())
     nodes.reason = converter.rejection;
-  // Without types no dedicated op can be made: that, not a missing
-  // mapping, is what the user needs to hear.
-  if (converter.rejection.empty() && nodes.untypedOutput.empty())
-    for (int i = 0; i < node.output_size(); ++i)
-      if (!node.output(i).empty() && !isa_and_nonnull<RankedTensorType>(typeOf(node.output(i)))) {
-        nodes.untypedOutput = node.output(i);
-        break;
-      }
   if (stats) {
     ++stats->generic;
     ++stats->genericOpTypes[node.op_type()];
@@ -272,21 +270,28 @@ void Importer::warnAboutGenericNodes(Block *body) {
   }
   for (auto &[onnxType, all] : genericNodes) {
     GenericNodes nodes = all;
-    llvm::erase_if(nodes.names, [&](const std::string &name) { return !alive.count(name); });
-    size_t count = nodes.names.size();
+    llvm::erase_if(nodes.nodes, [&](const auto &node) { return !alive.count(node.first); });
+    size_t count = nodes.nodes.size();
     if (count == 0)
       continue;
+    std::string untypedOutput;
+    for (const auto &node : nodes.nodes)
+      if (untypedOutput.empty())
+        untypedOutput = node.second;
     if (stats) {
       stats->generic += count;
       stats->genericOpTypes[onnxType] += count;
     }
     InFlightDiagnostic warning = emitWarning(*nodes.loc);
     warning << "ONNX op " << onnxType;
-    if (nodes.reason.empty() && !nodes.untypedOutput.empty())
+    if (nodes.reason.empty() && !untypedOutput.empty())
       warning << ": ONNX shape inference found no shape for output '"
-              << policy::escapeForDisplay(nodes.untypedOutput)
-              << "' (check the shapes that reach it, or give the model's input sizes with "
-                 "--input_shape); ";
+              << policy::escapeForDisplay(untypedOutput) << "' ("
+              << (options.inputShapes.empty()
+                      ? "check the shapes that reach it, or give the model's input sizes with "
+                        "--input_shape"
+                      : "check the shapes that reach it")
+              << "); ";
     else if (nodes.reason.empty())
       warning << " has no dedicated ascend op here; ";
     else
@@ -294,7 +299,7 @@ void Importer::warnAboutGenericNodes(Block *body) {
               << policy::escapeForDisplay(nodes.reason) << "); ";
     warning << (count == 1 ? "node " : std::to_string(count) + " nodes ");
     for (size_t i = 0; i < count && i < kNamed; ++i)
-      warning << (i ? ", '" : "'") << nodes.names[i] << "'";
+      warning << (i ? ", '" : "'") << nodes.nodes[i].first << "'";
     if (count > kNamed)
       warning << " and " << count - kNamed << " more";
     warning << (count == 1 ? " is" : " are") << " imported as ascend.generic \""
@@ -572,14 +577,29 @@ LogicalResult Importer::validateModel() {
   for (const auto &import : model.opset_import())
     if (import.domain().empty() || import.domain() == "ai.onnx")
       opset = import.version();
-  if (opset < 6 || opset > 17)
-    emitWarning(fileLoc()) << "opset " << opset
-                           << " is outside the tested range 6..17";
   if (validation.stream) {
+    // The opset's warning waits too: a crash of inference is reported alone.
     inferenceStream = std::move(validation.stream);
     return success();
   }
+  warnAboutOpset();
   return reportShapeInference(validation);
+}
+
+void Importer::warnAboutOpset() {
+  if (opset < 6 || opset > 17)
+    emitWarning(fileLoc()) << "opset " << opset << " is outside the tested range 6..17";
+}
+
+LogicalResult Importer::finishInference() {
+  ValidationResult inferred = inferenceStream->finish(model);
+  inferenceStream.reset();
+  if (!inferred.ok) {
+    error() << inferred.error;
+    return failure();
+  }
+  warnAboutOpset();
+  return reportShapeInference(inferred);
 }
 
 LogicalResult Importer::reportShapeInference(const ValidationResult &validation) {
@@ -621,17 +641,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
       continue; // older models list initializers as inputs too
     Type type = typeOf(input.name());
     if (!type) {
-      // Inference's own warning would have come first.
-      if (inferenceStream) {
-        ValidationResult inferred = inferenceStream->finish(model);
-        inferenceStream.reset();
-        if (!inferred.ok) {
-          error() << inferred.error;
-          return {};
-        }
-        if (failed(reportShapeInference(inferred)))
-          return {};
-      }
+      // Inference's own warnings would have come first.
+      if (inferenceStream && failed(finishInference()))
+        return {};
       error() << "graph input '" << input.name()
               << "' is not a tensor of a supported element type (float, "
                  "integer or bool; strings and complex numbers are not)";
@@ -725,16 +737,14 @@ LogicalResult Importer::convertMainGraph() {
     };
     for (int i = 0; i < graph.node_size() && succeeded(converted); ++i) {
       inferenceStream->awaitNodes(i + 1, setType);
+      // Inference died: finishInference reports it, and what was converted
+      // is dropped.
+      if (inferenceStream->failed())
+        break;
       converted = convertNode(graph.node(i), i);
     }
   }
-  ValidationResult inferred = inferenceStream->finish(model);
-  inferenceStream.reset();
-  if (!inferred.ok) {
-    error() << inferred.error;
-    return failure();
-  }
-  if (failed(reportShapeInference(inferred)))
+  if (failed(finishInference()))
     return failure();
   for (const onnx::ValueInfoProto &output : graph.output())
     if (Type type = tensorType(context, output.type()))

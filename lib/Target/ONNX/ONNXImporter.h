@@ -95,6 +95,9 @@ public:
   /// type) that arrives. A node without a type after this is one inference
   /// could not type.
   void awaitNodes(int count, TypeCallback onType);
+  /// Whether inference has ended without its answer (it crashed, or sent
+  /// something it should not): finish() says which.
+  bool failed() const { return malformed || (ended && endMessage.empty()); }
   /// Waits for inference to end: `ok` with shapeInferenceError set as
   /// checkAndInferShapes would, or an error when libonnx crashed. `model`'s
   /// graph outputs take their inferred types.
@@ -120,6 +123,7 @@ private:
   size_t consumed = 0;
   int typedNodes = 0;
   bool ended = false;      ///< no more chunks: the end message or a crash
+  bool malformed = false;  ///< a message this child does not send
   std::string endMessage;  ///< the end message, when it came
   onnx::TypeProto scratch; ///< parsed into for each type
 };
@@ -169,6 +173,10 @@ public:
   std::vector<Value> results;
   /// Why a dedicated op did not verify (buildOp), for the fallback warning.
   std::string rejection;
+  /// An output a converter asked the type of and shape inference left
+  /// without a ranked one (outputType): why no dedicated op could be made
+  /// when nothing else says.
+  mutable std::string untypedOutput;
 
 private:
   std::function<Value(const std::string &)> lookup;
@@ -295,6 +303,10 @@ private:
   /// Shape inference's outcome: an error under --input_shape, else a
   /// warning when it failed.
   LogicalResult reportShapeInference(const ValidationResult &validation);
+  void warnAboutOpset();
+  /// Waits for a streamed inference to end, then says what validateModel
+  /// would have said after it.
+  LogicalResult finishInference();
   /// The graph outputs' types; fails with an error for one that is not a
   /// tensor of a supported element type.
   LogicalResult checkOutputTypes(SmallVectorImpl<Type> &outputTypes);
@@ -350,11 +362,10 @@ private:
   struct GenericNodes {
     std::optional<Location> loc;
     std::string opType;
-    std::vector<std::string> names;
+    /// Each node, with the output its converter found no shape for (empty
+    /// when it did not ask, or had one).
+    std::vector<std::pair<std::string, std::string>> nodes;
     std::string reason; ///< the first dedicated op's verifier message
-    /// An output shape inference left without a shape, when no dedicated
-    /// op was tried.
-    std::string untypedOutput;
   };
   std::map<std::string, GenericNodes> genericNodes;
   /// The main graph's node locations, by node index (prepareWhileInferring).

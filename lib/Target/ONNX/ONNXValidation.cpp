@@ -13,6 +13,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -149,8 +150,15 @@ struct Child {
 template <typename Work>
 Child spawnWriting(Work work, int niceness = 0) {
   int fds[2];
+  // Close-on-exec: a program embedding the importer may start others while
+  // the stream's read end is open.
+#ifdef __linux__
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return {};
+#else
   if (::pipe(fds) != 0)
     return {};
+#endif
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -172,7 +180,13 @@ Child spawnWriting(Work work, int niceness = 0) {
       ::dup2(devNull, STDERR_FILENO);
     if (niceness > 0)
       ::setpriority(PRIO_PROCESS, 0, ::getpriority(PRIO_PROCESS, 0) + niceness);
-    std::vector<std::string> reply = work(fds[1]);
+    // Nothing may unwind out of the child into the parent's stack.
+    std::vector<std::string> reply;
+    try {
+      reply = work(fds[1]);
+    } catch (...) {
+      ::_exit(4);
+    }
     bool sent = true;
     for (const std::string &part : reply)
       sent = sent && writeString(fds[1], part);
@@ -298,6 +312,7 @@ public:
   /// Sends nodes [sent, `done`) once a chunk's worth has finished, or all
   /// of them when `force`. False once the parent has gone.
   bool sendUpTo(int done, bool force) {
+    done = std::min(done, graph.node_size());
     if (!alive || done - sent < (force ? 1 : kStreamChunkNodes))
       return alive;
     std::string chunk(1, kChunkTag);
@@ -367,7 +382,12 @@ bool inferAndStream(int fd, onnx::ModelProto &model, bool strict) {
     return true; // the parent has gone
   onnx::GraphProto &graph = *model.mutable_graph();
   TypeSender sender(fd, graph);
-  NodeProgressRegistry registry([&](int node) { sender.sendUpTo(node, /*force=*/false); });
+  // Once the parent has gone (even with SIGPIPE ignored), nobody wants the
+  // rest of inference.
+  NodeProgressRegistry registry([&](int node) {
+    if (!sender.sendUpTo(node, /*force=*/false))
+      ::_exit(0);
+  });
   std::string error;
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
@@ -416,18 +436,18 @@ ascendprec::onnximport::checkAndInferShapes(onnx::ModelProto &model, bool strict
   // on a 200k-node model, the checker 0.5 s): the checker then runs at a
   // lower priority, sharing a core with the importer's own preparations. A
   // stream's importer waits for the checker instead, before converting.
-  Child checker = spawn([&] { return std::vector<std::string>{runChecker(model)}; },
-                        /*niceness=*/allowStreaming ? 0 : 10);
-  if (checker.pid < 0) {
-    meanwhile();
-    return checkAndInferInProcess(model, strict);
-  }
   // What inference adds is the graphs' value_info and output types. Without
   // subgraphs, only those go back (the nodes and initializers, nearly all of
   // a model's bytes, are not copied through the pipe and parsed again);
   // with subgraphs, the model without its main graph's initializers.
   bool onlyTypes = !hasSubgraphs(model.graph());
   bool streaming = allowStreaming && onlyTypes;
+  Child checker = spawn([&] { return std::vector<std::string>{runChecker(model)}; },
+                        /*niceness=*/streaming ? 0 : 10);
+  if (checker.pid < 0) {
+    meanwhile();
+    return checkAndInferInProcess(model, strict);
+  }
   Child inference = spawnWriting([&](int fd) {
     if (streaming && inferAndStream(fd, model, strict))
       return std::vector<std::string>{}; // all sent
@@ -563,7 +583,7 @@ bool InferenceStream::answersWhole() {
   if (first.size() == 1 && first[0] == kWholeTag)
     return true;
   if (first.size() != 1 || first[0] != kStreamTag)
-    ended = true;
+    ended = malformed = true;
   return false;
 }
 
@@ -580,8 +600,9 @@ int InferenceStream::reap() {
     fd = -1;
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  if (pid > 0)
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   pid = -1;
   return status;
 }
@@ -594,9 +615,10 @@ std::optional<std::vector<std::string>> InferenceStream::collectWhole(std::strin
   while (nextMessage(rest)) {
   }
   int status = reap();
-  if (complete && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  bool exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (complete && exited)
     return parts;
-  crash = howItEnded(status);
+  crash = exited ? "it ended without its whole answer" : howItEnded(status);
   return std::nullopt;
 }
 
@@ -606,14 +628,14 @@ void InferenceStream::deliverChunk(const std::string &message, TypeCallback onTy
   if (!readU32(message, offset, first) || !readU32(message, offset, count) ||
       static_cast<int>(first) != typedNodes ||
       static_cast<int64_t>(first) + count > graph.node_size()) {
-    ended = true; // not what this child sends: finish() reports it
+    ended = malformed = true; // not what this child sends: finish() reports it
     return;
   }
   for (uint32_t n = first; n < first + count; ++n)
     for (const std::string &output : graph.node(static_cast<int>(n)).output()) {
       uint32_t size = 0;
       if (!readU32(message, offset, size) || message.size() - offset < size) {
-        ended = true;
+        ended = malformed = true;
         return;
       }
       if (size > 0 && !output.empty() &&
@@ -637,6 +659,8 @@ void InferenceStream::awaitNodes(int count, TypeCallback onType) {
       ended = true;
       if (message[0] == kEndTag)
         endMessage = std::move(message);
+      else
+        malformed = true;
     }
   }
 }
@@ -658,7 +682,7 @@ ValidationResult InferenceStream::finish(onnx::ModelProto &model) {
   size_t offset = 1;
   uint32_t errorSize = 0;
   onnx::GraphProto outputs;
-  if (endMessage.empty() || !readU32(endMessage, offset, errorSize) ||
+  if (malformed || endMessage.empty() || !readU32(endMessage, offset, errorSize) ||
       endMessage.size() - offset < errorSize ||
       !outputs.ParseFromArray(endMessage.data() + offset + errorSize,
                               static_cast<int>(endMessage.size() - offset - errorSize))) {
