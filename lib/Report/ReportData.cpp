@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -82,6 +83,20 @@ std::map<std::string, double> ReportData::estUsByEngine() const {
   for (const KernelEstimate &kernel : kernels)
     byEngine[kernel.engine] += kernel.us;
   return byEngine;
+}
+
+std::vector<const KernelEstimate *> ReportData::longestKernels(size_t count) const {
+  std::vector<const KernelEstimate *> sorted;
+  for (const KernelEstimate &kernel : kernels)
+    sorted.push_back(&kernel);
+  // A partial sort: a large model has a kernel per op.
+  count = std::min(count, sorted.size());
+  std::partial_sort(sorted.begin(), sorted.begin() + count, sorted.end(),
+                    [](const KernelEstimate *a, const KernelEstimate *b) {
+                      return a->us != b->us ? a->us > b->us : a < b;
+                    });
+  sorted.resize(count);
+  return sorted;
 }
 
 std::string ascendprec::report::formatUs(double us) {

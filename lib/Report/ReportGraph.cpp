@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Report/Report.h"
+#include "ReplacingWriter.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,14 +45,9 @@ struct DotEscaped {
 DotEscaped escape(StringRef text) { return {text}; }
 
 raw_ostream &operator<<(raw_ostream &os, DotEscaped escaped) {
-  StringRef text = escaped.text;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '"' || text[i] == '\\') {
-      os << text.slice(start, i) << '\\';
-      start = i;
-    }
-  return os << text.drop_front(start);
+  return writeReplacing(os, escaped.text, [](char c) -> const char * {
+    return c == '"' ? "\\\"" : c == '\\' ? "\\\\" : nullptr;
+  });
 }
 
 /// A node's name scope: its name up to the last '/' ("/blocks.0/attn/MatMul"

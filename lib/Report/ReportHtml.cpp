@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include "AscendPrec/Report/Report.h"
+#include "ReplacingWriter.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -33,32 +34,20 @@ struct Escaped {
 Escaped escapeHtml(StringRef text) { return {text}; }
 
 raw_ostream &operator<<(raw_ostream &os, Escaped escaped) {
-  // Runs without special characters go out whole (rows of 100k-node
-  // graphs are most of a report's bytes).
-  StringRef text = escaped.text;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char *entity = nullptr;
-    switch (text[i]) {
+  return writeReplacing(os, escaped.text, [](char c) -> const char * {
+    switch (c) {
     case '<':
-      entity = "&lt;";
-      break;
+      return "&lt;";
     case '>':
-      entity = "&gt;";
-      break;
+      return "&gt;";
     case '&':
-      entity = "&amp;";
-      break;
+      return "&amp;";
     case '"':
-      entity = "&quot;";
-      break;
+      return "&quot;";
     default:
-      continue;
+      return nullptr;
     }
-    os << text.slice(start, i) << entity;
-    start = i + 1;
-  }
-  return os << text.drop_front(start);
+  });
 }
 
 std::string join(const std::vector<std::string> &items) {
@@ -409,16 +398,11 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
        << "px\"></span> " << llvm::format("%.0f", share) << "%</td></tr>";
   }
   os << "</table>\n";
-  std::vector<const KernelEstimate *> sorted;
-  for (const KernelEstimate &kernel : report.kernels)
-    sorted.push_back(&kernel);
-  llvm::stable_sort(sorted, [](const KernelEstimate *a, const KernelEstimate *b) {
-    return a->us > b->us;
-  });
+  std::vector<const KernelEstimate *> sorted = report.longestKernels(top);
   os << "<table id=\"kernels\"><tr><th>launch (node)</th><th>engine</th><th>blocks</th>"
         "<th>est us</th><th>cube us</th><th>vector us</th><th>data movement us</th>"
         "<th>nodes</th></tr>\n";
-  for (size_t i = 0; i < std::min(top, sorted.size()); ++i) {
+  for (size_t i = 0; i < sorted.size(); ++i) {
     const KernelEstimate &k = *sorted[i];
     os << "<tr><td>" << escapeHtml(k.node)
        << (k.node != k.name ? " (kernel " + k.name + ")" : std::string()) << "</td><td>"
@@ -429,8 +413,8 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
        << escapeHtml(join(k.nodes)) << "</td></tr>\n";
   }
   os << "</table>\n";
-  if (sorted.size() > top)
-    os << "<p>The " << top << " longest of " << sorted.size()
+  if (report.kernels.size() > top)
+    os << "<p>The " << top << " longest of " << report.kernels.size()
        << " kernels; every node's kernel and estimate are in the table below and in "
           "report.json.</p>\n";
 }

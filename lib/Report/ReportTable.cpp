@@ -172,18 +172,9 @@ std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t 
   }
   if (report.estCastUs() > 0)
     line += "; inserted Casts " + formatUs(report.estCastUs());
-  // The `top` longest, earlier kernels first among equals: a partial sort
-  // (a large model has a kernel per op).
-  std::vector<const KernelEstimate *> sorted;
-  for (const KernelEstimate &kernel : report.kernels)
-    sorted.push_back(&kernel);
-  size_t shown = std::min(top, sorted.size());
-  std::partial_sort(sorted.begin(), sorted.begin() + shown, sorted.end(),
-                    [](const KernelEstimate *a, const KernelEstimate *b) {
-                      return a->us != b->us ? a->us > b->us : a < b;
-                    });
+  std::vector<const KernelEstimate *> sorted = report.longestKernels(top);
   line += ". Longest:";
-  for (size_t i = 0; i < shown; ++i)
+  for (size_t i = 0; i < sorted.size(); ++i)
     line += std::string(i ? ", " : " ") + sorted[i]->node + " " + formatUs(sorted[i]->us);
   return line + "\n";
 }

@@ -138,6 +138,9 @@ struct ReportData {
   double estCastUs() const;
   /// Estimated time by kernel engine (cube, vector, mix, aicpu).
   std::map<std::string, double> estUsByEngine() const;
+  /// The `count` longest launches, longest first, earlier first among
+  /// equals.
+  std::vector<const KernelEstimate *> longestKernels(size_t count) const;
 
   /// After a run (--run): the outputs' accuracy and the ops where the error
   /// first jumps (node names).

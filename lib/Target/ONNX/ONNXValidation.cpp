@@ -202,6 +202,13 @@ Child spawn(Work work, int niceness = 0) {
   return spawnWriting([&](int) { return work(); }, niceness);
 }
 
+/// How a child ended that did not send all it should: the signal that
+/// killed it, or its exit status.
+std::string howItEnded(int status) {
+  return WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
+                             : "exit status " + std::to_string(WEXITSTATUS(status));
+}
+
 /// Reads everything `child` sends and reaps it. Returns the parts, or
 /// nothing with `crash` saying how the child died.
 std::optional<std::vector<std::string>> collect(Child child, size_t parts, std::string &crash) {
@@ -227,8 +234,7 @@ std::optional<std::vector<std::string>> collect(Child child, size_t parts, std::
   if (complete)
     return result;
   // Killed by a signal, or (under a sanitizer) exited after reporting one.
-  crash = WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
-                              : "exit status " + std::to_string(WEXITSTATUS(status));
+  crash = howItEnded(status);
   return std::nullopt;
 }
 
@@ -539,12 +545,9 @@ InferenceStream::InferenceStream(int pid, int fd, const onnx::GraphProto &graph)
 
 InferenceStream::~InferenceStream() {
   if (pid > 0)
-    ::kill(pid, SIGKILL);
-  if (fd >= 0)
+    discard({pid, fd});
+  else if (fd >= 0)
     ::close(fd);
-  if (pid > 0)
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
 }
 
 bool InferenceStream::nextMessage(std::string &message) {
@@ -585,13 +588,6 @@ bool InferenceStream::answersWhole() {
   if (first.size() != 1 || first[0] != kStreamTag)
     ended = malformed = true;
   return false;
-}
-
-/// How a child ended that did not send all it should: the signal that
-/// killed it, or its exit status.
-static std::string howItEnded(int status) {
-  return WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
-                             : "exit status " + std::to_string(WEXITSTATUS(status));
 }
 
 int InferenceStream::reap() {
