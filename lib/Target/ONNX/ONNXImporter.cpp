@@ -274,10 +274,8 @@ void Importer::warnAboutGenericNodes(Block *body) {
     size_t count = nodes.nodes.size();
     if (count == 0)
       continue;
-    std::string untypedOutput;
-    for (const auto &node : nodes.nodes)
-      if (untypedOutput.empty())
-        untypedOutput = node.second;
+    auto untyped = llvm::find_if(nodes.nodes, [](const auto &node) { return !node.second.empty(); });
+    std::string untypedOutput = untyped == nodes.nodes.end() ? "" : untyped->second;
     if (stats) {
       stats->generic += count;
       stats->genericOpTypes[onnxType] += count;
@@ -286,11 +284,10 @@ void Importer::warnAboutGenericNodes(Block *body) {
     warning << "ONNX op " << onnxType;
     if (nodes.reason.empty() && !untypedOutput.empty())
       warning << ": ONNX shape inference found no shape for output '"
-              << policy::escapeForDisplay(untypedOutput) << "' ("
+              << policy::escapeForDisplay(untypedOutput) << "' (check the shapes that reach it"
               << (options.inputShapes.empty()
-                      ? "check the shapes that reach it, or give the model's input sizes with "
-                        "--input_shape"
-                      : "check the shapes that reach it")
+                      ? ", or give the model's input sizes with --input_shape"
+                      : "")
               << "); ";
     else if (nodes.reason.empty())
       warning << " has no dedicated ascend op here; ";
