@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CubeTile.h"
 #include "RuntimeBuffers.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
@@ -41,8 +42,9 @@ template <bool kFused> inline __attribute__((always_inline)) float mac(float sum
 /// Rows [0, kRows) of C, columns [0, n), kCols at a time; `stride` is the
 /// row length of B and C (n for a whole tile, more for its right part).
 template <int kRows, bool kFused, int64_t kCols>
-inline __attribute__((always_inline)) void macRows(const float *a, const float *b, float *c,
-                                                   int64_t n, int64_t stride, int64_t k) {
+inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs, const float *b,
+                                                   float *c, int64_t n, int64_t stride,
+                                                   int64_t k) {
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     int64_t width = std::min(kCols, n - j0);
     float sums[kRows][kCols];
@@ -52,7 +54,7 @@ inline __attribute__((always_inline)) void macRows(const float *a, const float *
     for (int64_t p = 0; p < k; ++p) {
       const float *row = b + p * stride + j0;
       for (int r = 0; r < kRows; ++r) {
-        float scale = a[r * k + p];
+        float scale = a[r * lhs.row + p * lhs.step];
         if (width == kCols) {
           for (int64_t j = 0; j < kCols; ++j)
             sums[r][j] = mac<kFused>(sums[r][j], scale, row[j]);
@@ -72,48 +74,51 @@ inline __attribute__((always_inline)) void macRows(const float *a, const float *
 /// 32-wide kernel) the rest 16 at a time, so that a tile 112 wide runs no
 /// narrow remainder loop over its last 16 columns.
 template <int kRows, bool kFused, int64_t kCols>
-inline __attribute__((always_inline)) void macRowBlock(const float *a, const float *b, float *c,
-                                                       int64_t n, int64_t k) {
+inline __attribute__((always_inline)) void macRowBlock(const float *a, LhsLayout lhs,
+                                                       const float *b, float *c, int64_t n,
+                                                       int64_t k) {
   int64_t wide = kCols > 16 ? n - n % kCols : n;
-  macRows<kRows, kFused, kCols>(a, b, c, wide, n, k);
+  macRows<kRows, kFused, kCols>(a, lhs, b, c, wide, n, k);
   if (wide < n)
-    macRows<kRows, kFused, 16>(a, b + wide, c + wide, n - wide, n, k);
+    macRows<kRows, kFused, 16>(a, lhs, b + wide, c + wide, n - wide, n, k);
 }
 
 template <bool kFused = false, int64_t kCols = 16>
-inline __attribute__((always_inline)) void macTile(const float *a, const float *b, float *c,
-                                                   int64_t m, int64_t n, int64_t k) {
+inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
+                                                   float *c, int64_t m, int64_t n, int64_t k) {
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRowBlock<6, kFused, kCols>(a + i * k, b, c + i * n, n, k);
+    macRowBlock<6, kFused, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
   for (; i < m; ++i)
-    macRowBlock<1, kFused, kCols>(a + i * k, b, c + i * n, n, k);
+    macRowBlock<1, kFused, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-__attribute__((target("avx2"))) void macTileAvx2(const float *a, const float *b, float *c,
-                                                 int64_t m, int64_t n, int64_t k) {
-  macTile(a, b, c, m, n, k);
+__attribute__((target("avx2"))) void macTileAvx2(const float *a, LhsLayout lhs, const float *b,
+                                                 float *c, int64_t m, int64_t n, int64_t k) {
+  macTile(a, lhs, b, c, m, n, k);
 }
-__attribute__((target("avx2,fma"))) void macTileFma(const float *a, const float *b, float *c,
-                                                    int64_t m, int64_t n, int64_t k) {
-  macTile<true>(a, b, c, m, n, k);
+__attribute__((target("avx2,fma"))) void macTileFma(const float *a, LhsLayout lhs,
+                                                    const float *b, float *c, int64_t m,
+                                                    int64_t n, int64_t k) {
+  macTile<true>(a, lhs, b, c, m, n, k);
 }
-__attribute__((target("avx512f"))) void macTileAvx512(const float *a, const float *b, float *c,
-                                                      int64_t m, int64_t n, int64_t k) {
-  macTile<false, 32>(a, b, c, m, n, k);
+__attribute__((target("avx512f"))) void macTileAvx512(const float *a, LhsLayout lhs,
+                                                      const float *b, float *c, int64_t m,
+                                                      int64_t n, int64_t k) {
+  macTile<false, 32>(a, lhs, b, c, m, n, k);
 }
-__attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, const float *b,
-                                                            float *c, int64_t m, int64_t n,
-                                                            int64_t k) {
-  macTile<true, 32>(a, b, c, m, n, k);
+__attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, LhsLayout lhs,
+                                                            const float *b, float *c, int64_t m,
+                                                            int64_t n, int64_t k) {
+  macTile<true, 32>(a, lhs, b, c, m, n, k);
 }
 #endif
 
 /// `exactProducts`: the inputs were fp16/bf16, whose products fp32 holds
 /// exactly, so a fused multiply-add gives the same bits as the two steps.
-void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int64_t n,
-                        int64_t k, bool exactProducts) {
+void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, float *c, int64_t m,
+                        int64_t n, int64_t k, bool exactProducts) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   static const bool avx2 = __builtin_cpu_supports("avx2");
   static const bool fma = avx2 && __builtin_cpu_supports("fma");
@@ -121,13 +126,14 @@ void multiplyAccumulate(const float *a, const float *b, float *c, int64_t m, int
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
   if (avx512 && n >= 32)
-    return exactProducts ? macTileAvx512Fma(a, b, c, m, n, k) : macTileAvx512(a, b, c, m, n, k);
+    return exactProducts ? macTileAvx512Fma(a, lhs, b, c, m, n, k)
+                         : macTileAvx512(a, lhs, b, c, m, n, k);
   if (exactProducts && fma)
-    return macTileFma(a, b, c, m, n, k);
+    return macTileFma(a, lhs, b, c, m, n, k);
   if (avx2)
-    return macTileAvx2(a, b, c, m, n, k);
+    return macTileAvx2(a, lhs, b, c, m, n, k);
 #endif
-  macTile(a, b, c, m, n, k);
+  macTile(a, lhs, b, c, m, n, k);
 }
 
 /// How the cube reads an input dtype: the magnitude bits of an element
@@ -169,19 +175,22 @@ using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
 /// and 1 in 16 of N. The result is the same bits either way; only the
 /// elements kept are widened.
 template <typename Input>
-void mmadSkippingZeros(const typename Input::Element *a, const typename Input::Element *b,
-                       float *c, int64_t m, int64_t n, int64_t k, bool mayHoldNegZero) {
+void mmadSkippingZeros(const typename Input::Element *a, LhsLayout lhs,
+                       const typename Input::Element *b, float *c, int64_t m, int64_t n,
+                       int64_t k, bool mayHoldNegZero) {
   constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
   thread_local std::vector<float> packedA, packedB, packedC;
   auto dense = [&] {
     if constexpr (!kExactProducts) {
-      multiplyAccumulate(a, b, c, m, n, k, /*exactProducts=*/false);
+      multiplyAccumulate(a, lhs, b, c, m, n, k, /*exactProducts=*/false);
     } else {
       packedA.resize(m * k);
       packedB.resize(k * n);
       Input::widenAll(a, packedA.data(), m * k);
       Input::widenAll(b, packedB.data(), k * n);
-      multiplyAccumulate(packedA.data(), packedB.data(), c, m, n, k, /*exactProducts=*/true);
+      // Widening keeps A's layout (its m x k elements are contiguous).
+      multiplyAccumulate(packedA.data(), lhs, packedB.data(), c, m, n, k,
+                         /*exactProducts=*/true);
     }
   };
   if (m == 0 || n == 0 || k == 0)
@@ -237,7 +246,7 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t q = 0; q < kk; ++q)
-      gathered[i * kk + q] = a[i * k + keptK[q]];
+      gathered[i * kk + q] = a[i * lhs.row + keptK[q] * lhs.step];
   Input::widenAll(gathered.data(), packedA.data(), m * kk);
   for (int64_t q = 0; q < kk; ++q)
     for (int64_t t = 0; t < nn; ++t)
@@ -246,13 +255,52 @@ void mmadSkippingZeros(const typename Input::Element *a, const typename Input::E
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       packedC[i * nn + t] = c[i * n + keptN[t]];
-  multiplyAccumulate(packedA.data(), packedB.data(), packedC.data(), m, nn, kk, kExactProducts);
+  multiplyAccumulate(packedA.data(), LhsLayout{kk, 1}, packedB.data(), packedC.data(), m, nn, kk,
+                     kExactProducts);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       c[i * n + keptN[t]] = packedC[i * nn + t];
 }
 
 } // namespace
+
+void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
+                                           const uint8_t *rhs, uint8_t *accumulator, int64_t m,
+                                           int64_t n, int64_t k, bool init) {
+  if (in == ElementType::I8) {
+    auto *out = reinterpret_cast<int32_t *>(accumulator);
+    if (init)
+      std::fill(out, out + m * n, 0);
+    const auto *a = reinterpret_cast<const int8_t *>(lhs);
+    const auto *b = reinterpret_cast<const int8_t *>(rhs);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p) {
+        int32_t av = a[i * layout.row + p * layout.step];
+        for (int64_t j = 0; j < n; ++j)
+          out[i * n + j] += av * b[p * n + j];
+      }
+    return;
+  }
+  auto *out = reinterpret_cast<float *>(accumulator);
+  if (init)
+    std::fill(out, out + m * n, 0.0f);
+  // The accumulator never holds -0 when this step initializes it.
+  bool mayHoldNegZero = !init;
+  switch (in) {
+  case ElementType::F32:
+    return mmadSkippingZeros<F32Input>(reinterpret_cast<const float *>(lhs), layout,
+                                       reinterpret_cast<const float *>(rhs), out, m, n, k,
+                                       mayHoldNegZero);
+  case ElementType::F16:
+    return mmadSkippingZeros<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                       reinterpret_cast<const uint16_t *>(rhs), out, m, n, k,
+                                       mayHoldNegZero);
+  default: // BF16, the cube's other 16-bit input
+    return mmadSkippingZeros<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                        reinterpret_cast<const uint16_t *>(rhs), out, m, n, k,
+                                        mayHoldNegZero);
+  }
+}
 
 extern "C" {
 
@@ -355,42 +403,9 @@ void ascendprec_rt_mmad(int64_t lhsRank, void *lhsDesc, int64_t rhsRank, void *r
   size_t bytes = elementBytes(in);
   Buffer lhs = bufferOf(lhsRank, lhsDesc, bytes);
   Buffer rhs = bufferOf(rhsRank, rhsDesc, bytes);
-  int64_t m = lhs.sizes[0], k = lhs.sizes[1], n = rhs.sizes[1];
-  if (in == ElementType::I8) {
-    Buffer acc = bufferOf(accRank, accDesc, 4);
-    auto *out = reinterpret_cast<int32_t *>(acc.data);
-    if (init)
-      std::fill(out, out + m * n, 0);
-    const auto *a = reinterpret_cast<const int8_t *>(lhs.data);
-    const auto *b = reinterpret_cast<const int8_t *>(rhs.data);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t p = 0; p < k; ++p) {
-        int32_t av = a[i * k + p];
-        for (int64_t j = 0; j < n; ++j)
-          out[i * n + j] += av * b[p * n + j];
-      }
-    return;
-  }
   Buffer acc = bufferOf(accRank, accDesc, 4);
-  auto *out = reinterpret_cast<float *>(acc.data);
-  if (init)
-    std::fill(out, out + m * n, 0.0f);
-  // The accumulator never holds -0 when this step initializes it.
-  bool mayHoldNegZero = !init;
-  switch (in) {
-  case ElementType::F32:
-    return mmadSkippingZeros<F32Input>(reinterpret_cast<const float *>(lhs.data),
-                                       reinterpret_cast<const float *>(rhs.data), out, m, n, k,
-                                       mayHoldNegZero);
-  case ElementType::F16:
-    return mmadSkippingZeros<F16Input>(reinterpret_cast<const uint16_t *>(lhs.data),
-                                       reinterpret_cast<const uint16_t *>(rhs.data), out, m, n,
-                                       k, mayHoldNegZero);
-  default: // BF16, the cube's other 16-bit input
-    return mmadSkippingZeros<BF16Input>(reinterpret_cast<const uint16_t *>(lhs.data),
-                                        reinterpret_cast<const uint16_t *>(rhs.data), out, m, n,
-                                        k, mayHoldNegZero);
-  }
+  int64_t m = lhs.sizes[0], k = lhs.sizes[1], n = rhs.sizes[1];
+  mmadTile(in, lhs.data, LhsLayout{k, 1}, rhs.data, acc.data, m, n, k, init != 0);
 }
 
 } // extern "C"

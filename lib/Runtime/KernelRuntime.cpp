@@ -45,6 +45,8 @@ const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::kernelRu
       {"ascendprec_rt_copy", reinterpret_cast<void *>(&ascendprec_rt_copy)},
       {"ascendprec_rt_fixpipe", reinterpret_cast<void *>(&ascendprec_rt_fixpipe)},
       {"ascendprec_rt_mmad", reinterpret_cast<void *>(&ascendprec_rt_mmad)},
+      {"ascendprec_rt_cube_loop", reinterpret_cast<void *>(&ascendprec_rt_cube_loop)},
+      {"ascendprec_rt_block_begin", reinterpret_cast<void *>(&ascendprec_rt_block_begin)},
       {"ascendprec_rt_reduce", reinterpret_cast<void *>(&ascendprec_rt_reduce)},
       {"ascendprec_rt_pool", reinterpret_cast<void *>(&ascendprec_rt_pool)},
       {"ascendprec_rt_interp", reinterpret_cast<void *>(&ascendprec_rt_interp)},

@@ -11,6 +11,7 @@
 #define ASCENDPREC_LIB_RUNTIME_RUNTIMEBUFFERS_H
 
 #include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
 #include "AscendPrec/Runtime/Numerics.h"
 
 #include <cmath>
@@ -168,10 +169,11 @@ inline int64_t gmOffset(const Buffer &gm, const int64_t *index) {
   return offset;
 }
 
-// --- loads -----------------------------------------------------------------
-
-/// A plain tile load: the tile covers GM's trailing dimensions from the
-/// offsets; rows are copied in runs, what lies past the edge is zero.
+/// `akernel.load` of a tile from GM in `mode` (TileMovement.cpp): the tile
+/// is zero where it reads past GM's edge; `params` are the img2col geometry
+/// or the broadcast shape.
+void loadTile(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets,
+              const std::vector<int64_t> &params, LoadMode mode);
 
 } // namespace ascendprec::runtime::detail
 
@@ -185,6 +187,11 @@ void ascendprec_rt_copy(int64_t, void *, int64_t, void *, int32_t);
 void ascendprec_rt_fixpipe(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
                            int32_t, int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_mmad(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t);
+void ascendprec_rt_block_begin();
+void ascendprec_rt_cube_loop(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int64_t, int64_t, int64_t, int32_t, int32_t,
+                             int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_reduce(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
                           int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_pool(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,

@@ -375,6 +375,18 @@ void atomicAdd(ElementType type, uint8_t *p, const uint8_t *value, Overflow over
 
 } // namespace
 
+void ascendprec::runtime::detail::loadTile(const Buffer &gm, const Buffer &tile,
+                                           const std::vector<int64_t> &offsets,
+                                           const std::vector<int64_t> &params, LoadMode mode) {
+  switch (mode) {
+  case LoadMode::Plain: return loadPlain(gm, tile, offsets);
+  case LoadMode::Transpose: return loadTransposed(gm, tile, offsets);
+  case LoadMode::Broadcast: return loadBroadcast(gm, tile, offsets.empty() ? 0 : offsets[0], params);
+  case LoadMode::Img2Col: return loadImg2Col(gm, tile, offsets, params);
+  case LoadMode::TransposedFilter: return loadTransposedFilter(gm, tile, offsets);
+  }
+}
+
 extern "C" {
 
 void ascendprec_rt_load(int64_t gmRank, void *gmDesc, int64_t tileRank, void *tileDesc,
@@ -382,15 +394,8 @@ void ascendprec_rt_load(int64_t gmRank, void *gmDesc, int64_t tileRank, void *ti
                         int32_t elementBytes, int32_t mode) {
   Buffer gm = bufferOf(gmRank, gmDesc, elementBytes);
   Buffer tile = bufferOf(tileRank, tileDesc, elementBytes);
-  std::vector<int64_t> offsets = int64Values(offRank, offDesc);
-  std::vector<int64_t> params = int64Values(paramRank, paramDesc);
-  switch (static_cast<LoadMode>(mode)) {
-  case LoadMode::Plain: return loadPlain(gm, tile, offsets);
-  case LoadMode::Transpose: return loadTransposed(gm, tile, offsets);
-  case LoadMode::Broadcast: return loadBroadcast(gm, tile, offsets.empty() ? 0 : offsets[0], params);
-  case LoadMode::Img2Col: return loadImg2Col(gm, tile, offsets, params);
-  case LoadMode::TransposedFilter: return loadTransposedFilter(gm, tile, offsets);
-  }
+  loadTile(gm, tile, int64Values(offRank, offDesc), int64Values(paramRank, paramDesc),
+           static_cast<LoadMode>(mode));
 }
 
 void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void *gmDesc,

@@ -4,6 +4,7 @@
 #define ASCENDPREC_LIB_CONVERSION_KERNELTOSTANDARD_CODEGEN_H
 
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,6 +39,15 @@ struct CodegenContext {
 
 /// The runtime's ElementType code for `type` (signless integers are signed).
 int32_t elementCodeOf(mlir::Type type, bool isUnsigned = false);
+
+/// The runtime's addressing mode of a load, and its parameters (img2col
+/// geometry, broadcast shape) appended to `params`.
+runtime::LoadMode loadAddressing(LoadOp load, llvm::SmallVectorImpl<int64_t> &params);
+
+/// Turns each cube kernel K loop of `function` (load A, load B, copy both
+/// to L0, mmad) into one call of the runtime's fused loop; other loops are
+/// left as they are (CubeLoopCall.cpp).
+void lowerCubeLoops(mlir::func::FuncOp function, CodegenContext &context);
 
 /// Lowers a load, store, copy, fixpipe, mmad, vreduce or vpool to a runtime
 /// call; fails for any other op.

@@ -218,6 +218,7 @@ struct ConvertKernelToStandardPass
     Value blockIndex = body->getArguments().back();
     builder.setInsertionPointToEnd(body);
     auto ret = func::ReturnOp::create(builder, kernel.getLoc());
+    lowerCubeLoops(function, context);
 
     SmallVector<Operation *> kernelOps;
     function.walk([&](Operation *op) {

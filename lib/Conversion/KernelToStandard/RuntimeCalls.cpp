@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Codegen.h"
+#include "RuntimeCall.h"
 
 #include "AscendPrec/Runtime/HostTensor.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
@@ -26,115 +27,13 @@ using namespace ascendprec::kernel::codegen;
 
 namespace {
 
-class RuntimeCall {
-public:
-  RuntimeCall(Operation *op, CodegenContext &context)
-      : op(op), context(context), builder(op), loc(op->getLoc()) {
-    entry = &op->getParentOfType<func::FuncOp>().front();
-  }
-
-  /// The buffer as an unranked memref, cast right after its definition.
-  RuntimeCall &buffer(Value memref) {
-    OpBuilder b(op->getContext());
-    if (auto argument = dyn_cast<BlockArgument>(memref))
-      b.setInsertionPointToStart(argument.getOwner());
-    else
-      b.setInsertionPointAfter(memref.getDefiningOp());
-    auto type = cast<MemRefType>(memref.getType());
-    Value cast = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(type.getElementType(), Attribute()), memref);
-    operands.push_back(cast);
-    return *this;
-  }
-
-  /// An i64 array: allocated at the entry, filled here.
-  RuntimeCall &array(ArrayRef<Value> values) {
-    OpBuilder atEntry(op->getContext());
-    atEntry.setInsertionPointToStart(entry);
-    auto type = MemRefType::get({static_cast<int64_t>(values.size())}, builder.getI64Type());
-    Value storage = memref::AllocaOp::create(atEntry, loc, type);
-    // The cast (a descriptor on the stack) right after it, at the entry too.
-    atEntry.setInsertionPointAfterValue(storage);
-    for (auto [i, value] : llvm::enumerate(values)) {
-      Value element = value;
-      if (element.getType().isIndex())
-        element = arith::IndexCastOp::create(builder, loc, builder.getI64Type(), element);
-      Value position = arith::ConstantIndexOp::create(builder, loc, static_cast<int64_t>(i));
-      memref::StoreOp::create(builder, loc, element, storage, position);
-    }
-    operands.push_back(memref::CastOp::create(
-        atEntry, loc, UnrankedMemRefType::get(builder.getI64Type(), Attribute()), storage));
-    return *this;
-  }
-
-  RuntimeCall &constants(ArrayRef<int64_t> values) {
-    SmallVector<Value> constants;
-    for (int64_t value : values)
-      constants.push_back(arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), value));
-    return array(constants);
-  }
-
-  RuntimeCall &i32(int64_t value) {
-    operands.push_back(arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), value));
-    return *this;
-  }
-
-  RuntimeCall &value(Value v) {
-    operands.push_back(v);
-    return *this;
-  }
-
-  OpBuilder &b() { return builder; }
-
-  void call(StringRef symbol) {
-    SmallVector<Type> types;
-    for (Value operand : operands)
-      types.push_back(operand.getType());
-    func::FuncOp callee = context.runtimeFunction(symbol, types, {});
-    func::CallOp::create(builder, loc, callee, operands);
-  }
-
-private:
-  Operation *op;
-  CodegenContext &context;
-  OpBuilder builder;
-  Location loc;
-  Block *entry;
-  SmallVector<Value> operands;
-};
-
-int32_t bytesOf(Value buffer) {
-  Type element = getElementTypeOrSelf(buffer.getType());
-  return std::max<int32_t>(1, static_cast<int32_t>((element.getIntOrFloatBitWidth() + 7) / 8));
-}
-
 SmallVector<Value> valuesOf(OperandRange range) { return SmallVector<Value>(range); }
 
 LogicalResult lowerLoad(LoadOp load, CodegenContext &context) {
   RuntimeCall call(load, context);
   call.buffer(load.getSource()).buffer(load.getTarget()).array(valuesOf(load.getOffsets()));
-  runtime::LoadMode mode = runtime::LoadMode::Plain;
   SmallVector<int64_t> params;
-  if (load.getTranspose()) {
-    mode = runtime::LoadMode::Transpose;
-  } else if (auto shape = load.getBroadcast()) {
-    mode = runtime::LoadMode::Broadcast;
-    params.assign(shape->begin(), shape->end());
-  } else if (auto img2col = load.getImg2col()) {
-    mode = runtime::LoadMode::Img2Col;
-    llvm::append_range(params, img2col->getKernel());
-    llvm::append_range(params, img2col->getStrides());
-    llvm::append_range(params, img2col->getPads());
-    llvm::append_range(params, img2col->getDilations());
-    llvm::append_range(params, img2col->getOut());
-    params.push_back(img2col->getC0());
-    if (img2col->getInputDilations().empty())
-      params.append(img2col->getKernel().size(), 1);
-    else
-      llvm::append_range(params, img2col->getInputDilations());
-  } else if (load.getTransposedFilter()) {
-    mode = runtime::LoadMode::TransposedFilter;
-  }
+  runtime::LoadMode mode = loadAddressing(load, params);
   call.constants(params).i32(bytesOf(load.getSource())).i32(static_cast<int32_t>(mode));
   call.call("ascendprec_rt_load");
   return success();
@@ -316,6 +215,31 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
 }
 
 } // namespace
+
+runtime::LoadMode codegen::loadAddressing(LoadOp load, SmallVectorImpl<int64_t> &params) {
+  if (load.getTranspose())
+    return runtime::LoadMode::Transpose;
+  if (auto shape = load.getBroadcast()) {
+    params.assign(shape->begin(), shape->end());
+    return runtime::LoadMode::Broadcast;
+  }
+  if (auto img2col = load.getImg2col()) {
+    llvm::append_range(params, img2col->getKernel());
+    llvm::append_range(params, img2col->getStrides());
+    llvm::append_range(params, img2col->getPads());
+    llvm::append_range(params, img2col->getDilations());
+    llvm::append_range(params, img2col->getOut());
+    params.push_back(img2col->getC0());
+    if (img2col->getInputDilations().empty())
+      params.append(img2col->getKernel().size(), 1);
+    else
+      llvm::append_range(params, img2col->getInputDilations());
+    return runtime::LoadMode::Img2Col;
+  }
+  if (load.getTransposedFilter())
+    return runtime::LoadMode::TransposedFilter;
+  return runtime::LoadMode::Plain;
+}
 
 LogicalResult codegen::lowerToRuntimeCall(Operation *op, CodegenContext &context) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)

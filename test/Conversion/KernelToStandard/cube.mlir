@@ -1,8 +1,10 @@
-// A cube kernel's data movement, mmad and fixpipe become runtime calls on
-// unranked memrefs (dtypes as ElementType codes: f16 = 0, f32 = 2); the
-// parameter arrays and descriptors are made once at the function's entry,
-// not per tile. DMA kernels and the host graph are not compiled (the
-// executor runs them), and `prec-kernel-to-llvm` takes the result to LLVM.
+// A cube kernel's K loop (load, copy to L0, mmad) becomes one call of the
+// runtime's fused cube loop and its fixpipe another, on unranked memrefs
+// (dtypes as ElementType codes: f16 = 0, f32 = 2); the parameter arrays and
+// descriptors are made once at the function's entry, not per tile. DMA
+// kernels and the host graph are not compiled (the executor runs them), and
+// `prec-kernel-to-llvm` takes the result to LLVM. cube-loop.mlir has the
+// loops that stay op by op.
 // RUN: prec-opt %s --prec-convert-kernel-to-std | FileCheck %s
 // RUN: prec-opt %s --prec-kernel-to-llvm | FileCheck %s --check-prefix=LLVM
 
@@ -15,15 +17,13 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910B3", cube_co
   // CHECK-NOT: func.func @main
   // CHECK-LABEL: func.func @mm(
   // CHECK: memref.alloca() : memref<2xi64>
-  // CHECK: scf.for
-  // CHECK: call @ascendprec_rt_load__mf16_mf16_mi64_mi64_i32_i32
-  // CHECK: call @ascendprec_rt_load__mf16_mf16_mi64_mi64_i32_i32({{.*}}) : {{.*}}
-  // CHECK: call @ascendprec_rt_copy__mf16_mf16_i32
-  // CHECK: %[[INIT:.*]] = arith.extui %{{.*}} : i1 to i32
-  // CHECK: call @ascendprec_rt_mmad__mf16_mf16_mf32_i32_i32(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %[[INIT]])
+  // CHECK: call @ascendprec_rt_block_begin_()
+  // CHECK-NOT: scf.for
+  // CHECK: call @ascendprec_rt_cube_loop__mf16_mi64_mi64_mf16_mi64_mi64_mf16_mf16_mf32_i64_i64_i64_i32_i32_i32_i32_i32_i32_i32_i32(
+  // CHECK-NOT: ascendprec_rt_copy
   // CHECK: call @ascendprec_rt_fixpipe__mf32_mf16_mi64_mf32_i32_i32_i32_i32_i32
   // LLVM: llvm.func @mm(
-  // LLVM: llvm.call @ascendprec_rt_mmad__mf16_mf16_mf32_i32_i32
+  // LLVM: llvm.call @ascendprec_rt_cube_loop__
   // LLVM-NOT: akernel.
   akernel.kernel @mm attributes {block_dim = 1 : i64, engine = #akernel.engine<cube>, nodes = ["fc"]} {
   ^bb0(%a: memref<32x32xf16, #akernel.space<gm>>, %b: memref<32x32xf16, #akernel.space<gm>>, %y: memref<32x32xf16, #akernel.space<gm>>):

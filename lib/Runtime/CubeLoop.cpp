@@ -1,0 +1,242 @@
+//===- CubeLoop.cpp - a cube kernel's K loop in one runtime call ----------===//
+//
+// Every cube kernel multiplies a tile as a loop over K: load a tile of A
+// and one of B into L1, copy both to L0A/L0B, mmad into L0C (initialised
+// at k = 0). The codegen turns such a loop into one call of
+// `ascendprec_rt_cube_loop`, which gives L0C the same bits without the
+// device's data movement: nothing is copied to L0, an img2col tile is
+// gathered K-major (a patch column is a run of one input row), and a tile
+// of B that a kernel only reads is loaded once per block run and reused by
+// every tile of that block. The multiply-accumulate is the same call, on
+// the same values, in the same K order as the loop's mmads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CubeTile.h"
+#include "RuntimeBuffers.h"
+
+#include "AscendPrec/Runtime/KernelRuntime.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <tuple>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+/// A 2-D convolution's patch geometry without input dilation (every
+/// convolution but a transposed one), from img2col's params as the codegen
+/// packs them: kernel[2], strides[2], pads[4] (begin, end per axis),
+/// dilations[2], out[2], c0, input dilations[2].
+struct PatchPlane {
+  int64_t kernelH, kernelW, strideH, strideW, padTop, padLeft, dilationH, dilationW;
+  int64_t outH, outW;
+  int64_t channels, channelStride, height, rowStride, width, columnStride;
+  int64_t base; ///< element offset of the leading (batch, group) offsets
+};
+
+bool patchPlaneOf(const Buffer &gm, const std::vector<int64_t> &offsets,
+                  const std::vector<int64_t> &p, PatchPlane &plane) {
+  if (p.size() != 15 || p[13] != 1 || p[14] != 1 || gm.rank < 3)
+    return false;
+  int64_t lead = gm.rank - 3;
+  if (static_cast<int64_t>(offsets.size()) < lead + 2)
+    return false;
+  plane = {p[0], p[1], p[2], p[3], p[4], p[6], p[8], p[9], p[10], p[11],
+           gm.sizes[lead], gm.strides[lead], gm.sizes[lead + 1], gm.strides[lead + 1],
+           gm.sizes[lead + 2], gm.strides[lead + 2], 0};
+  for (int64_t d = 0; d < lead; ++d) {
+    if (offsets[d] < 0 || offsets[d] >= gm.sizes[d])
+      return false; // the general loader zero-fills such a tile
+    plane.base += offsets[d] * gm.strides[d];
+  }
+  return plane.strideH > 0 && plane.strideW > 0;
+}
+
+/// The img2col tile of rows [m0, m0 + rows) and columns [k0, k0 + cols),
+/// K-major: column j at out[j * rows]. The same elements as
+/// TileMovement.cpp's loadImg2Col (zero for padding, for channels past the
+/// last, for rows past the last output position), in another layout.
+template <typename T>
+void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64_t k0,
+                         int64_t rows, int64_t cols, T *out) {
+  int64_t window = g.kernelH * g.kernelW;
+  int64_t validRows = std::clamp<int64_t>(g.outH * g.outW - m0, 0, rows);
+  int64_t c = k0 / window, t = (k0 % window) / g.kernelW, q = k0 % g.kernelW;
+  for (int64_t j = 0; j < cols; ++j) {
+    T *column = out + j * rows;
+    std::fill(column + validRows, column + rows, T{});
+    if (c >= g.channels) {
+      std::fill(column, column + validRows, T{});
+    } else {
+      const T *channel = source + g.base + c * g.channelStride;
+      int64_t dh = t * g.dilationH, dw = q * g.dilationW;
+      // Along the rows, one segment per output row: its inputs are one input
+      // row, every strideW-th element from w0.
+      int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
+      while (i < validRows) {
+        int64_t run = std::min(validRows - i, g.outW - ow);
+        int64_t h = oh * g.strideH - g.padTop + dh;
+        T *target = column + i;
+        if (h < 0 || h >= g.height) {
+          std::fill(target, target + run, T{});
+        } else {
+          const T *line = channel + h * g.rowStride;
+          int64_t w0 = ow * g.strideW - g.padLeft + dw;
+          // Segment elements [begin, end) lie inside the row.
+          int64_t begin = w0 >= 0 ? 0 : (-w0 + g.strideW - 1) / g.strideW;
+          int64_t end = w0 < g.width ? (g.width - w0 + g.strideW - 1) / g.strideW : 0;
+          end = std::min(end, run);
+          begin = std::min(begin, end);
+          std::fill(target, target + begin, T{});
+          if (g.strideW == 1 && g.columnStride == 1) {
+            std::memcpy(target + begin, line + w0 + begin, (end - begin) * sizeof(T));
+          } else {
+            int64_t step = g.strideW * g.columnStride;
+            const T *from = line + (w0 + begin * g.strideW) * g.columnStride;
+            for (int64_t s = begin; s < end; ++s, from += step)
+              target[s] = *from;
+          }
+          std::fill(target + end, target + run, T{});
+        }
+        i += run;
+        ow = 0;
+        ++oh;
+      }
+    }
+    if (++q == g.kernelW) {
+      q = 0;
+      if (++t == g.kernelH) {
+        t = 0;
+        ++c;
+      }
+    }
+  }
+}
+
+/// Tiles of B that a kernel never writes, kept for the rest of a block run
+/// (the codegen starts each run with ascendprec_rt_block_begin): the tiles
+/// of a block share their tiles of B whenever they share N.
+class ReadOnlyTiles {
+public:
+  void clear() {
+    tiles.clear();
+    bytes = 0;
+  }
+
+  /// The tile loaded from `gm` at `offsets`, or null when it is not kept.
+  const uint8_t *find(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+                      const Buffer &tile) const {
+    auto it = tiles.find(keyOf(gm, offsets, mode, tile));
+    return it == tiles.end() ? nullptr : it->second.data();
+  }
+
+  /// Keeps a copy of `tile` as loaded; false past the cap.
+  void keep(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+            const Buffer &tile) {
+    size_t size = tile.numElements() * tile.bytes;
+    if (bytes + size > kCapBytes)
+      return;
+    bytes += size;
+    tiles.emplace(keyOf(gm, offsets, mode, tile),
+                  std::vector<uint8_t>(tile.data, tile.data + size));
+  }
+
+private:
+  // Enough for the weights of any one convolution's N tile; a block whose
+  // tiles of B exceed it loads the rest as the loop would.
+  static constexpr size_t kCapBytes = 8u << 20;
+  using Key = std::vector<int64_t>;
+
+  static Key keyOf(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+                   const Buffer &tile) {
+    Key key = {reinterpret_cast<int64_t>(gm.data), gm.rank, static_cast<int64_t>(gm.bytes),
+               static_cast<int64_t>(mode), tile.sizes[0], tile.sizes[1]};
+    key.insert(key.end(), gm.sizes, gm.sizes + gm.rank);
+    key.insert(key.end(), gm.strides, gm.strides + gm.rank);
+    key.insert(key.end(), offsets.begin(), offsets.end());
+    return key;
+  }
+
+  std::map<Key, std::vector<uint8_t>> tiles;
+  size_t bytes = 0;
+};
+
+thread_local ReadOnlyTiles readOnlyTiles;
+
+} // namespace
+
+extern "C" {
+
+void ascendprec_rt_block_begin() { readOnlyTiles.clear(); }
+
+/// for (k = kBegin; k < kEnd; k += kStep) { load A -> aTile; load B -> bTile;
+/// mmad aTile, bTile, acc init(initAtZero && k == 0) }, where the loads
+/// read at their offsets with offset [kSlot] = k (no K offset: slot -1).
+void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void *aOffDesc,
+                             int64_t aParamRank, void *aParamDesc, int64_t bRank, void *bDesc,
+                             int64_t bOffRank, void *bOffDesc, int64_t bParamRank,
+                             void *bParamDesc, int64_t aTileRank, void *aTileDesc,
+                             int64_t bTileRank, void *bTileDesc, int64_t accRank, void *accDesc,
+                             int64_t kBegin, int64_t kEnd, int64_t kStep, int32_t aMode,
+                             int32_t aKSlot, int32_t bMode, int32_t bKSlot, int32_t inType,
+                             int32_t elementBytes, int32_t initAtZero, int32_t bReadOnly) {
+  ElementType in = typeOf(inType);
+  Buffer aGm = bufferOf(aRank, aDesc, elementBytes), bGm = bufferOf(bRank, bDesc, elementBytes);
+  Buffer aTile = bufferOf(aTileRank, aTileDesc, elementBytes);
+  Buffer bTile = bufferOf(bTileRank, bTileDesc, elementBytes);
+  Buffer acc = bufferOf(accRank, accDesc, 4);
+  std::vector<int64_t> aOffsets = int64Values(aOffRank, aOffDesc);
+  std::vector<int64_t> bOffsets = int64Values(bOffRank, bOffDesc);
+  std::vector<int64_t> aParams = int64Values(aParamRank, aParamDesc);
+  std::vector<int64_t> bParams = int64Values(bParamRank, bParamDesc);
+  auto aLoad = static_cast<LoadMode>(aMode), bLoad = static_cast<LoadMode>(bMode);
+  int64_t m = aTile.sizes[0], k = aTile.sizes[1], n = bTile.sizes[1];
+
+  // img2col tiles K-major, for 16- and 32-bit elements.
+  PatchPlane plane;
+  bool patches = aLoad == LoadMode::Img2Col && (elementBytes == 2 || elementBytes == 4) &&
+                 patchPlaneOf(aGm, aOffsets, aParams, plane);
+  thread_local std::vector<uint8_t> patchPanel;
+  if (patches)
+    patchPanel.resize(m * k * elementBytes);
+  // Only the gathers are worth keeping: a plain tile of B is row copies.
+  bool keepB = bReadOnly && bTile.contiguous() &&
+               (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter);
+
+  for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
+    if (aKSlot >= 0)
+      aOffsets[aKSlot] = kAt;
+    if (bKSlot >= 0)
+      bOffsets[bKSlot] = kAt;
+    const uint8_t *a = aTile.data;
+    LhsLayout layout{aTile.strides[0], aTile.strides[1]};
+    if (patches) {
+      int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
+      if (elementBytes == 2)
+        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, m, k,
+                            reinterpret_cast<uint16_t *>(patchPanel.data()));
+      else
+        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, m, k,
+                            reinterpret_cast<uint32_t *>(patchPanel.data()));
+      a = patchPanel.data();
+      layout = {1, m};
+    } else {
+      loadTile(aGm, aTile, aOffsets, aParams, aLoad);
+    }
+    const uint8_t *b = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
+    if (!b) {
+      loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+      if (keepB)
+        readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile);
+      b = bTile.data;
+    }
+    mmadTile(in, a, layout, b, acc.data, m, n, k, initAtZero && kAt == 0);
+  }
+}
+
+} // extern "C"

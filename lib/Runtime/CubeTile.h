@@ -1,0 +1,34 @@
+//===- CubeTile.h - the cube's multiply-accumulate on one tile ------------===//
+//
+// Shared by `akernel.mmad`'s entry point and the fused cube loop
+// (CubeLoop.cpp). Internal to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_RUNTIME_CUBETILE_H
+#define ASCENDPREC_LIB_RUNTIME_CUBETILE_H
+
+#include "AscendPrec/Runtime/HostTensor.h"
+
+#include <cstdint>
+
+namespace ascendprec::runtime::detail {
+
+/// Where the left operand's elements are: A[i, p] at a[i * row + p * step].
+/// A row-major [m, k] tile is {k, 1}; the cube loop's img2col panels are
+/// K-major, {1, m}, so that a patch column is gathered as one run.
+struct LhsLayout {
+  int64_t row, step;
+};
+
+/// acc[m, n] (+)= A[m, k] x B[k, n] as the cube computes it: fp16/bf16
+/// products exact in fp32 and each added to its fp32 accumulator in K
+/// order (int8: int32, exact); fp32 products rounded, then added. B is
+/// row-major [k, n] of `in`, acc row-major [m, n]; `init` starts the sums
+/// from +0.
+void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
+              uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init);
+
+} // namespace ascendprec::runtime::detail
+
+#endif // ASCENDPREC_LIB_RUNTIME_CUBETILE_H

@@ -1,0 +1,280 @@
+//===- CubeLoopTest.cpp - the fused cube loop gives the loop's bits -------===//
+//
+// ascendprec_rt_cube_loop stands for a cube kernel's K loop: load a tile of
+// A and of B, mmad them into the accumulator (initialised at k = 0). It
+// gathers img2col tiles K-major and keeps the tiles of a read-only B for
+// the block run, so these tests run it against the loop itself (the
+// runtime's own load and mmad calls) and compare the accumulators bit for
+// bit: convolutions with padding, strides, dilations, channels that do not
+// fill K and rows past the last output position; matmuls with A plain and
+// transposed; fp32, fp16 and bf16, with inf, NaN and -0 among the inputs;
+// and B's tiles reloaded after ascendprec_rt_block_begin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
+#include "AscendPrec/Runtime/Numerics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+extern "C" {
+void ascendprec_rt_load(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                        int32_t, int32_t);
+void ascendprec_rt_mmad(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t);
+void ascendprec_rt_block_begin();
+void ascendprec_rt_cube_loop(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                             int64_t, void *, int64_t, int64_t, int64_t, int32_t, int32_t,
+                             int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+}
+
+using namespace ascendprec::runtime;
+
+namespace {
+
+/// A memref descriptor {allocated, aligned, offset, sizes, strides} of a
+/// row-major buffer of `sizes`, or of explicit `strides`.
+struct Memref {
+  std::vector<int64_t> fields;
+  int64_t rank;
+  Memref(void *data, std::vector<int64_t> sizes, std::vector<int64_t> strides = {})
+      : rank(static_cast<int64_t>(sizes.size())) {
+    if (strides.empty()) {
+      strides.assign(sizes.size(), 1);
+      for (int64_t d = rank - 2; d >= 0; --d)
+        strides[d] = strides[d + 1] * sizes[d + 1];
+    }
+    auto address = reinterpret_cast<int64_t>(data);
+    fields = {address, address, 0};
+    fields.insert(fields.end(), sizes.begin(), sizes.end());
+    fields.insert(fields.end(), strides.begin(), strides.end());
+  }
+  void *descriptor() { return fields.data(); }
+};
+
+/// Buffers as the cube reads them: fp32 as is, fp16/bf16 as their bits.
+struct Stored {
+  ElementType type;
+  std::vector<uint8_t> bytes;
+  Stored(ElementType type, int64_t count)
+      : type(type), bytes(count * (type == ElementType::F32 ? 4 : 2)) {}
+  int32_t elementBytes() const { return type == ElementType::F32 ? 4 : 2; }
+  void set(int64_t i, float value) {
+    if (type == ElementType::F32) {
+      std::memcpy(&bytes[4 * i], &value, 4);
+      return;
+    }
+    uint16_t bits = type == ElementType::F16
+                        ? roundToHalf(value, Rounding::Rint, Overflow::IEEE)
+                        : roundToBFloat16(value, Rounding::Rint, Overflow::IEEE);
+    std::memcpy(&bytes[2 * i], &bits, 2);
+  }
+  /// Random values, a tenth of them zero; with `special`, a few inf, NaN
+  /// and -0 as well.
+  void fill(std::mt19937 &random, bool special) {
+    std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+    std::uniform_int_distribution<int> pick(0, 99);
+    int64_t count = static_cast<int64_t>(bytes.size()) / elementBytes();
+    for (int64_t i = 0; i < count; ++i) {
+      int roll = pick(random);
+      float v = roll < 10 ? 0.0f : value(random);
+      if (special && roll == 10)
+        v = std::numeric_limits<float>::infinity();
+      else if (special && roll == 11)
+        v = std::numeric_limits<float>::quiet_NaN();
+      else if (special && roll == 12)
+        v = -0.0f;
+      set(i, v);
+    }
+  }
+  void *data() { return bytes.data(); }
+};
+
+/// One cube loop: where A and B are read, the tiles, and the K range.
+struct LoopCase {
+  Memref aGm, bGm;
+  std::vector<int64_t> aOffsets, bOffsets, aParams;
+  LoadMode aMode, bMode;
+  int32_t aSlot, bSlot;
+  int64_t m, k, n, kEnd;
+};
+
+void runLoopBySteps(LoopCase c, ElementType type, int32_t bytes, std::vector<float> &acc) {
+  std::vector<uint8_t> aTile(c.m * c.k * bytes), bTile(c.k * c.n * bytes);
+  Memref aT(aTile.data(), {c.m, c.k}), bT(bTile.data(), {c.k, c.n}), accT(acc.data(), {c.m, c.n});
+  for (int64_t kAt = 0; kAt < c.kEnd; kAt += c.k) {
+    if (c.aSlot >= 0)
+      c.aOffsets[c.aSlot] = kAt;
+    if (c.bSlot >= 0)
+      c.bOffsets[c.bSlot] = kAt;
+    Memref aOff(c.aOffsets.data(), {static_cast<int64_t>(c.aOffsets.size())});
+    Memref bOff(c.bOffsets.data(), {static_cast<int64_t>(c.bOffsets.size())});
+    Memref aPar(c.aParams.data(), {static_cast<int64_t>(c.aParams.size())});
+    std::vector<int64_t> none;
+    Memref bPar(none.data(), {0});
+    ascendprec_rt_load(c.aGm.rank, c.aGm.descriptor(), 2, aT.descriptor(), 1, aOff.descriptor(), 1,
+                       aPar.descriptor(), bytes, static_cast<int32_t>(c.aMode));
+    ascendprec_rt_load(c.bGm.rank, c.bGm.descriptor(), 2, bT.descriptor(), 1, bOff.descriptor(), 1,
+                       bPar.descriptor(), bytes, static_cast<int32_t>(c.bMode));
+    ascendprec_rt_mmad(2, aT.descriptor(), 2, bT.descriptor(), 2, accT.descriptor(),
+                       static_cast<int32_t>(type), kAt == 0);
+  }
+}
+
+void runFusedLoop(LoopCase c, ElementType type, int32_t bytes, std::vector<float> &acc,
+                  bool readOnlyB) {
+  std::vector<uint8_t> aTile(c.m * c.k * bytes), bTile(c.k * c.n * bytes);
+  Memref aT(aTile.data(), {c.m, c.k}), bT(bTile.data(), {c.k, c.n}), accT(acc.data(), {c.m, c.n});
+  Memref aOff(c.aOffsets.data(), {static_cast<int64_t>(c.aOffsets.size())});
+  Memref bOff(c.bOffsets.data(), {static_cast<int64_t>(c.bOffsets.size())});
+  Memref aPar(c.aParams.data(), {static_cast<int64_t>(c.aParams.size())});
+  std::vector<int64_t> none;
+  Memref bPar(none.data(), {0});
+  ascendprec_rt_cube_loop(c.aGm.rank, c.aGm.descriptor(), 1, aOff.descriptor(), 1,
+                          aPar.descriptor(), c.bGm.rank, c.bGm.descriptor(), 1, bOff.descriptor(),
+                          1, bPar.descriptor(), 2, aT.descriptor(), 2, bT.descriptor(), 2,
+                          accT.descriptor(), 0, c.kEnd, c.k, static_cast<int32_t>(c.aMode),
+                          c.aSlot, static_cast<int32_t>(c.bMode), c.bSlot,
+                          static_cast<int32_t>(type), bytes, /*initAtZero=*/1, readOnlyB);
+}
+
+void expectSameBits(const std::vector<float> &actual, const std::vector<float> &wanted,
+                    const std::string &what) {
+  ASSERT_EQ(actual.size(), wanted.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    uint32_t x, y;
+    std::memcpy(&x, &actual[i], 4);
+    std::memcpy(&y, &wanted[i], 4);
+    ASSERT_EQ(x, y) << what << ", element " << i << ": " << actual[i] << " vs " << wanted[i];
+  }
+}
+
+/// Both ways over every M tile of a `tiles` x m range, starting from
+/// garbage accumulators (the loop initialises them).
+void expectSameAsSteps(LoopCase c, ElementType type, int64_t mTiles, int32_t mSlotA,
+                       const std::string &what) {
+  int32_t bytes = type == ElementType::F32 ? 4 : 2;
+  for (bool readOnly : {false, true}) {
+    ascendprec_rt_block_begin();
+    for (int64_t t = 0; t < mTiles; ++t) {
+      c.aOffsets[mSlotA] = t * c.m;
+      std::vector<float> bySteps(c.m * c.n, 7.0f), fused(c.m * c.n, -3.0f);
+      runLoopBySteps(c, type, bytes, bySteps);
+      runFusedLoop(c, type, bytes, fused, readOnly);
+      expectSameBits(fused, bySteps,
+                     what + ", M tile " + std::to_string(t) + (readOnly ? ", B kept" : ""));
+    }
+  }
+}
+
+struct ConvGeometry {
+  int64_t channels, height, width, filters, kernelH, kernelW, strideH, strideW;
+  int64_t padTop, padBottom, padLeft, padRight, dilationH, dilationW;
+  int64_t outH() const {
+    return (height + padTop + padBottom - dilationH * (kernelH - 1) - 1) / strideH + 1;
+  }
+  int64_t outW() const {
+    return (width + padLeft + padRight - dilationW * (kernelW - 1) - 1) / strideW + 1;
+  }
+};
+
+/// A convolution of x [2, 1, C, H, W] (batch 1 of 2) by w [N, C * kh * kw]
+/// as the lowering tiles it: img2col tiles of m x k, transposed filter tiles.
+void checkConvolution(const ConvGeometry &g, ElementType type, bool special, unsigned seed,
+                      int64_t m, int64_t k, int64_t n) {
+  std::mt19937 random(seed);
+  Stored x(type, 2 * g.channels * g.height * g.width);
+  int64_t window = g.channels * g.kernelH * g.kernelW;
+  Stored w(type, g.filters * window);
+  x.fill(random, special);
+  w.fill(random, false);
+  int64_t kEnd = (window + k - 1) / k * k;
+  LoopCase c{Memref(x.data(), {2, 1, g.channels, g.height, g.width}),
+             Memref(w.data(), {1, g.filters, window}),
+             {1, 0, 0, 0},
+             {0, 0, 0},
+             {g.kernelH, g.kernelW, g.strideH, g.strideW, g.padTop, g.padBottom, g.padLeft,
+              g.padRight, g.dilationH, g.dilationW, g.outH(), g.outW(), 16, 1, 1},
+             LoadMode::Img2Col,
+             LoadMode::Transpose,
+             3,
+             2,
+             m,
+             k,
+             n,
+             kEnd};
+  int64_t mTiles = (g.outH() * g.outW() + m - 1) / m;
+  expectSameAsSteps(c, type, mTiles, 2, "convolution");
+}
+
+class CubeLoop : public ::testing::TestWithParam<ElementType> {};
+
+TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
+  // 3x3, stride 1, same padding; 5 channels fill 45 of K's 48.
+  checkConvolution({5, 7, 9, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 1, 16, 16, 16);
+  // Stride 2, dilation 2, uneven padding, a tile wider than a row.
+  checkConvolution({3, 11, 10, 20, 3, 2, 2, 2, 2, 0, 1, 3, 2, 2}, GetParam(), false, 2, 24, 8, 32);
+  // 1x1, no padding, M tiles past the last output position.
+  checkConvolution({8, 5, 5, 4, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), false, 3, 16, 16, 16);
+}
+
+TEST_P(CubeLoop, SpecialValuesMatchTheLoop) {
+  checkConvolution({4, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 4, 16, 16, 16);
+}
+
+TEST_P(CubeLoop, MatmulMatchesTheLoop) {
+  ElementType type = GetParam();
+  std::mt19937 random(5);
+  int64_t rows = 40, depth = 50, cols = 24;
+  Stored a(type, rows * depth), aT(type, depth * rows), b(type, depth * cols);
+  a.fill(random, true);
+  aT.fill(random, false);
+  b.fill(random, false);
+  // A plain [M, K], B plain [K, N]; the K tiles run past K's end.
+  LoopCase plain{Memref(a.data(), {rows, depth}), Memref(b.data(), {depth, cols}), {0, 0}, {0, 0},
+                 {}, LoadMode::Plain, LoadMode::Plain, 1, 0, 16, 16, 32, 64};
+  expectSameAsSteps(plain, type, 3, 0, "plain matmul");
+  // A transposed (GM [K, M]).
+  LoopCase transposed{Memref(aT.data(), {depth, rows}), Memref(b.data(), {depth, cols}), {0, 0},
+                      {0, 0}, {}, LoadMode::Transpose, LoadMode::Plain, 0, 0, 16, 16, 32, 64};
+  expectSameAsSteps(transposed, type, 3, 1, "transposed A");
+}
+
+TEST_P(CubeLoop, KeptTilesOfBLastOneBlockRun) {
+  ElementType type = GetParam();
+  int32_t bytes = type == ElementType::F32 ? 4 : 2;
+  std::mt19937 random(6);
+  int64_t rows = 16, depth = 32, cols = 16;
+  Stored a(type, rows * depth), b(type, cols * depth);
+  a.fill(random, false);
+  b.fill(random, false);
+  LoopCase c{Memref(a.data(), {rows, depth}), Memref(b.data(), {cols, depth}), {0, 0}, {0, 0},
+             {}, LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32};
+  ascendprec_rt_block_begin();
+  std::vector<float> first(rows * cols), wanted(rows * cols);
+  runFusedLoop(c, type, bytes, first, true);
+  // The next block run may see other weights at the same address.
+  b.fill(random, false);
+  ascendprec_rt_block_begin();
+  std::vector<float> second(rows * cols);
+  runFusedLoop(c, type, bytes, second, true);
+  runLoopBySteps(c, type, bytes, wanted);
+  expectSameBits(second, wanted, "after block_begin");
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, CubeLoop,
+                         ::testing::Values(ElementType::F32, ElementType::F16, ElementType::BF16),
+                         [](const ::testing::TestParamInfo<ElementType> &info) {
+                           return info.param == ElementType::F32   ? std::string("F32")
+                                  : info.param == ElementType::F16 ? std::string("F16")
+                                                                   : std::string("BF16");
+                         });
+
+} // namespace
