@@ -262,6 +262,47 @@ void mmadSkippingZeros(const typename Input::Element *a, LhsLayout lhs,
       c[i * n + keptN[t]] = packedC[i * nn + t];
 }
 
+/// The fixpipe's fp32 steps on one row: + bias (in fp32), then ReLU (NaN
+/// passes, -0 becomes +0), written branch-free so that it vectorizes.
+void finishRow(const float *values, const float *bias, bool relu, float *out, int64_t count) {
+  if (bias)
+    for (int64_t j = 0; j < count; ++j)
+      out[j] = values[j] + bias[j];
+  else
+    std::memcpy(out, values, count * 4);
+  if (relu)
+    for (int64_t j = 0; j < count; ++j) {
+      float v = out[j];
+      out[j] = (v > 0.0f || v != v) ? v : 0.0f;
+    }
+}
+
+/// Rows finished at once before a transposed write: each column then goes
+/// out as a run of this many elements.
+constexpr int64_t kTransposeBlock = 32;
+
+/// The [rows, cols] row-major block `tile` written transposed: element
+/// [i, j] to corner[j * columnStride + i] (in elements).
+template <typename T>
+void storeTransposed(const T *tile, int64_t rows, int64_t cols, uint8_t *corner,
+                     int64_t columnStride) {
+  for (int64_t j = 0; j < cols; ++j) {
+    uint8_t *run = corner + j * columnStride * sizeof(T);
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(run + i * sizeof(T), &tile[i * cols + j], sizeof(T));
+  }
+}
+
+/// Writes `count` elements to `line`, `stride` elements apart.
+template <typename T> void storeRow(const T *row, uint8_t *line, int64_t stride, int64_t count) {
+  if (stride == 1) {
+    std::memcpy(line, row, count * sizeof(T));
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j)
+    std::memcpy(line + j * stride * sizeof(T), &row[j], sizeof(T));
+}
+
 } // namespace
 
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
@@ -319,7 +360,8 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
   Rounding roundingMode = static_cast<Rounding>(rounding);
   std::vector<int64_t> gmIndex(offsets);
   int64_t r = target.rank - 2, c = target.rank - 1;
-  if (acc == ElementType::F32 && (out == ElementType::F32 || out == ElementType::F16) &&
+  if (acc == ElementType::F32 &&
+      (out == ElementType::F32 || out == ElementType::F16 || out == ElementType::BF16) &&
       roundingMode == Rounding::Rint && source.strides[1] == 1) {
     // The common case, an fp32 accumulator: element [i, j] goes to UB at
     // [i, j], or to GM at [offset_r + i, offset_c + j] ([offset_r + j,
@@ -341,34 +383,50 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
       iStride = target.strides[iAxis];
       jStride = target.strides[jAxis];
     }
-    auto finish = [&](float value, int64_t j) {
-      if (hasBias) {
-        float b;
-        std::memcpy(&b, bias.at(j * bias.strides[0]), 4);
-        value += b;
-      }
-      if (relu && !(value > 0) && !std::isnan(value))
-        value = 0;
-      return value;
-    };
-    thread_local std::vector<float> finished;
-    thread_local std::vector<uint16_t> halves;
     int64_t count = std::max<int64_t>(0, jEnd - jBegin);
-    finished.resize(count);
-    halves.resize(count);
-    for (int64_t i = iBegin; i < iEnd; ++i) {
-      const float *values = reinterpret_cast<const float *>(source.data) + i * source.strides[0];
-      uint8_t *row = target.at(base + i * iStride);
-      if (out == ElementType::F32) {
-        for (int64_t j = jBegin; j < jEnd; ++j)
-          put(row + j * jStride * 4, nearestFloat(finish(values[j], j), overflowMode));
-        continue;
+    // The bias of the columns written, contiguous, so that a row's finish
+    // is one loop the compiler vectorizes.
+    thread_local std::vector<float> biasRow, finished;
+    thread_local std::vector<uint16_t> halves;
+    if (hasBias) {
+      biasRow.resize(count);
+      for (int64_t j = jBegin; j < jEnd; ++j)
+        std::memcpy(&biasRow[j - jBegin], bias.at(j * bias.strides[0]), 4);
+    }
+    bool saturate = overflowMode == Overflow::Saturate;
+    // Into GM transposed (a convolution's NCHW output), a row of the tile
+    // is a column of GM: rows are finished in blocks, then each column's
+    // run of the block is written, instead of one element per GM row.
+    bool byColumns = jStride != 1 && iStride == 1;
+    int64_t block = byColumns ? kTransposeBlock : 1;
+    finished.resize(block * count);
+    halves.resize(block * count);
+    for (int64_t i0 = iBegin; i0 < iEnd; i0 += block) {
+      int64_t height = std::min(block, iEnd - i0);
+      for (int64_t i = i0; i < i0 + height; ++i) {
+        const float *values =
+            reinterpret_cast<const float *>(source.data) + i * source.strides[0] + jBegin;
+        float *row = finished.data() + (i - i0) * count;
+        finishRow(values, hasBias ? biasRow.data() : nullptr, relu, row, count);
+        if (out == ElementType::F32 && saturate)
+          for (int64_t j = 0; j < count; ++j)
+            row[j] = nearestFloat(row[j], Overflow::Saturate);
       }
-      for (int64_t j = jBegin; j < jEnd; ++j)
-        finished[j - jBegin] = finish(values[j], j);
-      narrowToHalf(finished.data(), halves.data(), count, overflowMode);
-      for (int64_t j = jBegin; j < jEnd; ++j)
-        put(row + j * jStride * 2, halves[j - jBegin]);
+      uint8_t *corner = target.at(base + i0 * iStride + jBegin * jStride);
+      if (out != ElementType::F32) {
+        if (out == ElementType::F16)
+          narrowToHalf(finished.data(), halves.data(), height * count, overflowMode);
+        else
+          narrowToBFloat16(finished.data(), halves.data(), height * count, overflowMode);
+        if (byColumns)
+          storeTransposed(halves.data(), height, count, corner, jStride);
+        else
+          storeRow(halves.data(), corner, jStride, count);
+      } else if (byColumns) {
+        storeTransposed(finished.data(), height, count, corner, jStride);
+      } else {
+        storeRow(finished.data(), corner, jStride, count);
+      }
     }
     return;
   }

@@ -110,3 +110,31 @@ void ascendprec::runtime::narrowToHalf(const float *source, uint16_t *target, in
   for (int64_t i = 0; i < count; ++i)
     target[i] = roundToHalf(source[i], Rounding::Rint, overflow);
 }
+
+void ascendprec::runtime::narrowToBFloat16(const float *source, uint16_t *target, int64_t count,
+                                           Overflow overflow) {
+  // A finite value rounds to nearest even by integer arithmetic on its bits
+  // (a carry into the exponent is the next binade, or inf past the largest
+  // bf16, as IEEE mode wants). Blocks holding inf or NaN, and saturation
+  // mode, take the general rounding.
+  constexpr int64_t kBlock = 16;
+  int64_t i = 0;
+  if (overflow == Overflow::IEEE) {
+    for (; i + kBlock <= count; i += kBlock) {
+      uint32_t bits[kBlock];
+      std::memcpy(bits, source + i, sizeof bits);
+      uint32_t special = 0;
+      for (int64_t j = 0; j < kBlock; ++j)
+        special |= (bits[j] & 0x7F800000u) == 0x7F800000u;
+      if (special) {
+        for (int64_t j = 0; j < kBlock; ++j)
+          target[i + j] = roundToBFloat16(source[i + j], Rounding::Rint, overflow);
+        continue;
+      }
+      for (int64_t j = 0; j < kBlock; ++j)
+        target[i + j] = static_cast<uint16_t>((bits[j] + 0x7FFFu + ((bits[j] >> 16) & 1u)) >> 16);
+    }
+  }
+  for (; i < count; ++i)
+    target[i] = roundToBFloat16(source[i], Rounding::Rint, overflow);
+}

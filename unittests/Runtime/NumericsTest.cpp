@@ -554,6 +554,41 @@ TEST(Numerics, WideningGivesTheTablesBitsForAllHalfAndBFloat16Patterns) {
   }
 }
 
+// narrowToBFloat16 (the fixpipe's bf16 output, integer rounding of
+// finite values) gives roundToBFloat16's bits: every bf16 value, the
+// midpoints between neighbours and one fp32 ulp either side, a stride
+// through all fp32 patterns (inf and NaN among finite values in a block),
+// in both overflow modes.
+TEST(Numerics, BFloat16NarrowingGivesRoundToBFloat16sBits) {
+  std::vector<float> values;
+  for (uint32_t bits = 0; bits < 0x7F80; ++bits)
+    for (uint32_t sign : {0u, 0x8000u}) {
+      double low = bfloat16ToDouble(static_cast<uint16_t>(bits | sign));
+      double high = bfloat16ToDouble(static_cast<uint16_t>((bits + 1) | sign));
+      float midpoint = static_cast<float>((low + high) / 2);
+      values.insert(values.end(), {static_cast<float>(low), midpoint,
+                                   std::nextafter(midpoint, 0.0f),
+                                   std::nextafter(midpoint, INFINITY),
+                                   std::nextafter(midpoint, -INFINITY)});
+    }
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) {
+    float value;
+    uint32_t pattern = static_cast<uint32_t>(bits);
+    std::memcpy(&value, &pattern, 4);
+    values.push_back(value);
+  }
+  values.insert(values.end(), {INFINITY, -INFINITY, NAN, -NAN, 3.4028235e38f, -3.4028235e38f,
+                               1e-40f, -1e-45f});
+  std::vector<uint16_t> narrowed(values.size());
+  for (Overflow overflow : {Overflow::IEEE, Overflow::Saturate}) {
+    narrowToBFloat16(values.data(), narrowed.data(), static_cast<int64_t>(values.size()),
+                     overflow);
+    for (size_t i = 0; i < values.size(); ++i)
+      ASSERT_EQ(narrowed[i], roundToBFloat16(values[i], Rounding::Rint, overflow))
+          << "value " << values[i] << (overflow == Overflow::IEEE ? " (ieee)" : " (saturate)");
+  }
+}
+
 // narrowToHalf (the fixpipe's fp16 output, F16C where the host has it)
 // gives roundToHalf's bits: every fp16 value, the midpoints between
 // neighbours and one fp32 ulp either side (ties to even), a stride through

@@ -33,6 +33,9 @@ void widenToFloat(ElementType type, const uint8_t *source, float *target, int64_
 /// `count` fp32 values rounded to fp16, to nearest even, bit for bit as
 /// roundToHalf(value, Rounding::Rint, overflow) (the fixpipe's way out).
 void narrowToHalf(const float *source, uint16_t *target, int64_t count, Overflow overflow);
+/// The same into bf16, bit for bit as roundToBFloat16(value, Rounding::Rint,
+/// overflow).
+void narrowToBFloat16(const float *source, uint16_t *target, int64_t count, Overflow overflow);
 
 /// Bytes per element (I1 is stored as one byte, 0 or 1).
 size_t elementBytes(ElementType type);
