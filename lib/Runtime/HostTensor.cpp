@@ -2,27 +2,14 @@
 
 #include "AscendPrec/Runtime/HostTensor.h"
 
+#include "LargeBlocks.h"
+
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
-
-// Large tensors are mapped from the kernel on Linux, except under
-// AddressSanitizer, which checks heap blocks only.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASCENDPREC_HEAP_ONLY 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define ASCENDPREC_HEAP_ONLY 1
-#endif
-#if defined(__linux__) && !defined(ASCENDPREC_HEAP_ONLY)
-#define ASCENDPREC_MAP_LARGE_TENSORS 1
-#include <sys/mman.h>
-#endif
 
 using namespace ascendprec::runtime;
 
@@ -75,43 +62,12 @@ bool ascendprec::runtime::isFloat(ElementType type) {
 
 namespace {
 
-#if defined(ASCENDPREC_MAP_LARGE_TENSORS)
-/// Tensors of this size or more are mapped straight from the kernel, in
-/// huge pages where it gives them.
-constexpr size_t kMappedBytes = size_t(4) << 20;
-constexpr size_t kHugePage = size_t(2) << 20;
-
-/// Fresh anonymous memory, 2 MiB-aligned: the kernel's pages are zero, so
-/// nothing is written until a kernel writes its output, and with huge pages
-/// a 100 MB activation takes 50 page faults instead of 25,000. Null when
-/// the mapping fails.
-std::shared_ptr<uint8_t> mapZeroed(size_t bytes) {
-  size_t length = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  size_t reserved = length + kHugePage;
-  void *raw = mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
-    return nullptr;
-  auto start = reinterpret_cast<uintptr_t>(raw);
-  uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
-  // The unaligned head and the unused tail go back at once.
-  if (aligned > start)
-    munmap(raw, aligned - start);
-  if (start + reserved > aligned + length)
-    munmap(reinterpret_cast<void *>(aligned + length), start + reserved - (aligned + length));
-  madvise(reinterpret_cast<void *>(aligned), length, MADV_HUGEPAGE);
-  return std::shared_ptr<uint8_t>(reinterpret_cast<uint8_t *>(aligned),
-                                  [length](uint8_t *p) { munmap(p, length); });
-}
-#endif
-
 /// 64-byte aligned, zero-filled storage; at least one byte so that an empty
 /// tensor still has a valid (never dereferenced) address.
 std::shared_ptr<uint8_t> allocateZeroed(size_t bytes) {
-#if defined(ASCENDPREC_MAP_LARGE_TENSORS)
-  if (bytes >= kMappedBytes)
-    if (std::shared_ptr<uint8_t> mapped = mapZeroed(bytes))
-      return mapped;
-#endif
+  if (bytes >= detail::kLargeBlockBytes)
+    if (std::shared_ptr<uint8_t> large = detail::allocateLargeZeroed(bytes))
+      return large;
   size_t rounded = (bytes + 63) / 64 * 64;
   if (rounded == 0)
     rounded = 64;

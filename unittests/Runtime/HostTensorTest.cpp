@@ -2,7 +2,7 @@
 //
 // A new tensor is zero (the executor's launches rely on it: atomic stores
 // add into their output) and 64-byte aligned, whether it comes from the
-// heap or, for large tensors, straight from the kernel in huge pages; its
+// heap or, for large tensors, mapped from the kernel and reused; its
 // storage lives as long as any view of it.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,27 @@
+//===- LargeBlocks.h - storage of large host tensors ----------------------===//
+//
+// Internal to lib/Runtime (HostTensor.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_RUNTIME_LARGEBLOCKS_H
+#define ASCENDPREC_LIB_RUNTIME_LARGEBLOCKS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace ascendprec::runtime::detail {
+
+/// Zero-filled, page-aligned storage of `bytes` (at least
+/// kLargeBlockBytes) mapped from the kernel, reusing freed blocks, or null
+/// where the host does not map (not Linux, AddressSanitizer builds) or the
+/// mapping fails: the caller then takes the heap.
+std::shared_ptr<uint8_t> allocateLargeZeroed(size_t bytes);
+
+/// Tensors of this size or more are large blocks.
+constexpr size_t kLargeBlockBytes = size_t(4) << 20;
+
+} // namespace ascendprec::runtime::detail
+
+#endif // ASCENDPREC_LIB_RUNTIME_LARGEBLOCKS_H
