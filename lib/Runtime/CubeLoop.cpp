@@ -7,8 +7,10 @@
 // device's data movement: nothing is copied to L0, an img2col tile is
 // gathered K-major (a patch column is a run of one input row), and a tile
 // of B that a kernel only reads is loaded once per block run and reused by
-// every tile of that block. The multiply-accumulate is the same call, on
-// the same values, in the same K order as the loop's mmads.
+// every tile of that block, with its plan for the multiply (which rows and
+// columns are zero padding, B widened to fp32). The multiply-accumulate is
+// the same code, on the same values, in the same K order as the loop's
+// mmads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +120,12 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
   }
 }
 
+/// A tile of B as loaded, and its plan for the multiply.
+struct KeptTile {
+  std::vector<uint8_t> bytes;
+  RhsPlan plan;
+};
+
 /// Tiles of B that a kernel never writes, kept for the rest of a block run
 /// (the codegen starts each run with ascendprec_rt_block_begin): the tiles
 /// of a block share their tiles of B whenever they share N.
@@ -129,21 +137,24 @@ public:
   }
 
   /// The tile loaded from `gm` at `offsets`, or null when it is not kept.
-  const uint8_t *find(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
-                      const Buffer &tile) const {
+  const KeptTile *find(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+                       const Buffer &tile) const {
     auto it = tiles.find(keyOf(gm, offsets, mode, tile));
-    return it == tiles.end() ? nullptr : it->second.data();
+    return it == tiles.end() ? nullptr : &it->second;
   }
 
-  /// Keeps a copy of `tile` as loaded; false past the cap.
-  void keep(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
-            const Buffer &tile) {
+  /// Keeps a copy of `tile` as loaded, planned for inputs of `in`; null
+  /// past the cap.
+  const KeptTile *keep(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+                       const Buffer &tile, ElementType in) {
     size_t size = tile.numElements() * tile.bytes;
     if (bytes + size > kCapBytes)
-      return;
+      return nullptr;
     bytes += size;
-    tiles.emplace(keyOf(gm, offsets, mode, tile),
-                  std::vector<uint8_t>(tile.data, tile.data + size));
+    KeptTile &kept = tiles[keyOf(gm, offsets, mode, tile)];
+    kept.bytes.assign(tile.data, tile.data + size);
+    planRhs(in, kept.bytes.data(), tile.sizes[0], tile.sizes[1], kept.plan);
+    return &kept;
   }
 
 private:
@@ -162,7 +173,7 @@ private:
     return key;
   }
 
-  std::map<Key, std::vector<uint8_t>> tiles;
+  std::map<Key, KeptTile> tiles;
   size_t bytes = 0;
 };
 
@@ -228,14 +239,17 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     } else {
       loadTile(aGm, aTile, aOffsets, aParams, aLoad);
     }
-    const uint8_t *b = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
-    if (!b) {
+    bool init = initAtZero && kAt == 0;
+    const KeptTile *kept = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
+    if (!kept) {
       loadTile(bGm, bTile, bOffsets, bParams, bLoad);
       if (keepB)
-        readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile);
-      b = bTile.data;
+        kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
     }
-    mmadTile(in, a, layout, b, acc.data, m, n, k, initAtZero && kAt == 0);
+    if (kept)
+      mmadTile(in, a, layout, kept->bytes.data(), kept->plan, acc.data, m, n, k, init);
+    else
+      mmadTile(in, a, layout, bTile.data, acc.data, m, n, k, init);
   }
 }
 

@@ -169,41 +169,41 @@ using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
 /// the other finite, and adding +-0 leaves every sum as it is except -0
 /// (+0 + -0 is +0), which an accumulator starting from +0 never holds. So
 /// when A holds no inf or NaN (inf x 0 is NaN on the cube) and the
-/// accumulator no -0, a step p of K whose row of B is zero is dropped, and
-/// so is a column of N whose B entries are all zero. That is padding: a
-/// depthwise convolution's tile holds one channel in 8 (fp32) or 16 of K
-/// and 1 in 16 of N. The result is the same bits either way; only the
-/// elements kept are widened.
+/// accumulator no -0, the steps of K whose row of B is zero are dropped,
+/// and so are the columns of N whose B entries are all zero (the plan of B
+/// lists the rest). That is padding: a depthwise convolution's tile holds
+/// one channel in 8 (fp32) or 16 of K and 1 in 16 of N. The result is the
+/// same bits either way; only the elements kept are widened.
 template <typename Input>
-void mmadSkippingZeros(const typename Input::Element *a, LhsLayout lhs,
-                       const typename Input::Element *b, float *c, int64_t m, int64_t n,
-                       int64_t k, bool mayHoldNegZero) {
+void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
+                    const typename Input::Element *b, const RhsPlan &plan, float *c, int64_t m,
+                    int64_t n, int64_t k, bool mayHoldNegZero) {
   constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
   thread_local std::vector<float> packedA, packedB, packedC;
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  // B as fp32: the plan's for a dense plan of 16-bit inputs, else widened.
+  auto widenedB = [&]() -> const float * {
+    if constexpr (!kExactProducts)
+      return b;
+    if (plan.dense && !plan.packed.empty())
+      return plan.packed.data();
+    packedB.resize(k * n);
+    Input::widenAll(b, packedB.data(), k * n);
+    return packedB.data();
+  };
   auto dense = [&] {
     if constexpr (!kExactProducts) {
       multiplyAccumulate(a, lhs, b, c, m, n, k, /*exactProducts=*/false);
     } else {
+      const float *wideB = widenedB();
       packedA.resize(m * k);
-      packedB.resize(k * n);
-      Input::widenAll(a, packedA.data(), m * k);
-      Input::widenAll(b, packedB.data(), k * n);
       // Widening keeps A's layout (its m x k elements are contiguous).
-      multiplyAccumulate(packedA.data(), lhs, packedB.data(), c, m, n, k,
-                         /*exactProducts=*/true);
+      Input::widenAll(a, packedA.data(), m * k);
+      multiplyAccumulate(packedA.data(), lhs, wideB, c, m, n, k, /*exactProducts=*/true);
     }
   };
-  if (m == 0 || n == 0 || k == 0)
-    return;
-  // Padding sits at the end of K and N, zero in B (the weights are padded
-  // with zeros whichever input is): a tile whose last row and last column
-  // of B hold data is taken as dense, without scanning it.
-  uint32_t lastRowB = 0, lastColumnB = 0;
-  for (int64_t j = 0; j < n; ++j)
-    lastRowB |= Input::magnitude(b[(k - 1) * n + j]);
-  for (int64_t p = 0; p < k; ++p)
-    lastColumnB |= Input::magnitude(b[p * n + n - 1]);
-  if (lastRowB && lastColumnB)
+  if (plan.dense)
     return dense();
   // B's zeros make +-0 products only with finite values of A, and change
   // no sum only if none holds -0: otherwise the tile goes through whole.
@@ -214,52 +214,94 @@ void mmadSkippingZeros(const typename Input::Element *a, LhsLayout lhs,
                        return v == 0.0f && std::signbit(v);
                      })))
     return dense();
+  int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
+  if (kk == 0 || nn == 0)
+    return;
+  // The kept columns of A, K-major ([kk, m]) when A is (a column is then
+  // one run), else row-major.
+  bool kMajor = lhs.row == 1;
+  thread_local std::vector<typename Input::Element> gathered;
+  gathered.resize(m * kk);
+  packedA.resize(m * kk);
+  if (kMajor) {
+    for (int64_t q = 0; q < kk; ++q)
+      std::memcpy(&gathered[q * m], a + plan.keptK[q] * lhs.step, m * sizeof(gathered[0]));
+  } else {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t q = 0; q < kk; ++q)
+        gathered[i * kk + q] = a[i * lhs.row + plan.keptK[q] * lhs.step];
+  }
+  Input::widenAll(gathered.data(), packedA.data(), m * kk);
+  LhsLayout packedLayout = kMajor ? LhsLayout{1, m} : LhsLayout{kk, 1};
+  if (nn == n) {
+    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), c, m, n, kk,
+                       kExactProducts);
+    return;
+  }
+  packedC.resize(m * nn);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t t = 0; t < nn; ++t)
+      packedC[i * nn + t] = c[i * n + plan.keptN[t]];
+  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), packedC.data(), m, nn, kk,
+                     kExactProducts);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t t = 0; t < nn; ++t)
+      c[i * n + plan.keptN[t]] = packedC[i * nn + t];
+}
 
-  thread_local std::vector<uint32_t> bMagnitude;
-  thread_local std::vector<int64_t> keptK, keptN;
-  keptK.clear();
+/// The plan of one tile of B in one input dtype (see RhsPlan).
+template <typename Input>
+void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &plan) {
+  constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
+  plan.dense = true;
+  plan.keptK.clear();
+  plan.keptN.clear();
+  plan.packed.clear();
+  auto widenWhole = [&] {
+    if constexpr (kExactProducts) {
+      plan.packed.resize(k * n);
+      Input::widenAll(b, plan.packed.data(), k * n);
+    }
+  };
+  if (k == 0 || n == 0)
+    return;
+  // Padding sits at the end of K and N, zero in B (the weights are padded
+  // with zeros whichever input is): a tile whose last row and last column
+  // of B hold data is dense, without scanning it.
+  uint32_t lastRowB = 0, lastColumnB = 0;
+  for (int64_t j = 0; j < n; ++j)
+    lastRowB |= Input::magnitude(b[(k - 1) * n + j]);
+  for (int64_t p = 0; p < k; ++p)
+    lastColumnB |= Input::magnitude(b[p * n + n - 1]);
+  if (lastRowB && lastColumnB)
+    return widenWhole();
   for (int64_t p = 0; p < k; ++p) {
     uint32_t rowMagnitude = 0;
     for (int64_t j = 0; j < n; ++j)
       rowMagnitude |= Input::magnitude(b[p * n + j]);
     if (rowMagnitude)
-      keptK.push_back(p);
+      plan.keptK.push_back(p);
   }
-  bMagnitude.assign(n, 0);
-  for (int64_t p : keptK)
+  std::vector<uint32_t> columnMagnitude(n, 0);
+  for (int64_t p : plan.keptK)
     for (int64_t j = 0; j < n; ++j)
-      bMagnitude[j] |= Input::magnitude(b[p * n + j]);
-  keptN.clear();
+      columnMagnitude[j] |= Input::magnitude(b[p * n + j]);
   for (int64_t j = 0; j < n; ++j)
-    if (bMagnitude[j])
-      keptN.push_back(j);
-  int64_t kk = static_cast<int64_t>(keptK.size()), nn = static_cast<int64_t>(keptN.size());
-  if (kk == k && nn == n)
-    return dense();
-  if (kk == 0 || nn == 0)
-    return;
-  // Gathered as stored, then widened in bulk.
-  thread_local std::vector<typename Input::Element> gathered;
-  gathered.resize(std::max(m * kk, kk * nn));
-  packedA.resize(m * kk);
-  packedB.resize(kk * nn);
-  packedC.resize(m * nn);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t q = 0; q < kk; ++q)
-      gathered[i * kk + q] = a[i * lhs.row + keptK[q] * lhs.step];
-  Input::widenAll(gathered.data(), packedA.data(), m * kk);
+    if (columnMagnitude[j])
+      plan.keptN.push_back(j);
+  int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
+  if (kk == k && nn == n) {
+    plan.keptK.clear();
+    plan.keptN.clear();
+    return widenWhole();
+  }
+  plan.dense = false;
+  std::vector<typename Input::Element> gathered(kk * nn);
   for (int64_t q = 0; q < kk; ++q)
     for (int64_t t = 0; t < nn; ++t)
-      gathered[q * nn + t] = b[keptK[q] * n + keptN[t]];
-  Input::widenAll(gathered.data(), packedB.data(), kk * nn);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t t = 0; t < nn; ++t)
-      packedC[i * nn + t] = c[i * n + keptN[t]];
-  multiplyAccumulate(packedA.data(), LhsLayout{kk, 1}, packedB.data(), packedC.data(), m, nn, kk,
-                     kExactProducts);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t t = 0; t < nn; ++t)
-      c[i * n + keptN[t]] = packedC[i * nn + t];
+      gathered[q * nn + t] = b[plan.keptK[q] * n + plan.keptN[t]];
+  plan.packed.resize(kk * nn);
+  Input::widenAll(gathered.data(), plan.packed.data(), kk * nn);
 }
 
 /// The fixpipe's fp32 steps on one row: + bias (in fp32), then ReLU (NaN
@@ -305,9 +347,25 @@ template <typename T> void storeRow(const T *row, uint8_t *line, int64_t stride,
 
 } // namespace
 
+void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, int64_t k,
+                                          int64_t n, RhsPlan &plan) {
+  switch (in) {
+  case ElementType::F32:
+    return planRhsOf<F32Input>(reinterpret_cast<const float *>(rhs), k, n, plan);
+  case ElementType::F16:
+    return planRhsOf<F16Input>(reinterpret_cast<const uint16_t *>(rhs), k, n, plan);
+  case ElementType::BF16:
+    return planRhsOf<BF16Input>(reinterpret_cast<const uint16_t *>(rhs), k, n, plan);
+  default: // int8 multiplies densely
+    plan = RhsPlan();
+    return;
+  }
+}
+
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
-                                           const uint8_t *rhs, uint8_t *accumulator, int64_t m,
-                                           int64_t n, int64_t k, bool init) {
+                                           const uint8_t *rhs, const RhsPlan &plan,
+                                           uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
+                                           bool init) {
   if (in == ElementType::I8) {
     auto *out = reinterpret_cast<int32_t *>(accumulator);
     if (init)
@@ -329,18 +387,26 @@ void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, L
   bool mayHoldNegZero = !init;
   switch (in) {
   case ElementType::F32:
-    return mmadSkippingZeros<F32Input>(reinterpret_cast<const float *>(lhs), layout,
-                                       reinterpret_cast<const float *>(rhs), out, m, n, k,
-                                       mayHoldNegZero);
+    return multiplyByPlan<F32Input>(reinterpret_cast<const float *>(lhs), layout,
+                                    reinterpret_cast<const float *>(rhs), plan, out, m, n, k,
+                                    mayHoldNegZero);
   case ElementType::F16:
-    return mmadSkippingZeros<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                       reinterpret_cast<const uint16_t *>(rhs), out, m, n, k,
-                                       mayHoldNegZero);
+    return multiplyByPlan<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                    reinterpret_cast<const uint16_t *>(rhs), plan, out, m, n, k,
+                                    mayHoldNegZero);
   default: // BF16, the cube's other 16-bit input
-    return mmadSkippingZeros<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                        reinterpret_cast<const uint16_t *>(rhs), out, m, n, k,
-                                        mayHoldNegZero);
+    return multiplyByPlan<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                     reinterpret_cast<const uint16_t *>(rhs), plan, out, m, n, k,
+                                     mayHoldNegZero);
   }
+}
+
+void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
+                                           const uint8_t *rhs, uint8_t *accumulator, int64_t m,
+                                           int64_t n, int64_t k, bool init) {
+  thread_local RhsPlan plan;
+  planRhs(in, rhs, k, n, plan);
+  mmadTile(in, lhs, layout, rhs, plan, accumulator, m, n, k, init);
 }
 
 extern "C" {

@@ -11,6 +11,7 @@
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ascendprec::runtime::detail {
 
@@ -21,6 +22,20 @@ struct LhsLayout {
   int64_t row, step;
 };
 
+/// What the multiply needs to know of a tile of B, worked out once per
+/// tile: whether it has rows (steps of K) or columns (of N) that are all
+/// zero, which can be dropped without changing a bit (CubeRuntime.cpp says
+/// when), and B as fp32: the kept rows and columns, or (`dense`) the whole
+/// tile widened from fp16/bf16 (empty for fp32, read in place).
+struct RhsPlan {
+  bool dense = true;
+  std::vector<int64_t> keptK, keptN;
+  std::vector<float> packed;
+};
+
+/// The plan of B, row-major [k, n] of `in`.
+void planRhs(ElementType in, const uint8_t *b, int64_t k, int64_t n, RhsPlan &plan);
+
 /// acc[m, n] (+)= A[m, k] x B[k, n] as the cube computes it: fp16/bf16
 /// products exact in fp32 and each added to its fp32 accumulator in K
 /// order (int8: int32, exact); fp32 products rounded, then added. B is
@@ -28,6 +43,10 @@ struct LhsLayout {
 /// from +0.
 void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
               uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init);
+/// The same with B's plan made beforehand (for a tile of B used again).
+void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
+              const RhsPlan &plan, uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
+              bool init);
 
 } // namespace ascendprec::runtime::detail
 
