@@ -1,9 +1,10 @@
 //===- CubeRuntime.cpp - the cube's multiply-accumulate and the fixpipe ---===//
 //
-// mmad multiplies fp16/bf16 tiles exactly in fp32 and accumulates along K
-// in index order (int8 in int32); the fixpipe adds the bias in the
-// accumulator's dtype, applies ReLU and rounds once on the way out. Built
-// without FP contraction (CMakeLists.txt) so every host gives the same bits.
+// mmad adds each exact product of its inputs (fp16, bf16 or fp32) to an
+// fp32 accumulator along K in index order, one rounding per addition (int8
+// in int32); the fixpipe adds the bias in the accumulator's dtype, applies
+// ReLU and rounds once on the way out. Built without FP contraction
+// (CMakeLists.txt): the only fused operations are the explicit ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,25 +24,21 @@ using namespace ascendprec::runtime::detail;
 
 namespace {
 
-/// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each product added to its
-/// accumulator in K order, never fused (this file is built without FP
-/// contraction, so every host gives the same bits). A 6 x kCols block of C
-/// stays in registers across K: 12 AVX registers of 8 floats (kCols 16), or
-/// 12 AVX-512 registers of 16 (kCols 32). The vector width changes how many
+/// C[m,n] += A[m,k] * B[k,n] (row-major, fp32), each exact product added
+/// to its accumulator in K order with one rounding: a fused multiply-add,
+/// which IEEE 754 defines exactly, so every host gives the same bits (one
+/// without FMA instructions through libm's fmaf). For fp16/bf16 inputs the
+/// products are exact in fp32 anyway. A 6 x kCols block of C stays in
+/// registers across K: 12 AVX registers of 8 floats (kCols 16), or 12
+/// AVX-512 registers of 16 (kCols 32). The vector width changes how many
 /// sums advance at once, never the order any one sum adds in.
-/// One multiply-accumulate step: fused when `kFused` (only for products that
-/// are exact in fp32, fp16 and bf16 inputs, where fusing cannot change the
-/// result), else a rounded product then a rounded sum.
-template <bool kFused> inline __attribute__((always_inline)) float mac(float sum, float a, float b) {
-  if constexpr (kFused)
-    return __builtin_fmaf(a, b, sum);
-  else
-    return sum + a * b;
+inline __attribute__((always_inline)) float mac(float sum, float a, float b) {
+  return __builtin_fmaf(a, b, sum);
 }
 
 /// Rows [0, kRows) of C, columns [0, n), kCols at a time; `stride` is the
 /// row length of B and C (n for a whole tile, more for its right part).
-template <int kRows, bool kFused, int64_t kCols>
+template <int kRows, int64_t kCols>
 inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs, const float *b,
                                                    float *c, int64_t n, int64_t stride,
                                                    int64_t k) {
@@ -57,10 +54,10 @@ inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs
         float scale = a[r * lhs.row + p * lhs.step];
         if (width == kCols) {
           for (int64_t j = 0; j < kCols; ++j)
-            sums[r][j] = mac<kFused>(sums[r][j], scale, row[j]);
+            sums[r][j] = mac(sums[r][j], scale, row[j]);
         } else {
           for (int64_t j = 0; j < width; ++j)
-            sums[r][j] = mac<kFused>(sums[r][j], scale, row[j]);
+            sums[r][j] = mac(sums[r][j], scale, row[j]);
         }
       }
     }
@@ -73,65 +70,50 @@ inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs
 /// kRows rows of C: the columns that fill kCols-wide blocks, then (for the
 /// 32-wide kernel) the rest 16 at a time, so that a tile 112 wide runs no
 /// narrow remainder loop over its last 16 columns.
-template <int kRows, bool kFused, int64_t kCols>
+template <int kRows, int64_t kCols>
 inline __attribute__((always_inline)) void macRowBlock(const float *a, LhsLayout lhs,
                                                        const float *b, float *c, int64_t n,
                                                        int64_t k) {
   int64_t wide = kCols > 16 ? n - n % kCols : n;
-  macRows<kRows, kFused, kCols>(a, lhs, b, c, wide, n, k);
+  macRows<kRows, kCols>(a, lhs, b, c, wide, n, k);
   if (wide < n)
-    macRows<kRows, kFused, 16>(a, lhs, b + wide, c + wide, n - wide, n, k);
+    macRows<kRows, 16>(a, lhs, b + wide, c + wide, n - wide, n, k);
 }
 
-template <bool kFused = false, int64_t kCols = 16>
+template <int64_t kCols = 16>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
                                                    float *c, int64_t m, int64_t n, int64_t k) {
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRowBlock<6, kFused, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
+    macRowBlock<6, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
   for (; i < m; ++i)
-    macRowBlock<1, kFused, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
+    macRowBlock<1, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-__attribute__((target("avx2"))) void macTileAvx2(const float *a, LhsLayout lhs, const float *b,
-                                                 float *c, int64_t m, int64_t n, int64_t k) {
-  macTile(a, lhs, b, c, m, n, k);
-}
 __attribute__((target("avx2,fma"))) void macTileFma(const float *a, LhsLayout lhs,
                                                     const float *b, float *c, int64_t m,
                                                     int64_t n, int64_t k) {
-  macTile<true>(a, lhs, b, c, m, n, k);
-}
-__attribute__((target("avx512f"))) void macTileAvx512(const float *a, LhsLayout lhs,
-                                                      const float *b, float *c, int64_t m,
-                                                      int64_t n, int64_t k) {
-  macTile<false, 32>(a, lhs, b, c, m, n, k);
+  macTile(a, lhs, b, c, m, n, k);
 }
 __attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, LhsLayout lhs,
                                                             const float *b, float *c, int64_t m,
                                                             int64_t n, int64_t k) {
-  macTile<true, 32>(a, lhs, b, c, m, n, k);
+  macTile<32>(a, lhs, b, c, m, n, k);
 }
 #endif
 
-/// `exactProducts`: the inputs were fp16/bf16, whose products fp32 holds
-/// exactly, so a fused multiply-add gives the same bits as the two steps.
 void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, float *c, int64_t m,
-                        int64_t n, int64_t k, bool exactProducts) {
+                        int64_t n, int64_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  static const bool fma = avx2 && __builtin_cpu_supports("fma");
+  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
   if (avx512 && n >= 32)
-    return exactProducts ? macTileAvx512Fma(a, lhs, b, c, m, n, k)
-                         : macTileAvx512(a, lhs, b, c, m, n, k);
-  if (exactProducts && fma)
+    return macTileAvx512Fma(a, lhs, b, c, m, n, k);
+  if (fma)
     return macTileFma(a, lhs, b, c, m, n, k);
-  if (avx2)
-    return macTileAvx2(a, lhs, b, c, m, n, k);
 #endif
   macTile(a, lhs, b, c, m, n, k);
 }
@@ -178,13 +160,13 @@ template <typename Input>
 void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
                     const typename Input::Element *b, const RhsPlan &plan, float *c, int64_t m,
                     int64_t n, int64_t k, bool mayHoldNegZero) {
-  constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
+  constexpr bool kWidened = !std::is_same_v<typename Input::Element, float>;
   thread_local std::vector<float> packedA, packedB, packedC;
   if (m == 0 || n == 0 || k == 0)
     return;
   // B as fp32: the plan's for a dense plan of 16-bit inputs, else widened.
   auto widenedB = [&]() -> const float * {
-    if constexpr (!kExactProducts)
+    if constexpr (!kWidened)
       return b;
     if (plan.dense && !plan.packed.empty())
       return plan.packed.data();
@@ -193,14 +175,14 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
     return packedB.data();
   };
   auto dense = [&] {
-    if constexpr (!kExactProducts) {
-      multiplyAccumulate(a, lhs, b, c, m, n, k, /*exactProducts=*/false);
+    if constexpr (!kWidened) {
+      multiplyAccumulate(a, lhs, b, c, m, n, k);
     } else {
       const float *wideB = widenedB();
       packedA.resize(m * k);
       // Widening keeps A's layout (its m x k elements are contiguous).
       Input::widenAll(a, packedA.data(), m * k);
-      multiplyAccumulate(packedA.data(), lhs, wideB, c, m, n, k, /*exactProducts=*/true);
+      multiplyAccumulate(packedA.data(), lhs, wideB, c, m, n, k);
     }
   };
   if (plan.dense)
@@ -234,16 +216,14 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   Input::widenAll(gathered.data(), packedA.data(), m * kk);
   LhsLayout packedLayout = kMajor ? LhsLayout{1, m} : LhsLayout{kk, 1};
   if (nn == n) {
-    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), c, m, n, kk,
-                       kExactProducts);
+    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), c, m, n, kk);
     return;
   }
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       packedC[i * nn + t] = c[i * n + plan.keptN[t]];
-  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), packedC.data(), m, nn, kk,
-                     kExactProducts);
+  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), packedC.data(), m, nn, kk);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       c[i * n + plan.keptN[t]] = packedC[i * nn + t];
@@ -252,13 +232,13 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
 /// The plan of one tile of B in one input dtype (see RhsPlan).
 template <typename Input>
 void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &plan) {
-  constexpr bool kExactProducts = !std::is_same_v<typename Input::Element, float>;
+  constexpr bool kWidened = !std::is_same_v<typename Input::Element, float>;
   plan.dense = true;
   plan.keptK.clear();
   plan.keptN.clear();
   plan.packed.clear();
   auto widenWhole = [&] {
-    if constexpr (kExactProducts) {
+    if constexpr (kWidened) {
       plan.packed.resize(k * n);
       Input::widenAll(b, plan.packed.data(), k * n);
     }

@@ -36,11 +36,10 @@ struct RhsPlan {
 /// The plan of B, row-major [k, n] of `in`.
 void planRhs(ElementType in, const uint8_t *b, int64_t k, int64_t n, RhsPlan &plan);
 
-/// acc[m, n] (+)= A[m, k] x B[k, n] as the cube computes it: fp16/bf16
-/// products exact in fp32 and each added to its fp32 accumulator in K
-/// order (int8: int32, exact); fp32 products rounded, then added. B is
-/// row-major [k, n] of `in`, acc row-major [m, n]; `init` starts the sums
-/// from +0.
+/// acc[m, n] (+)= A[m, k] x B[k, n] as the cube computes it: each exact
+/// product added to its fp32 accumulator in K order with one rounding, a
+/// fused multiply-add (int8: int32, exact). B is row-major [k, n] of `in`,
+/// acc row-major [m, n]; `init` starts the sums from +0.
 void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
               uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init);
 /// The same with B's plan made beforehand (for a tile of B used again).

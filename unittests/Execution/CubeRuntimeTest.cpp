@@ -81,22 +81,14 @@ struct Tile {
   }
 };
 
-/// Every product added in K order: exact products rounded once with the sum
-/// for 16-bit inputs, a rounded product then a rounded sum for fp32.
+/// Every exact product added in K order with one rounding (a fused
+/// multiply-add, as libm's fmaf computes it) for every input dtype.
 std::vector<float> expected(const Tile &a, const Tile &b, std::vector<float> acc) {
   int64_t m = a.rows, k = a.cols, n = b.cols;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t p = 0; p < k; ++p) {
-        float x = a.values[i * k + p], y = b.values[p * n + j];
-        if (a.type == ElementType::F32) {
-          float product = x * y;
-          acc[i * n + j] = acc[i * n + j] + product;
-        } else {
-          acc[i * n + j] = static_cast<float>(static_cast<double>(acc[i * n + j]) +
-                                              static_cast<double>(x) * static_cast<double>(y));
-        }
-      }
+      for (int64_t p = 0; p < k; ++p)
+        acc[i * n + j] = std::fmaf(a.values[i * k + p], b.values[p * n + j], acc[i * n + j]);
   return acc;
 }
 
