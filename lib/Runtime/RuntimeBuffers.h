@@ -205,6 +205,7 @@ void ascendprec_rt_recurrent(int64_t, void *, int64_t, void *, int64_t, void *, 
 void ascendprec_rt_topk(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
                         int32_t);
 float ascendprec_rt_round_float(double, int32_t, int32_t, int32_t);
+float ascendprec_rt_tanh_f32(float);
 int64_t ascendprec_rt_round_int(double, int32_t, int32_t, int32_t);
 }
 
