@@ -23,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -57,6 +58,31 @@ bool patchPlaneOf(const Buffer &gm, const std::vector<int64_t> &offsets,
     plane.base += offsets[d] * gm.strides[d];
   }
   return plane.strideH > 0 && plane.strideW > 0;
+}
+
+/// Copies `count` elements. Patch runs are as short as an output row (28
+/// elements in a MobileNet block), where a call of memcpy costs more than
+/// the copy: runs under 32 elements go in fixed-size pieces (the last one
+/// overlapping the one before), which the compiler inlines.
+template <typename T> inline void copyRun(T *target, const T *source, int64_t count) {
+  if (count >= 32) {
+    std::memcpy(target, source, count * sizeof(T));
+    return;
+  }
+  auto pieces = [&](auto width) {
+    constexpr int64_t kWidth = decltype(width)::value;
+    int64_t i = 0;
+    for (; i + kWidth <= count; i += kWidth)
+      std::memcpy(target + i, source + i, kWidth * sizeof(T));
+    if (i < count)
+      std::memcpy(target + count - kWidth, source + count - kWidth, kWidth * sizeof(T));
+  };
+  if (count >= 8)
+    pieces(std::integral_constant<int64_t, 8>());
+  else if (count >= 2)
+    pieces(std::integral_constant<int64_t, 2>());
+  else if (count == 1)
+    *target = *source;
 }
 
 /// The img2col tile of rows [m0, m0 + rows) and columns [k0, k0 + cols),
@@ -96,7 +122,7 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
           begin = std::min(begin, end);
           std::fill(target, target + begin, T{});
           if (g.strideW == 1 && g.columnStride == 1) {
-            std::memcpy(target + begin, line + w0 + begin, (end - begin) * sizeof(T));
+            copyRun(target + begin, line + w0 + begin, end - begin);
           } else {
             int64_t step = g.strideW * g.columnStride;
             const T *from = line + (w0 + begin * g.strideW) * g.columnStride;
@@ -201,10 +227,11 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   Buffer aTile = bufferOf(aTileRank, aTileDesc, elementBytes);
   Buffer bTile = bufferOf(bTileRank, bTileDesc, elementBytes);
   Buffer acc = bufferOf(accRank, accDesc, 4);
-  std::vector<int64_t> aOffsets = int64Values(aOffRank, aOffDesc);
-  std::vector<int64_t> bOffsets = int64Values(bOffRank, bOffDesc);
-  std::vector<int64_t> aParams = int64Values(aParamRank, aParamDesc);
-  std::vector<int64_t> bParams = int64Values(bParamRank, bParamDesc);
+  thread_local std::vector<int64_t> aOffsets, bOffsets, aParams, bParams;
+  readInt64s(aOffRank, aOffDesc, aOffsets);
+  readInt64s(bOffRank, bOffDesc, bOffsets);
+  readInt64s(aParamRank, aParamDesc, aParams);
+  readInt64s(bParamRank, bParamDesc, bParams);
   auto aLoad = static_cast<LoadMode>(aMode), bLoad = static_cast<LoadMode>(bMode);
   int64_t m = aTile.sizes[0], k = aTile.sizes[1], n = bTile.sizes[1];
 

@@ -80,9 +80,25 @@ inline __attribute__((always_inline)) void macRowBlock(const float *a, LhsLayout
     macRows<kRows, 16>(a, lhs, b + wide, c + wide, n - wide, n, k);
 }
 
+/// One column of C (n = 1, a depthwise convolution's tile once its padding
+/// is dropped) from a K-major A: K outer, the rows across the vector, so
+/// each sum still adds in K order.
+inline __attribute__((always_inline)) void macColumn(const float *__restrict a, int64_t step,
+                                                     const float *__restrict b,
+                                                     float *__restrict c, int64_t m, int64_t k) {
+  for (int64_t p = 0; p < k; ++p) {
+    const float *column = a + p * step;
+    float weight = b[p];
+    for (int64_t i = 0; i < m; ++i)
+      c[i] = mac(c[i], column[i], weight);
+  }
+}
+
 template <int64_t kCols = 16>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
                                                    float *c, int64_t m, int64_t n, int64_t k) {
+  if (n == 1 && lhs.row == 1)
+    return macColumn(a, lhs.step, b, c, m, k);
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
     macRowBlock<6, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
@@ -400,11 +416,11 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
   Buffer source = bufferOf(accRank, accDesc, elementBytes(acc));
   Buffer target = bufferOf(dstRank, dstDesc, elementBytes(out));
   Buffer bias = bufferOf(biasRank, biasDesc, elementBytes(acc));
-  std::vector<int64_t> offsets = int64Values(offRank, offDesc);
+  thread_local std::vector<int64_t> offsets;
+  readInt64s(offRank, offDesc, offsets);
   int64_t rows = source.sizes[0], cols = source.sizes[1];
   Overflow overflowMode = static_cast<Overflow>(overflow);
   Rounding roundingMode = static_cast<Rounding>(rounding);
-  std::vector<int64_t> gmIndex(offsets);
   int64_t r = target.rank - 2, c = target.rank - 1;
   if (acc == ElementType::F32 &&
       (out == ElementType::F32 || out == ElementType::F16 || out == ElementType::BF16) &&
@@ -476,6 +492,7 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
     }
     return;
   }
+  std::vector<int64_t> gmIndex(offsets);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j) {
       uint8_t *destination;

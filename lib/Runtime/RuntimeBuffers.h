@@ -61,12 +61,19 @@ inline Buffer bufferOf(int64_t rank, void *descriptor, size_t bytes) {
   return buffer;
 }
 
-inline std::vector<int64_t> int64Values(int64_t rank, void *descriptor) {
+/// The values of a rank-1 i64 memref into `values` (its storage reused:
+/// entry points called per tile keep a thread_local vector).
+inline void readInt64s(int64_t rank, void *descriptor, std::vector<int64_t> &values) {
   Buffer buffer = bufferOf(rank, descriptor, sizeof(int64_t));
-  std::vector<int64_t> values(buffer.rank ? buffer.sizes[0] : 0);
+  values.resize(buffer.rank ? buffer.sizes[0] : 0);
   for (size_t i = 0; i < values.size(); ++i)
     std::memcpy(&values[i], buffer.at(static_cast<int64_t>(i) * buffer.strides[0]),
                 sizeof(int64_t));
+}
+
+inline std::vector<int64_t> int64Values(int64_t rank, void *descriptor) {
+  std::vector<int64_t> values;
+  readInt64s(rank, descriptor, values);
   return values;
 }
 

@@ -56,7 +56,8 @@ std::pair<int64_t, int64_t> runAxes(const Buffer &tile, const Buffer &gm,
 
 void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
   int64_t lead = gm.rank - tile.rank;
-  std::vector<int64_t> tileShape = shapeOf(tile);
+  thread_local std::vector<int64_t> tileShape, rows, gmIndex;
+  tileShape.assign(tile.sizes, tile.sizes + tile.rank);
   std::memset(tile.data, 0, tile.numElements() * tile.bytes);
   if (tile.rank == 0) {
     int64_t at = gmOffset(gm, offsets.data());
@@ -66,8 +67,8 @@ void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> 
   }
   auto [tileLast, last] = runAxes(tile, gm, offsets);
   int64_t width = tileShape[tileLast];
-  std::vector<int64_t> rows(tileShape.begin(), tileShape.begin() + tileLast);
-  std::vector<int64_t> gmIndex(offsets);
+  rows.assign(tileShape.begin(), tileShape.begin() + tileLast);
+  gmIndex = offsets;
   int64_t start = offsets[last];
   int64_t run = std::min<int64_t>(width, gm.sizes[last] - start);
   if (start < 0 || run <= 0)
@@ -394,8 +395,10 @@ void ascendprec_rt_load(int64_t gmRank, void *gmDesc, int64_t tileRank, void *ti
                         int32_t elementBytes, int32_t mode) {
   Buffer gm = bufferOf(gmRank, gmDesc, elementBytes);
   Buffer tile = bufferOf(tileRank, tileDesc, elementBytes);
-  loadTile(gm, tile, int64Values(offRank, offDesc), int64Values(paramRank, paramDesc),
-           static_cast<LoadMode>(mode));
+  thread_local std::vector<int64_t> offsets, params;
+  readInt64s(offRank, offDesc, offsets);
+  readInt64s(paramRank, paramDesc, params);
+  loadTile(gm, tile, offsets, params, static_cast<LoadMode>(mode));
 }
 
 void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void *gmDesc,
@@ -405,10 +408,11 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
   size_t bytes = elementBytes(type);
   Buffer tile = bufferOf(tileRank, tileDesc, bytes);
   Buffer gm = bufferOf(gmRank, gmDesc, bytes);
-  std::vector<int64_t> offsets = int64Values(offRank, offDesc);
+  thread_local std::vector<int64_t> offsets, gmIndex, tileShape;
+  readInt64s(offRank, offDesc, offsets);
   int64_t lead = gm.rank - tile.rank;
-  std::vector<int64_t> gmIndex(offsets);
-  std::vector<int64_t> tileShape = shapeOf(tile);
+  gmIndex = offsets;
+  tileShape.assign(tile.sizes, tile.sizes + tile.rank);
   // Row by row: the run of each tile row that lies inside GM.
   auto [tileLast, last] = runAxes(tile, gm, offsets);
   if (!atomic && !transpose && tile.rank > 0 && gm.strides[last] == 1) {
