@@ -121,22 +121,49 @@ void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
     total *= dim;
   int64_t rank = static_cast<int64_t>(shape.size());
   int64_t count = std::min<int64_t>(tile.numElements(), total - start);
-  std::vector<int64_t> index(rank);
-  for (int64_t t = 0; t < count; ++t) {
-    int64_t flat = start + t;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      index[d] = flat % shape[d];
-      flat /= shape[d];
-    }
-    // GM's dimensions align with the trailing ones of the shape; a
-    // dimension of 1 reads its one element.
-    int64_t at = 0;
-    for (int64_t d = 0; d < gm.rank; ++d) {
-      int64_t i = index[rank - gm.rank + d];
-      at += (gm.sizes[d] == 1 ? 0 : i) * gm.strides[d];
-    }
-    std::memcpy(tile.data + t * tile.bytes, gm.at(at), gm.bytes);
+  if (count <= 0 || rank == 0) {
+    if (count > 0)
+      std::memcpy(tile.data, gm.data, gm.bytes);
+    return;
   }
+  // GM's dimensions align with the trailing ones of the shape; a dimension
+  // of 1 (or one GM lacks) reads its one element: stride 0.
+  thread_local std::vector<int64_t> index, stride;
+  index.assign(rank, 0);
+  stride.assign(rank, 0);
+  for (int64_t d = rank - gm.rank; d < rank; ++d) {
+    int64_t g = d - (rank - gm.rank);
+    stride[d] = gm.sizes[g] == 1 ? 0 : gm.strides[g];
+  }
+  for (int64_t d = rank - 1, flat = start; d >= 0; --d) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  // Run by run along the last dimension: a broadcast run repeats one
+  // element, a contiguous one is copied.
+  int64_t last = rank - 1;
+  forElementSize(tile.bytes, [&](auto element) {
+    using T = decltype(element);
+    auto *target = reinterpret_cast<T *>(tile.data);
+    const auto *source = reinterpret_cast<const T *>(gm.data);
+    for (int64_t t = 0; t < count;) {
+      int64_t at = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        at += index[d] * stride[d];
+      int64_t run = std::min(shape[last] - index[last], count - t);
+      if (stride[last] == 0)
+        std::fill(target + t, target + t + run, source[at]);
+      else
+        for (int64_t i = 0; i < run; ++i)
+          target[t + i] = source[at + i * stride[last]];
+      t += run;
+      index[last] += run;
+      for (int64_t d = last; d > 0 && index[d] == shape[d]; --d) {
+        index[d] = 0;
+        ++index[d - 1];
+      }
+    }
+  });
 }
 
 /// Steps a three-digit counter, the last digit fastest, each digit below
