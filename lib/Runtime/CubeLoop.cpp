@@ -251,21 +251,6 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       aOffsets[aKSlot] = kAt;
     if (bKSlot >= 0)
       bOffsets[bKSlot] = kAt;
-    const uint8_t *a = aTile.data;
-    LhsLayout layout{aTile.strides[0], aTile.strides[1]};
-    if (patches) {
-      int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
-      if (elementBytes == 2)
-        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, m, k,
-                            reinterpret_cast<uint16_t *>(patchPanel.data()));
-      else
-        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, m, k,
-                            reinterpret_cast<uint32_t *>(patchPanel.data()));
-      a = patchPanel.data();
-      layout = {1, m};
-    } else {
-      loadTile(aGm, aTile, aOffsets, aParams, aLoad);
-    }
     bool init = initAtZero && kAt == 0;
     const KeptTile *kept = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
     if (!kept) {
@@ -273,8 +258,34 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       if (keepB)
         kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
     }
+    const uint8_t *a = aTile.data;
+    LhsLayout layout{aTile.strides[0], aTile.strides[1]};
+    int64_t depth = k;
+    if (patches) {
+      int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
+      // Columns past the last channel are zero (padding). When B's rows
+      // there are zero too, their products are +-0, which change no sum of
+      // an accumulator that started from +0 (it never holds -0): the
+      // multiply stops at the last real column, and those columns are not
+      // gathered (a depthwise group's tile is 9 real columns of 48).
+      int64_t realColumns = std::clamp<int64_t>(
+          plane.channels * plane.kernelH * plane.kernelW - k0, 0, k);
+      if (initAtZero && kept && !kept->plan.dense &&
+          (kept->plan.keptK.empty() || kept->plan.keptK.back() < realColumns))
+        depth = realColumns;
+      if (elementBytes == 2)
+        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, m, depth,
+                            reinterpret_cast<uint16_t *>(patchPanel.data()));
+      else
+        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, m, depth,
+                            reinterpret_cast<uint32_t *>(patchPanel.data()));
+      a = patchPanel.data();
+      layout = {1, m};
+    } else {
+      loadTile(aGm, aTile, aOffsets, aParams, aLoad);
+    }
     if (kept)
-      mmadTile(in, a, layout, kept->bytes.data(), kept->plan, acc.data, m, n, k, init);
+      mmadTile(in, a, layout, kept->bytes.data(), kept->plan, acc.data, m, n, depth, init);
     else
       mmadTile(in, a, layout, bTile.data, acc.data, m, n, k, init);
   }
