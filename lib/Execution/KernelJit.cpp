@@ -147,6 +147,10 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     for (const auto &[name, address] : bindings)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
+    // Before the process's libm is searched.
+    for (const auto &[name, address] : runtime::libmReplacements())
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   for (auto &entry : jit->kernels) {

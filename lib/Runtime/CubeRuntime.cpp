@@ -10,6 +10,7 @@
 
 #include "CubeTile.h"
 #include "RuntimeBuffers.h"
+#include "Transpose.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
@@ -324,11 +325,8 @@ constexpr int64_t kTransposeBlock = 32;
 template <typename T>
 void storeTransposed(const T *tile, int64_t rows, int64_t cols, uint8_t *corner,
                      int64_t columnStride) {
-  for (int64_t j = 0; j < cols; ++j) {
-    uint8_t *run = corner + j * columnStride * sizeof(T);
-    for (int64_t i = 0; i < rows; ++i)
-      std::memcpy(run + i * sizeof(T), &tile[i * cols + j], sizeof(T));
-  }
+  copyTransposed(reinterpret_cast<const uint8_t *>(tile), cols, rows, cols, corner, columnStride,
+                 sizeof(T));
 }
 
 /// Writes `count` elements to `line`, `stride` elements apart.

@@ -54,8 +54,13 @@ const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::kernelRu
       {"ascendprec_rt_recurrent", reinterpret_cast<void *>(&ascendprec_rt_recurrent)},
       {"ascendprec_rt_round_float", reinterpret_cast<void *>(&ascendprec_rt_round_float)},
       {"ascendprec_rt_round_int", reinterpret_cast<void *>(&ascendprec_rt_round_int)},
-      {"ascendprec_rt_tanh_f32", reinterpret_cast<void *>(&ascendprec_rt_tanh_f32)},
   };
   return symbols;
 }
 
+const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::libmReplacements() {
+  static const std::vector<std::pair<std::string, void *>> symbols = {
+      {"tanhf", reinterpret_cast<void *>(&ascendprec_rt_tanh_f32)},
+  };
+  return symbols;
+}

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeBuffers.h"
+#include "Transpose.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 #include <mutex>
@@ -474,6 +475,16 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
     int64_t iEnd = std::min(rows, gm.sizes[c] - offsets[c]);
     int64_t jBegin = std::max<int64_t>(0, -offsets[r]);
     int64_t jEnd = std::min(cols, gm.sizes[r] - offsets[r]);
+    if (iBegin >= iEnd || jBegin >= jEnd)
+      return;
+    if (gm.strides[c] == 1) {
+      // Each tile column is one run of GM: blocked transposition.
+      copyTransposed(tile.at(iBegin * tile.strides[0] + jBegin), tile.strides[0], iEnd - iBegin,
+                     jEnd - jBegin,
+                     gm.at(base + (offsets[r] + jBegin) * gm.strides[r] + offsets[c] + iBegin),
+                     gm.strides[r], bytes);
+      return;
+    }
     forElementSize(bytes, [&](auto element) {
       using T = decltype(element);
       const T *source = reinterpret_cast<const T *>(tile.data);

@@ -22,6 +22,8 @@
 //
 // NaN stays NaN, +-inf gives +-1, -0 gives -0. unittests/Runtime/
 // TranscendentalsTest.cpp checks the result against long double tanhl.
+// Compiled kernels reach it by libm's name, tanhf (KernelRuntime.h:
+// libmReplacements).
 //
 //===----------------------------------------------------------------------===//
 

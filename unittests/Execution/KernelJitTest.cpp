@@ -379,6 +379,35 @@ TEST_F(KernelJitTest, TranscendentalsStayWithinTheirBoundOnEveryHalfInput) {
   }
 }
 
+TEST_F(KernelJitTest, Fp32TanhIsTheRuntimesCorrectlyRoundedOne) {
+  // Compiled kernels call libm's tanhf, bound to the runtime's
+  // (KernelRuntime.h: libmReplacements): on inputs where glibc's tanhf is
+  // not correctly rounded, the kernel's result still is.
+  int64_t count = 16 * kTile;
+  HostTensor x(ElementType::F32, {count}), y(ElementType::F32, {count});
+  int64_t glibcMisses = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    float value = 0.01f + 4.0f * static_cast<float>(i) / static_cast<float>(count);
+    x.set(i, i % 2 ? -value : value);
+    float input = static_cast<float>(x.get(i));
+    glibcMisses += tanhf(input) != static_cast<float>(tanhl(static_cast<long double>(input)));
+  }
+  ASSERT_GT(glibcMisses, 100) << "the inputs no longer show glibc's misses";
+  auto jit = compile("Ascend910B3", count, {"f32"}, "f32",
+                     llvm::formatv("akernel.vop \"tanh\" %in0 -> %out {{compute = f32} : "
+                                   "memref<{0}xf32, #akernel.space<ub>> -> memref<{0}xf32, "
+                                   "#akernel.space<ub>>",
+                                   kTile));
+  ASSERT_TRUE(jit);
+  run(*jit, {&x, &y});
+  for (int64_t i = 0; i < count; ++i) {
+    float input = static_cast<float>(x.get(i));
+    ASSERT_EQ(static_cast<float>(y.get(i)),
+              static_cast<float>(tanhl(static_cast<long double>(input))))
+        << "tanh(" << input << ")";
+  }
+}
+
 TEST_F(KernelJitTest, SaturationModeMapsInfToMaxAndNaNToZero) {
   // Ascend910 (Atlas training) only saturates; Ascend910B3 keeps Inf/NaN.
   std::string body = llvm::formatv("akernel.vop \"exp\" %in0 -> %out {{compute = f16} : "

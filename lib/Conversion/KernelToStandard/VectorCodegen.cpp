@@ -153,17 +153,6 @@ private:
   Value cmp(arith::CmpFPredicate p, Value a, Value c) { return arith::CmpFOp::create(b, loc, p, a, c); }
   Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
   template <typename MathOp> Value fn(Value a) { return round(MathOp::create(b, loc, a)); }
-  /// tanh of an fp32 value through the runtime (correctly rounded where
-  /// glibc's tanhf is up to 2 ulp off, and twice as fast:
-  /// lib/Runtime/Transcendentals.cpp); of others through libm.
-  Value tanh(Value a) {
-    if (!a.getType().isF32())
-      return fn<math::TanhOp>(a);
-    func::FuncOp callee =
-        context.runtimeFunction("ascendprec_rt_tanh_f32", {b.getF32Type()}, {b.getF32Type()});
-    return round(func::CallOp::create(b, loc, callee, ValueRange{a}).getResult(0));
-  }
-
   FailureOr<Value> floatKind(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
     auto param = [&](size_t i, double fallback) {
       return constant(i < params.size() ? params[i] : fallback);
@@ -178,7 +167,7 @@ private:
     if (kind == "sqrt") return fn<math::SqrtOp>(x[0]);
     if (kind == "rsqrt") return div(one, fn<math::SqrtOp>(x[0]));
     if (kind == "reciprocal") return div(one, x[0]);
-    if (kind == "tanh") return tanh(x[0]);
+    if (kind == "tanh") return fn<math::TanhOp>(x[0]);
     if (kind == "erf") return fn<math::ErfOp>(x[0]);
     if (kind == "sin") return fn<math::SinOp>(x[0]);
     if (kind == "cos") return fn<math::CosOp>(x[0]);
@@ -203,7 +192,7 @@ private:
       // Ascend's Gelu: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
       Value cube = mul(mul(x[0], x[0]), x[0]);
       Value inner = add(x[0], mul(constant(0.044715), cube));
-      Value t = tanh(mul(constant(0.7978845608028654), inner));
+      Value t = fn<math::TanhOp>(mul(constant(0.7978845608028654), inner));
       return mul(mul(constant(0.5), x[0]), add(one, t));
     }
     if (kind == "leaky_relu")

@@ -1,0 +1,90 @@
+//===- Transpose.cpp - writing a tile transposed --------------------------===//
+
+#include "Transpose.h"
+
+#include <algorithm>
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define ASCENDPREC_X86_TRANSPOSE 1
+#endif
+
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+/// The block [i0, i1) x [j0, j1) element by element, `T` an unsigned type of
+/// the element's size.
+template <typename T>
+void copyScalar(const T *source, int64_t sourceStride, int64_t i0, int64_t i1, int64_t j0,
+                int64_t j1, T *target, int64_t targetStride) {
+  for (int64_t j = j0; j < j1; ++j) {
+    T *run = target + j * targetStride;
+    for (int64_t i = i0; i < i1; ++i)
+      std::memcpy(&run[i], &source[i * sourceStride + j], sizeof(T));
+  }
+}
+
+#if defined(ASCENDPREC_X86_TRANSPOSE)
+/// 8 x 8 blocks of 32-bit elements through eight AVX registers.
+__attribute__((target("avx2"))) void copyTransposed32(const uint32_t *source,
+                                                      int64_t sourceStride, int64_t rows,
+                                                      int64_t cols, uint32_t *target,
+                                                      int64_t targetStride) {
+  int64_t fullRows = rows - rows % 8, fullCols = cols - cols % 8;
+  for (int64_t i = 0; i < fullRows; i += 8) {
+    for (int64_t j = 0; j < fullCols; j += 8) {
+      __m256 r[8];
+      for (int k = 0; k < 8; ++k)
+        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(source + (i + k) * sourceStride + j));
+      __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+      __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+      __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+      __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+      __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+      __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+      __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+      __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+      __m256 c[8] = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                     _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                     _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+                     _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+      for (int k = 0; k < 8; ++k)
+        _mm256_storeu_ps(reinterpret_cast<float *>(target + (j + k) * targetStride + i), c[k]);
+    }
+  }
+  // The right and bottom edges (a bit pattern copy: moves change no bit).
+  copyScalar(source, sourceStride, 0, fullRows, fullCols, cols, target, targetStride);
+  copyScalar(source, sourceStride, fullRows, rows, 0, cols, target, targetStride);
+}
+#endif
+
+} // namespace
+
+void ascendprec::runtime::detail::copyTransposed(const uint8_t *source, int64_t sourceStride,
+                                                 int64_t rows, int64_t cols, uint8_t *target,
+                                                 int64_t targetStride, size_t bytes) {
+  if (rows <= 0 || cols <= 0)
+    return;
+#if defined(ASCENDPREC_X86_TRANSPOSE)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (bytes == 4 && avx2)
+    return copyTransposed32(reinterpret_cast<const uint32_t *>(source), sourceStride, rows, cols,
+                            reinterpret_cast<uint32_t *>(target), targetStride);
+#endif
+  // Others in 16-row blocks, so that a block's rows stay in L1 while every
+  // column of it is written.
+  auto blocked = [&](auto element) {
+    using T = decltype(element);
+    const auto *from = reinterpret_cast<const T *>(source);
+    auto *to = reinterpret_cast<T *>(target);
+    for (int64_t i = 0; i < rows; i += 16)
+      copyScalar(from, sourceStride, i, std::min(rows, i + 16), 0, cols, to, targetStride);
+  };
+  switch (bytes) {
+  case 1: return blocked(uint8_t{});
+  case 2: return blocked(uint16_t{});
+  case 4: return blocked(uint32_t{});
+  default: return blocked(uint64_t{});
+  }
+}

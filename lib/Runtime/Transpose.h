@@ -1,0 +1,26 @@
+//===- Transpose.h - writing a tile transposed ----------------------------===//
+//
+// A cube result [M, N] goes to NCHW memory as N runs of M elements, one per
+// channel. Element by element, each of those reads strides across the tile
+// and the copy runs at a few GB/s; in 8 x 8 blocks transposed in AVX
+// registers it runs at memory speed. Internal to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_RUNTIME_TRANSPOSE_H
+#define ASCENDPREC_LIB_RUNTIME_TRANSPOSE_H
+
+#include <cstdint>
+#include <cstring>
+
+namespace ascendprec::runtime::detail {
+
+/// Element [i, j] of a rows x cols tile (row i at source + i * sourceStride)
+/// to target[j * targetStride + i], for i < rows, j < cols; strides in
+/// elements of `bytes` (2 or 4 take the blocked path, any size works).
+void copyTransposed(const uint8_t *source, int64_t sourceStride, int64_t rows, int64_t cols,
+                    uint8_t *target, int64_t targetStride, size_t bytes);
+
+} // namespace ascendprec::runtime::detail
+
+#endif // ASCENDPREC_LIB_RUNTIME_TRANSPOSE_H
