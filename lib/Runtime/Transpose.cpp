@@ -26,33 +26,61 @@ void copyScalar(const T *source, int64_t sourceStride, int64_t i0, int64_t i1, i
 }
 
 #if defined(ASCENDPREC_X86_TRANSPOSE)
-/// 8 x 8 blocks of 32-bit elements through eight AVX registers.
+/// The 8 x 8 block of 32-bit elements at `source` transposed into c[8].
+__attribute__((target("avx2"), always_inline)) inline void
+transpose8x8(const uint32_t *source, int64_t sourceStride, __m256 c[8]) {
+  __m256 r[8];
+  for (int k = 0; k < 8; ++k)
+    r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(source + k * sourceStride));
+  __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  c[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  c[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  c[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  c[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  c[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  c[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  c[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  c[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+/// 16 x 8 blocks of 32-bit elements through AVX registers: each column of a
+/// block is 64 bytes, a whole cache line, written with streaming stores
+/// where the target is aligned (the next kernel reads it from memory
+/// anyway: a 100 MB activation does not stay in cache), so the line is not
+/// read first.
 __attribute__((target("avx2"))) void copyTransposed32(const uint32_t *source,
                                                       int64_t sourceStride, int64_t rows,
                                                       int64_t cols, uint32_t *target,
                                                       int64_t targetStride) {
-  int64_t fullRows = rows - rows % 8, fullCols = cols - cols % 8;
-  for (int64_t i = 0; i < fullRows; i += 8) {
+  int64_t fullRows = rows - rows % 16, fullCols = cols - cols % 8;
+  bool aligned = reinterpret_cast<uintptr_t>(target) % 32 == 0 && targetStride % 8 == 0;
+  for (int64_t i = 0; i < fullRows; i += 16) {
     for (int64_t j = 0; j < fullCols; j += 8) {
-      __m256 r[8];
-      for (int k = 0; k < 8; ++k)
-        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(source + (i + k) * sourceStride + j));
-      __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-      __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-      __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-      __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-      __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-      __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-      __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-      __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-      __m256 c[8] = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
-                     _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
-                     _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
-                     _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
-      for (int k = 0; k < 8; ++k)
-        _mm256_storeu_ps(reinterpret_cast<float *>(target + (j + k) * targetStride + i), c[k]);
+      __m256 top[8], bottom[8];
+      transpose8x8(source + i * sourceStride + j, sourceStride, top);
+      transpose8x8(source + (i + 8) * sourceStride + j, sourceStride, bottom);
+      for (int k = 0; k < 8; ++k) {
+        auto *run = reinterpret_cast<float *>(target + (j + k) * targetStride + i);
+        if (aligned) {
+          _mm256_stream_ps(run, top[k]);
+          _mm256_stream_ps(run + 8, bottom[k]);
+        } else {
+          _mm256_storeu_ps(run, top[k]);
+          _mm256_storeu_ps(run + 8, bottom[k]);
+        }
+      }
     }
   }
+  // Streaming stores are weakly ordered: fenced before the data is shared.
+  if (aligned)
+    _mm_sfence();
   // The right and bottom edges (a bit pattern copy: moves change no bit).
   copyScalar(source, sourceStride, 0, fullRows, fullCols, cols, target, targetStride);
   copyScalar(source, sourceStride, fullRows, rows, 0, cols, target, targetStride);
