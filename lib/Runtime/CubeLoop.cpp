@@ -4,7 +4,8 @@
 // and one of B into L1, copy both to L0A/L0B, mmad into L0C (initialised
 // at k = 0). The codegen turns such a loop into one call of
 // `ascendprec_rt_cube_loop`, which gives L0C the same bits without the
-// device's data movement: nothing is copied to L0, an img2col tile is
+// device's data movement: nothing is copied to L0, a plain or transposed
+// tile that lies wholly inside GM is read where it is, an img2col tile is
 // gathered K-major (a patch column is a run of one input row), and a tile
 // of B that a kernel only reads is loaded once per block run and reused by
 // every tile of that block, with its plan for the multiply (which rows and
@@ -146,6 +147,36 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
   }
 }
 
+/// Where a plain or transposed load's [rows, cols] tile lies in GM when it
+/// lies wholly inside (the load would zero-fill nothing), so the multiply
+/// can read it in place: tile [i, j] at start + i * row + j * column
+/// (elements). A transposed load reads GM [.., c0 + j, r0 + i].
+struct InPlace {
+  const uint8_t *start = nullptr;
+  int64_t row = 0, column = 0;
+};
+
+bool readInPlace(const Buffer &gm, const std::vector<int64_t> &offsets, int64_t rows,
+                 int64_t cols, bool transposed, InPlace &place) {
+  if (gm.rank < 2 || static_cast<int64_t>(offsets.size()) != gm.rank)
+    return false;
+  int64_t r = gm.rank - 2, c = gm.rank - 1, at = 0;
+  for (int64_t d = 0; d < r; ++d) {
+    if (offsets[d] < 0 || offsets[d] >= gm.sizes[d])
+      return false;
+    at += offsets[d] * gm.strides[d];
+  }
+  int64_t alongR = transposed ? cols : rows, alongC = transposed ? rows : cols;
+  if (offsets[r] < 0 || offsets[r] + alongR > gm.sizes[r] || offsets[c] < 0 ||
+      offsets[c] + alongC > gm.sizes[c])
+    return false;
+  at += offsets[r] * gm.strides[r] + offsets[c] * gm.strides[c];
+  place.start = gm.at(at);
+  place.row = transposed ? gm.strides[c] : gm.strides[r];
+  place.column = transposed ? gm.strides[r] : gm.strides[c];
+  return true;
+}
+
 /// A tile of B as loaded, and its plan for the multiply.
 struct KeptTile {
   std::vector<uint8_t> bytes;
@@ -179,7 +210,7 @@ public:
     bytes += size;
     KeptTile &kept = tiles[keyOf(gm, offsets, mode, tile)];
     kept.bytes.assign(tile.data, tile.data + size);
-    planRhs(in, kept.bytes.data(), tile.sizes[0], tile.sizes[1], kept.plan);
+    planRhs(in, kept.bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept.plan);
     return &kept;
   }
 
@@ -253,7 +284,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       bOffsets[bKSlot] = kAt;
     bool init = initAtZero && kAt == 0;
     const KeptTile *kept = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
-    if (!kept) {
+    // A plain tile of B wholly inside GM is read in place (rows of GM).
+    InPlace bPlace;
+    bool bInPlace = !keepB && bLoad == LoadMode::Plain &&
+                    readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, bPlace) &&
+                    bPlace.column == 1;
+    if (!kept && !bInPlace) {
       loadTile(bGm, bTile, bOffsets, bParams, bLoad);
       if (keepB)
         kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
@@ -261,6 +297,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     const uint8_t *a = aTile.data;
     LhsLayout layout{aTile.strides[0], aTile.strides[1]};
     int64_t depth = k;
+    InPlace aPlace;
     if (patches) {
       int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
       // Columns past the last channel are zero (padding). When B's rows
@@ -281,13 +318,20 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                             reinterpret_cast<uint32_t *>(patchPanel.data()));
       a = patchPanel.data();
       layout = {1, m};
+    } else if ((aLoad == LoadMode::Plain || aLoad == LoadMode::Transpose) &&
+               readInPlace(aGm, aOffsets, m, k, aLoad == LoadMode::Transpose, aPlace)) {
+      // Wholly inside GM: the multiply reads A where it is.
+      a = aPlace.start;
+      layout = {aPlace.row, aPlace.column};
     } else {
       loadTile(aGm, aTile, aOffsets, aParams, aLoad);
     }
     if (kept)
-      mmadTile(in, a, layout, kept->bytes.data(), kept->plan, acc.data, m, n, depth, init);
+      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, m, n, depth, init);
+    else if (bInPlace)
+      mmadTile(in, a, layout, bPlace.start, bPlace.row, acc.data, m, n, k, init);
     else
-      mmadTile(in, a, layout, bTile.data, acc.data, m, n, k, init);
+      mmadTile(in, a, layout, bTile.data, n, acc.data, m, n, k, init);
   }
 }
 

@@ -37,20 +37,20 @@ inline __attribute__((always_inline)) float mac(float sum, float a, float b) {
   return __builtin_fmaf(a, b, sum);
 }
 
-/// Rows [0, kRows) of C, columns [0, n), kCols at a time; `stride` is the
-/// row length of B and C (n for a whole tile, more for its right part).
+/// Rows [0, kRows) of C, columns [0, n), kCols at a time; B's rows are
+/// `ldb` apart (a tile's width, or GM's when B is read in place), C's `ldc`.
 template <int kRows, int64_t kCols>
 inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs, const float *b,
-                                                   float *c, int64_t n, int64_t stride,
+                                                   int64_t ldb, float *c, int64_t ldc, int64_t n,
                                                    int64_t k) {
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     int64_t width = std::min(kCols, n - j0);
     float sums[kRows][kCols];
     for (int r = 0; r < kRows; ++r)
       for (int64_t j = 0; j < width; ++j)
-        sums[r][j] = c[r * stride + j0 + j];
+        sums[r][j] = c[r * ldc + j0 + j];
     for (int64_t p = 0; p < k; ++p) {
-      const float *row = b + p * stride + j0;
+      const float *row = b + p * ldb + j0;
       for (int r = 0; r < kRows; ++r) {
         float scale = a[r * lhs.row + p * lhs.step];
         if (width == kCols) {
@@ -64,7 +64,7 @@ inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs
     }
     for (int r = 0; r < kRows; ++r)
       for (int64_t j = 0; j < width; ++j)
-        c[r * stride + j0 + j] = sums[r][j];
+        c[r * ldc + j0 + j] = sums[r][j];
   }
 }
 
@@ -73,12 +73,12 @@ inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs
 /// narrow remainder loop over its last 16 columns.
 template <int kRows, int64_t kCols>
 inline __attribute__((always_inline)) void macRowBlock(const float *a, LhsLayout lhs,
-                                                       const float *b, float *c, int64_t n,
-                                                       int64_t k) {
+                                                       const float *b, int64_t ldb, float *c,
+                                                       int64_t n, int64_t k) {
   int64_t wide = kCols > 16 ? n - n % kCols : n;
-  macRows<kRows, kCols>(a, lhs, b, c, wide, n, k);
+  macRows<kRows, kCols>(a, lhs, b, ldb, c, n, wide, k);
   if (wide < n)
-    macRows<kRows, 16>(a, lhs, b + wide, c + wide, n - wide, n, k);
+    macRows<kRows, 16>(a, lhs, b + wide, ldb, c + wide, n, n - wide, k);
 }
 
 /// One column of C (n = 1, a depthwise convolution's tile once its padding
@@ -97,42 +97,45 @@ inline __attribute__((always_inline)) void macColumn(const float *__restrict a, 
 
 template <int64_t kCols = 16>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
-                                                   float *c, int64_t m, int64_t n, int64_t k) {
-  if (n == 1 && lhs.row == 1)
+                                                   int64_t ldb, float *c, int64_t m, int64_t n,
+                                                   int64_t k) {
+  if (n == 1 && lhs.row == 1 && ldb == 1)
     return macColumn(a, lhs.step, b, c, m, k);
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRowBlock<6, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
+    macRowBlock<6, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * n, n, k);
   for (; i < m; ++i)
-    macRowBlock<1, kCols>(a + i * lhs.row, lhs, b, c + i * n, n, k);
+    macRowBlock<1, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * n, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2,fma"))) void macTileFma(const float *a, LhsLayout lhs,
-                                                    const float *b, float *c, int64_t m,
-                                                    int64_t n, int64_t k) {
-  macTile(a, lhs, b, c, m, n, k);
+                                                    const float *b, int64_t ldb, float *c,
+                                                    int64_t m, int64_t n, int64_t k) {
+  macTile(a, lhs, b, ldb, c, m, n, k);
 }
 __attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, LhsLayout lhs,
-                                                            const float *b, float *c, int64_t m,
-                                                            int64_t n, int64_t k) {
-  macTile<32>(a, lhs, b, c, m, n, k);
+                                                            const float *b, int64_t ldb,
+                                                            float *c, int64_t m, int64_t n,
+                                                            int64_t k) {
+  macTile<32>(a, lhs, b, ldb, c, m, n, k);
 }
 #endif
 
-void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, float *c, int64_t m,
-                        int64_t n, int64_t k) {
+/// C[m, n] (row-major) += A x B, B's rows `ldb` apart.
+void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, int64_t ldb, float *c,
+                        int64_t m, int64_t n, int64_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
   if (avx512 && n >= 32)
-    return macTileAvx512Fma(a, lhs, b, c, m, n, k);
+    return macTileAvx512Fma(a, lhs, b, ldb, c, m, n, k);
   if (fma)
-    return macTileFma(a, lhs, b, c, m, n, k);
+    return macTileFma(a, lhs, b, ldb, c, m, n, k);
 #endif
-  macTile(a, lhs, b, c, m, n, k);
+  macTile(a, lhs, b, ldb, c, m, n, k);
 }
 
 /// How the cube reads an input dtype: the magnitude bits of an element
@@ -163,6 +166,51 @@ template <ElementType kType, uint16_t kExponent> struct HalfInput {
 using F16Input = HalfInput<ElementType::F16, 0x7C00>;
 using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
 
+/// Calls visit(run, count) over A's elements in contiguous runs: the whole
+/// tile when it is packed, else its rows (K steps adjacent) or its columns
+/// (rows adjacent, K-major), else element by element.
+template <typename T, typename Visit>
+void forEachLhsRun(const T *a, LhsLayout lhs, int64_t m, int64_t k, Visit visit) {
+  if ((lhs.step == 1 && lhs.row == k) || (lhs.row == 1 && lhs.step == m))
+    return visit(a, m * k);
+  if (lhs.step == 1) {
+    for (int64_t i = 0; i < m; ++i)
+      visit(a + i * lhs.row, k);
+    return;
+  }
+  if (lhs.row == 1) {
+    for (int64_t p = 0; p < k; ++p)
+      visit(a + p * lhs.step, m);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p)
+      visit(a + i * lhs.row + p * lhs.step, 1);
+}
+
+/// A widened to fp32 into `packed` (m x k floats); returns its layout
+/// there: K-major stays K-major, anything else becomes row-major.
+template <typename Input>
+LhsLayout widenLhs(const typename Input::Element *a, LhsLayout lhs, int64_t m, int64_t k,
+                   float *packed) {
+  bool kMajor = lhs.row == 1;
+  LhsLayout layout = kMajor ? LhsLayout{1, m} : LhsLayout{k, 1};
+  if (lhs.row == layout.row && lhs.step == layout.step) {
+    Input::widenAll(a, packed, m * k);
+  } else if (kMajor) {
+    for (int64_t p = 0; p < k; ++p)
+      Input::widenAll(a + p * lhs.step, packed + p * m, m);
+  } else if (lhs.step == 1) {
+    for (int64_t i = 0; i < m; ++i)
+      Input::widenAll(a + i * lhs.row, packed + i * k, k);
+  } else {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p)
+        Input::widenAll(a + i * lhs.row + p * lhs.step, packed + i * k + p, 1);
+  }
+  return layout;
+}
+
 /// acc[m,n] += a[m,k] x b[k,n] for one input dtype, without the products
 /// that cannot change a sum: a product is +-0 when one factor is zero and
 /// the other finite, and adding +-0 leaves every sum as it is except -0
@@ -175,31 +223,36 @@ using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
 /// same bits either way; only the elements kept are widened.
 template <typename Input>
 void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
-                    const typename Input::Element *b, const RhsPlan &plan, float *c, int64_t m,
-                    int64_t n, int64_t k, bool mayHoldNegZero) {
-  constexpr bool kWidened = !std::is_same_v<typename Input::Element, float>;
+                    const typename Input::Element *b, int64_t ldb, const RhsPlan &plan,
+                    float *c, int64_t m, int64_t n, int64_t k, bool mayHoldNegZero) {
+  using Element = typename Input::Element;
+  constexpr bool kWidened = !std::is_same_v<Element, float>;
   thread_local std::vector<float> packedA, packedB, packedC;
   if (m == 0 || n == 0 || k == 0)
     return;
-  // B as fp32: the plan's for a dense plan of 16-bit inputs, else widened.
-  auto widenedB = [&]() -> const float * {
+  // B as fp32 and its row stride: the plan's for a dense plan of 16-bit
+  // inputs, else widened row by row.
+  auto widenedB = [&]() -> std::pair<const float *, int64_t> {
     if constexpr (!kWidened)
-      return b;
+      return {b, ldb};
     if (plan.dense && !plan.packed.empty())
-      return plan.packed.data();
+      return {plan.packed.data(), n};
     packedB.resize(k * n);
-    Input::widenAll(b, packedB.data(), k * n);
-    return packedB.data();
+    if (ldb == n)
+      Input::widenAll(b, packedB.data(), k * n);
+    else
+      for (int64_t p = 0; p < k; ++p)
+        Input::widenAll(b + p * ldb, packedB.data() + p * n, n);
+    return {packedB.data(), n};
   };
   auto dense = [&] {
     if constexpr (!kWidened) {
-      multiplyAccumulate(a, lhs, b, c, m, n, k);
+      multiplyAccumulate(a, lhs, b, ldb, c, m, n, k);
     } else {
-      const float *wideB = widenedB();
+      auto [wideB, wideLdb] = widenedB();
       packedA.resize(m * k);
-      // Widening keeps A's layout (its m x k elements are contiguous).
-      Input::widenAll(a, packedA.data(), m * k);
-      multiplyAccumulate(packedA.data(), lhs, wideB, c, m, n, k);
+      LhsLayout packedLayout = widenLhs<Input>(a, lhs, m, k, packedA.data());
+      multiplyAccumulate(packedA.data(), packedLayout, wideB, wideLdb, c, m, n, k);
     }
   };
   if (plan.dense)
@@ -207,8 +260,10 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   // B's zeros make +-0 products only with finite values of A, and change
   // no sum only if none holds -0: otherwise the tile goes through whole.
   uint32_t aNotFinite = 0;
-  for (int64_t i = 0; i < m * k; ++i)
-    aNotFinite |= Input::notFinite(a[i]);
+  forEachLhsRun(a, lhs, m, k, [&](const Element *run, int64_t count) {
+    for (int64_t i = 0; i < count; ++i)
+      aNotFinite |= Input::notFinite(run[i]);
+  });
   if (aNotFinite || (mayHoldNegZero && std::any_of(c, c + m * n, [](float v) {
                        return v == 0.0f && std::signbit(v);
                      })))
@@ -233,14 +288,15 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   Input::widenAll(gathered.data(), packedA.data(), m * kk);
   LhsLayout packedLayout = kMajor ? LhsLayout{1, m} : LhsLayout{kk, 1};
   if (nn == n) {
-    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), c, m, n, kk);
+    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), nn, c, m, n, kk);
     return;
   }
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       packedC[i * nn + t] = c[i * n + plan.keptN[t]];
-  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), packedC.data(), m, nn, kk);
+  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), nn, packedC.data(), m, nn,
+                     kk);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       c[i * n + plan.keptN[t]] = packedC[i * nn + t];
@@ -248,7 +304,8 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
 
 /// The plan of one tile of B in one input dtype (see RhsPlan).
 template <typename Input>
-void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &plan) {
+void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t n,
+               RhsPlan &plan) {
   constexpr bool kWidened = !std::is_same_v<typename Input::Element, float>;
   plan.dense = true;
   plan.keptK.clear();
@@ -257,7 +314,8 @@ void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &
   auto widenWhole = [&] {
     if constexpr (kWidened) {
       plan.packed.resize(k * n);
-      Input::widenAll(b, plan.packed.data(), k * n);
+      for (int64_t p = 0; p < k; ++p)
+        Input::widenAll(b + p * ldb, plan.packed.data() + p * n, n);
     }
   };
   if (k == 0 || n == 0)
@@ -267,22 +325,22 @@ void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &
   // of B hold data is dense, without scanning it.
   uint32_t lastRowB = 0, lastColumnB = 0;
   for (int64_t j = 0; j < n; ++j)
-    lastRowB |= Input::magnitude(b[(k - 1) * n + j]);
+    lastRowB |= Input::magnitude(b[(k - 1) * ldb + j]);
   for (int64_t p = 0; p < k; ++p)
-    lastColumnB |= Input::magnitude(b[p * n + n - 1]);
+    lastColumnB |= Input::magnitude(b[p * ldb + n - 1]);
   if (lastRowB && lastColumnB)
     return widenWhole();
   for (int64_t p = 0; p < k; ++p) {
     uint32_t rowMagnitude = 0;
     for (int64_t j = 0; j < n; ++j)
-      rowMagnitude |= Input::magnitude(b[p * n + j]);
+      rowMagnitude |= Input::magnitude(b[p * ldb + j]);
     if (rowMagnitude)
       plan.keptK.push_back(p);
   }
   std::vector<uint32_t> columnMagnitude(n, 0);
   for (int64_t p : plan.keptK)
     for (int64_t j = 0; j < n; ++j)
-      columnMagnitude[j] |= Input::magnitude(b[p * n + j]);
+      columnMagnitude[j] |= Input::magnitude(b[p * ldb + j]);
   for (int64_t j = 0; j < n; ++j)
     if (columnMagnitude[j])
       plan.keptN.push_back(j);
@@ -296,7 +354,7 @@ void planRhsOf(const typename Input::Element *b, int64_t k, int64_t n, RhsPlan &
   std::vector<typename Input::Element> gathered(kk * nn);
   for (int64_t q = 0; q < kk; ++q)
     for (int64_t t = 0; t < nn; ++t)
-      gathered[q * nn + t] = b[plan.keptK[q] * n + plan.keptN[t]];
+      gathered[q * nn + t] = b[plan.keptK[q] * ldb + plan.keptN[t]];
   plan.packed.resize(kk * nn);
   Input::widenAll(gathered.data(), plan.packed.data(), kk * nn);
 }
@@ -341,15 +399,15 @@ template <typename T> void storeRow(const T *row, uint8_t *line, int64_t stride,
 
 } // namespace
 
-void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, int64_t k,
-                                          int64_t n, RhsPlan &plan) {
+void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, int64_t ldb,
+                                          int64_t k, int64_t n, RhsPlan &plan) {
   switch (in) {
   case ElementType::F32:
-    return planRhsOf<F32Input>(reinterpret_cast<const float *>(rhs), k, n, plan);
+    return planRhsOf<F32Input>(reinterpret_cast<const float *>(rhs), ldb, k, n, plan);
   case ElementType::F16:
-    return planRhsOf<F16Input>(reinterpret_cast<const uint16_t *>(rhs), k, n, plan);
+    return planRhsOf<F16Input>(reinterpret_cast<const uint16_t *>(rhs), ldb, k, n, plan);
   case ElementType::BF16:
-    return planRhsOf<BF16Input>(reinterpret_cast<const uint16_t *>(rhs), k, n, plan);
+    return planRhsOf<BF16Input>(reinterpret_cast<const uint16_t *>(rhs), ldb, k, n, plan);
   default: // int8 multiplies densely
     plan = RhsPlan();
     return;
@@ -357,7 +415,7 @@ void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, in
 }
 
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
-                                           const uint8_t *rhs, const RhsPlan &plan,
+                                           const uint8_t *rhs, int64_t ldb, const RhsPlan &plan,
                                            uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
                                            bool init) {
   if (in == ElementType::I8) {
@@ -370,7 +428,7 @@ void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, L
       for (int64_t p = 0; p < k; ++p) {
         int32_t av = a[i * layout.row + p * layout.step];
         for (int64_t j = 0; j < n; ++j)
-          out[i * n + j] += av * b[p * n + j];
+          out[i * n + j] += av * b[p * ldb + j];
       }
     return;
   }
@@ -382,25 +440,25 @@ void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, L
   switch (in) {
   case ElementType::F32:
     return multiplyByPlan<F32Input>(reinterpret_cast<const float *>(lhs), layout,
-                                    reinterpret_cast<const float *>(rhs), plan, out, m, n, k,
-                                    mayHoldNegZero);
+                                    reinterpret_cast<const float *>(rhs), ldb, plan, out, m, n,
+                                    k, mayHoldNegZero);
   case ElementType::F16:
     return multiplyByPlan<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                    reinterpret_cast<const uint16_t *>(rhs), plan, out, m, n, k,
-                                    mayHoldNegZero);
+                                    reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out, m,
+                                    n, k, mayHoldNegZero);
   default: // BF16, the cube's other 16-bit input
     return multiplyByPlan<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                     reinterpret_cast<const uint16_t *>(rhs), plan, out, m, n, k,
-                                     mayHoldNegZero);
+                                     reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out, m,
+                                     n, k, mayHoldNegZero);
   }
 }
 
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
-                                           const uint8_t *rhs, uint8_t *accumulator, int64_t m,
-                                           int64_t n, int64_t k, bool init) {
+                                           const uint8_t *rhs, int64_t ldb, uint8_t *accumulator,
+                                           int64_t m, int64_t n, int64_t k, bool init) {
   thread_local RhsPlan plan;
-  planRhs(in, rhs, k, n, plan);
-  mmadTile(in, lhs, layout, rhs, plan, accumulator, m, n, k, init);
+  planRhs(in, rhs, ldb, k, n, plan);
+  mmadTile(in, lhs, layout, rhs, ldb, plan, accumulator, m, n, k, init);
 }
 
 extern "C" {
@@ -524,7 +582,7 @@ void ascendprec_rt_mmad(int64_t lhsRank, void *lhsDesc, int64_t rhsRank, void *r
   Buffer rhs = bufferOf(rhsRank, rhsDesc, bytes);
   Buffer acc = bufferOf(accRank, accDesc, 4);
   int64_t m = lhs.sizes[0], k = lhs.sizes[1], n = rhs.sizes[1];
-  mmadTile(in, lhs.data, LhsLayout{k, 1}, rhs.data, acc.data, m, n, k, init != 0);
+  mmadTile(in, lhs.data, LhsLayout{k, 1}, rhs.data, n, acc.data, m, n, k, init != 0);
 }
 
 } // extern "C"

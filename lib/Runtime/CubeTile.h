@@ -33,17 +33,19 @@ struct RhsPlan {
   std::vector<float> packed;
 };
 
-/// The plan of B, row-major [k, n] of `in`.
-void planRhs(ElementType in, const uint8_t *b, int64_t k, int64_t n, RhsPlan &plan);
+/// The plan of B, [k, n] of `in` with rows `ldb` elements apart.
+void planRhs(ElementType in, const uint8_t *b, int64_t ldb, int64_t k, int64_t n,
+             RhsPlan &plan);
 
 /// acc[m, n] (+)= A[m, k] x B[k, n] as the cube computes it: each exact
 /// product added to its fp32 accumulator in K order with one rounding, a
-/// fused multiply-add (int8: int32, exact). B is row-major [k, n] of `in`,
-/// acc row-major [m, n]; `init` starts the sums from +0.
-void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
+/// fused multiply-add (int8: int32, exact). B is [k, n] of `in` with rows
+/// `ldb` elements apart (n for a tile, GM's row length when it is read in
+/// place), acc row-major [m, n]; `init` starts the sums from +0.
+void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b, int64_t ldb,
               uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init);
 /// The same with B's plan made beforehand (for a tile of B used again).
-void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b,
+void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b, int64_t ldb,
               const RhsPlan &plan, uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
               bool init);
 

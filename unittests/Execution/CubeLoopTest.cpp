@@ -7,8 +7,9 @@
 // runtime's own load and mmad calls) and compare the accumulators bit for
 // bit: convolutions with padding, strides, dilations, channels that do not
 // fill K and rows past the last output position; matmuls with A plain and
-// transposed; fp32, fp16 and bf16, with inf, NaN and -0 among the inputs;
-// and B's tiles reloaded after ascendprec_rt_block_begin.
+// transposed, and tiles read in place where they lie wholly inside GM; fp32,
+// fp16 and bf16, with inf, NaN and -0 among the inputs; and B's tiles
+// reloaded after ascendprec_rt_block_begin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +250,15 @@ TEST_P(CubeLoop, MatmulMatchesTheLoop) {
   LoopCase transposed{Memref(aT.data(), {depth, rows}), Memref(b.data(), {depth, cols}), {0, 0},
                       {0, 0}, {}, LoadMode::Transpose, LoadMode::Plain, 0, 0, 16, 16, 32, 64};
   expectSameAsSteps(transposed, type, 3, 1, "transposed A");
+  // Tiles wholly inside GM (read in place, B's rows 48 apart) and at its
+  // edges (loaded), with inf, NaN and -0 in A.
+  int64_t fitRows = 40, fitDepth = 64, fitCols = 48;
+  Stored fitA(type, fitRows * fitDepth), fitB(type, fitDepth * fitCols);
+  fitA.fill(random, true);
+  fitB.fill(random, false);
+  LoopCase inside{Memref(fitA.data(), {fitRows, fitDepth}), Memref(fitB.data(), {fitDepth, fitCols}),
+                  {0, 0}, {0, 16}, {}, LoadMode::Plain, LoadMode::Plain, 1, 0, 16, 16, 32, 64};
+  expectSameAsSteps(inside, type, 3, 0, "tiles inside GM");
 }
 
 TEST_P(CubeLoop, KeptTilesOfBLastOneBlockRun) {
