@@ -195,8 +195,9 @@ public:
 
   /// The tile loaded from `gm` at `offsets`, or null when it is not kept.
   const KeptTile *find(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
-                       const Buffer &tile) const {
-    auto it = tiles.find(keyOf(gm, offsets, mode, tile));
+                       const Buffer &tile) {
+    fillKey(gm, offsets, mode, tile);
+    auto it = tiles.find(key);
     return it == tiles.end() ? nullptr : &it->second;
   }
 
@@ -208,7 +209,8 @@ public:
     if (bytes + size > kCapBytes)
       return nullptr;
     bytes += size;
-    KeptTile &kept = tiles[keyOf(gm, offsets, mode, tile)];
+    fillKey(gm, offsets, mode, tile);
+    KeptTile &kept = tiles[key];
     kept.bytes.assign(tile.data, tile.data + size);
     planRhs(in, kept.bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept.plan);
     return &kept;
@@ -220,17 +222,19 @@ private:
   static constexpr size_t kCapBytes = 8u << 20;
   using Key = std::vector<int64_t>;
 
-  static Key keyOf(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
-                   const Buffer &tile) {
-    Key key = {reinterpret_cast<int64_t>(gm.data), gm.rank, static_cast<int64_t>(gm.bytes),
-               static_cast<int64_t>(mode), tile.sizes[0], tile.sizes[1]};
+  /// The tile's key into `key`, whose storage is reused: a lookup per K
+  /// step allocates nothing.
+  void fillKey(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
+               const Buffer &tile) {
+    key.assign({reinterpret_cast<int64_t>(gm.data), gm.rank, static_cast<int64_t>(gm.bytes),
+                static_cast<int64_t>(mode), tile.sizes[0], tile.sizes[1]});
     key.insert(key.end(), gm.sizes, gm.sizes + gm.rank);
     key.insert(key.end(), gm.strides, gm.strides + gm.rank);
     key.insert(key.end(), offsets.begin(), offsets.end());
-    return key;
   }
 
   std::map<Key, KeptTile> tiles;
+  Key key;
   size_t bytes = 0;
 };
 
