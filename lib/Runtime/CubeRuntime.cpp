@@ -502,6 +502,8 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
       jStride = target.strides[jAxis];
     }
     int64_t count = std::max<int64_t>(0, jEnd - jBegin);
+    if (count == 0 || iBegin >= iEnd)
+      return; // cropped away whole
     // The bias of the columns written, contiguous, so that a row's finish
     // is one loop the compiler vectorizes.
     thread_local std::vector<float> biasRow, finished;

@@ -81,6 +81,9 @@ __attribute__((target("avx2,f16c"))) void narrowToHalfF16C(const float *source, 
 
 void ascendprec::runtime::widenToFloat(ElementType type, const uint8_t *source, float *target,
                                        int64_t count) {
+  // An empty run may come with null pointers (an empty vector's data()).
+  if (count <= 0)
+    return;
   if (type == ElementType::F32) {
     std::memcpy(target, source, count * 4);
     return;
