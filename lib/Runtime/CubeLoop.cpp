@@ -58,7 +58,8 @@ bool patchPlaneOf(const Buffer &gm, const std::vector<int64_t> &offsets,
       return false; // the general loader zero-fills such a tile
     plane.base += offsets[d] * gm.strides[d];
   }
-  return plane.strideH > 0 && plane.strideW > 0;
+  return plane.strideH > 0 && plane.strideW > 0 && plane.outH > 0 && plane.outW > 0 &&
+         plane.kernelH > 0 && plane.kernelW > 0;
 }
 
 /// Copies `count` elements. Patch runs are as short as an output row (28
@@ -145,6 +146,22 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
       }
     }
   }
+}
+
+/// Whether `count` elements of `in` hold a nonzero value under 2^-50
+/// (fp32 and bf16; fp16 has none), whose products may round a sum to -0.
+bool holdsTiny(ElementType in, const uint8_t *data, int64_t count) {
+  uint32_t tiny = 0;
+  if (in == ElementType::F32) {
+    const auto *bits = reinterpret_cast<const uint32_t *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      tiny |= (bits[i] & 0x7FFFFFFFu) - 1u < 0x26800000u - 1u;
+  } else if (in == ElementType::BF16) {
+    const auto *bits = reinterpret_cast<const uint16_t *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      tiny |= (bits[i] & 0x7FFFu) - 1u < 0x2680u - 1u;
+  }
+  return tiny != 0;
 }
 
 /// Where a plain or transposed load's [rows, cols] tile lies in GM when it
@@ -311,7 +328,9 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       // gathered (a depthwise group's tile is 9 real columns of 48).
       int64_t realColumns = std::clamp<int64_t>(
           plane.channels * plane.kernelH * plane.kernelW - k0, 0, k);
-      if (initAtZero && kept && !kept->plan.dense &&
+      // (A sum can round to -0 when a factor is tiny: such a tile keeps
+      // every column, see CubeRuntime.cpp.)
+      if (initAtZero && kept && !kept->plan.dense && !kept->plan.tiny &&
           (kept->plan.keptK.empty() || kept->plan.keptK.back() < realColumns))
         depth = realColumns;
       if (elementBytes == 2)
@@ -320,6 +339,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       else
         gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, m, depth,
                             reinterpret_cast<uint32_t *>(patchPanel.data()));
+      if (depth < k && holdsTiny(in, patchPanel.data(), m * depth)) {
+        // The dropped columns are zeros: written out, the multiply sees K.
+        std::memset(patchPanel.data() + m * depth * elementBytes, 0,
+                    (k - depth) * m * elementBytes);
+        depth = k;
+      }
       a = patchPanel.data();
       layout = {1, m};
     } else if ((aLoad == LoadMode::Plain || aLoad == LoadMode::Transpose) &&

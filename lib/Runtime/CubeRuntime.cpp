@@ -149,22 +149,27 @@ struct F32Input {
     return bits & 0x7FFFFFFFu;
   }
   static uint32_t notFinite(float v) { return magnitude(v) >= 0x7F800000u; }
+  /// Nonzero and under 2^-50 (see multiplyByPlan).
+  static uint32_t tiny(float v) { return magnitude(v) - 1 < 0x26800000u - 1; }
   static void widenAll(const float *in, float *out, int64_t count) {
     widenToFloat(ElementType::F32, reinterpret_cast<const uint8_t *>(in), out, count);
   }
 };
 /// fp16 and bf16, stored as their bits: inf or NaN when every bit of
 /// `kExponent` is set.
-template <ElementType kType, uint16_t kExponent> struct HalfInput {
+template <ElementType kType, uint16_t kExponent, uint16_t kTiny> struct HalfInput {
   using Element = uint16_t;
   static uint32_t magnitude(uint16_t v) { return v & 0x7FFFu; }
   static uint32_t notFinite(uint16_t v) { return (v & kExponent) == kExponent; }
+  static uint32_t tiny(uint16_t v) { return kTiny != 0 && magnitude(v) - 1u < kTiny - 1u; }
   static void widenAll(const uint16_t *in, float *out, int64_t count) {
     widenToFloat(kType, reinterpret_cast<const uint8_t *>(in), out, count);
   }
 };
-using F16Input = HalfInput<ElementType::F16, 0x7C00>;
-using BF16Input = HalfInput<ElementType::BF16, 0x7F80>;
+/// fp16 values are never tiny (its least is 2^-24, its products 2^-48 and
+/// up); bf16 has fp32's exponent range.
+using F16Input = HalfInput<ElementType::F16, 0x7C00, 0>;
+using BF16Input = HalfInput<ElementType::BF16, 0x7F80, 0x2680>;
 
 /// Calls visit(run, count) over A's elements in contiguous runs: the whole
 /// tile when it is packed, else its rows (K steps adjacent) or its columns
@@ -221,6 +226,14 @@ LhsLayout widenLhs(const typename Input::Element *a, LhsLayout lhs, int64_t m, i
 /// lists the rest). That is padding: a depthwise convolution's tile holds
 /// one channel in 8 (fp32) or 16 of K and 1 in 16 of N. The result is the
 /// same bits either way; only the elements kept are widened.
+///
+/// "Never holds -0" needs one more condition with fused steps: a sum whose
+/// exact value is a negative number too small for fp32 rounds to -0 (fp32
+/// or bf16 products of values near 2^-75). When every nonzero factor is at
+/// least 2^-50, each product is a multiple of 2^-146 and each sum's exact
+/// value a multiple of 2^-149, so a sum is either exactly zero (+0) or at
+/// least the smallest subnormal: no -0. A tile with a smaller nonzero
+/// value ("tiny") goes through whole.
 template <typename Input>
 void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
                     const typename Input::Element *b, int64_t ldb, const RhsPlan &plan,
@@ -259,14 +272,17 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
     return dense();
   // B's zeros make +-0 products only with finite values of A, and change
   // no sum only if none holds -0: otherwise the tile goes through whole.
-  uint32_t aNotFinite = 0;
+  uint32_t aNotFinite = 0, aTiny = 0;
   forEachLhsRun(a, lhs, m, k, [&](const Element *run, int64_t count) {
-    for (int64_t i = 0; i < count; ++i)
+    for (int64_t i = 0; i < count; ++i) {
       aNotFinite |= Input::notFinite(run[i]);
+      aTiny |= Input::tiny(run[i]);
+    }
   });
-  if (aNotFinite || (mayHoldNegZero && std::any_of(c, c + m * n, [](float v) {
-                       return v == 0.0f && std::signbit(v);
-                     })))
+  if (aNotFinite || aTiny || plan.tiny ||
+      (mayHoldNegZero && std::any_of(c, c + m * n, [](float v) {
+         return v == 0.0f && std::signbit(v);
+       })))
     return dense();
   int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
   if (kk == 0 || nn == 0)
@@ -308,6 +324,7 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
                RhsPlan &plan) {
   constexpr bool kWidened = !std::is_same_v<typename Input::Element, float>;
   plan.dense = true;
+  plan.tiny = false;
   plan.keptK.clear();
   plan.keptN.clear();
   plan.packed.clear();
@@ -330,6 +347,11 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
     lastColumnB |= Input::magnitude(b[p * ldb + n - 1]);
   if (lastRowB && lastColumnB)
     return widenWhole();
+  uint32_t tiny = 0;
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j)
+      tiny |= Input::tiny(b[p * ldb + j]);
+  plan.tiny = tiny != 0;
   for (int64_t p = 0; p < k; ++p) {
     uint32_t rowMagnitude = 0;
     for (int64_t j = 0; j < n; ++j)

@@ -29,6 +29,9 @@ struct LhsLayout {
 /// tile widened from fp16/bf16 (empty for fp32, read in place).
 struct RhsPlan {
   bool dense = true;
+  /// B holds a nonzero value under 2^-50, whose products may round a sum
+  /// to -0: the rows and columns are not dropped (CubeRuntime.cpp).
+  bool tiny = false;
   std::vector<int64_t> keptK, keptN;
   std::vector<float> packed;
 };

@@ -166,6 +166,21 @@ TEST_P(CubeRuntime, NegativeZeroAccumulatorBecomesPositiveZero) {
   expectSameBits(mmad(a, b, acc, /*init=*/false), wanted);
 }
 
+TEST_P(CubeRuntime, SumsUnderflowingToNegativeZeroAreNotSkipped) {
+  // fma(-1e-30, 1e-30, +0) underflows to -0 (fp32 and bf16; fp16 cannot
+  // hold these values and rounds them to 0); the padding's next +0
+  // product turns the sum back to +0. Dropping the padding would keep -0.
+  ElementType type = GetParam();
+  Tile a(type, 2, 8), b(type, 8, 4);
+  a.set(0, 0, -1e-30f);
+  a.set(1, 0, 1e-30f);
+  b.set(0, 0, 1e-30f);
+  std::vector<float> acc(2 * 4, 0.0f);
+  std::vector<float> wanted = expected(a, b, acc);
+  EXPECT_FALSE(std::signbit(wanted[0]));
+  expectSameBits(mmad(a, b, acc, /*init=*/true), wanted);
+}
+
 TEST_P(CubeRuntime, RandomTilesWithZeroColumnsMatchDenseProduct) {
   std::mt19937 random(11);
   std::uniform_real_distribution<float> value(-4.0f, 4.0f);

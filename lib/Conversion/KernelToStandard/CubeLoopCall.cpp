@@ -103,6 +103,11 @@ std::optional<CubeLoop> matchCubeLoop(scf::ForOp loop) {
       !usedOnlyBy(loadB.getTarget(), {loadB, copyB}) || !usedOnlyBy(mmad.getLhs(), {copyA, mmad}) ||
       !usedOnlyBy(mmad.getRhs(), {copyB, mmad}))
     return std::nullopt;
+  // The copies move tiles as they are (a copy may also reshape: then the
+  // mmad's shapes are not the loads').
+  if (loadA.getTarget().getType() != mmad.getLhs().getType() ||
+      loadB.getTarget().getType() != mmad.getRhs().getType())
+    return std::nullopt;
   // The runtime's loads take static row-major tiles.
   for (Value tile : {loadA.getTarget(), loadB.getTarget()}) {
     auto type = cast<MemRefType>(tile.getType());

@@ -167,4 +167,31 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910B3", cube_co
     akernel.copy %a1, %a0 : memref<32x16xf16, #akernel.space<l1>>, memref<32x16xf16, #akernel.space<l0a>>
     akernel.fixpipe %acc -> %y[%c0, %c0] {round = #akernel.round<rint>} : memref<32x32xf32, #akernel.space<l0c>> -> memref<32x32xf16, #akernel.space<gm>>
   }
+
+  // Not fused: the copy to L0A reshapes the tile (the loop multiplies the
+  // L0 shapes, the runtime would take the loads').
+  // CHECK-LABEL: func.func @reshaping_copy(
+  // CHECK: scf.for
+  // CHECK: call @ascendprec_rt_mmad__
+  // CHECK-NOT: ascendprec_rt_cube_loop
+  // CHECK: return
+  akernel.kernel @reshaping_copy attributes {block_dim = 1 : i64, engine = #akernel.engine<cube>, nodes = ["mm"]} {
+  ^bb0(%a: memref<32x32xf16, #akernel.space<gm>>, %b: memref<32x32xf16, #akernel.space<gm>>, %y: memref<16x32xf16, #akernel.space<gm>>):
+    %a1 = akernel.alloc : memref<8x64xf16, #akernel.space<l1>>
+    %b1 = akernel.alloc : memref<32x32xf16, #akernel.space<l1>>
+    %a0 = akernel.alloc : memref<16x32xf16, #akernel.space<l0a>>
+    %b0 = akernel.alloc : memref<32x32xf16, #akernel.space<l0b>>
+    %acc = akernel.alloc : memref<16x32xf32, #akernel.space<l0c>>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    scf.for %k = %c0 to %c32 step %c32 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      akernel.load %a[%c0, %k] -> %a1 : memref<32x32xf16, #akernel.space<gm>> -> memref<8x64xf16, #akernel.space<l1>>
+      akernel.load %b[%k, %c0] -> %b1 : memref<32x32xf16, #akernel.space<gm>> -> memref<32x32xf16, #akernel.space<l1>>
+      akernel.copy %a1, %a0 : memref<8x64xf16, #akernel.space<l1>>, memref<16x32xf16, #akernel.space<l0a>>
+      akernel.copy %b1, %b0 : memref<32x32xf16, #akernel.space<l1>>, memref<32x32xf16, #akernel.space<l0b>>
+      akernel.mmad %a0, %b0, %acc init(%first) : memref<16x32xf16, #akernel.space<l0a>>, memref<32x32xf16, #akernel.space<l0b>>, memref<16x32xf32, #akernel.space<l0c>>
+    }
+    akernel.fixpipe %acc -> %y[%c0, %c0] {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>> -> memref<16x32xf16, #akernel.space<gm>>
+  }
 }
