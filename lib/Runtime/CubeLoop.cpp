@@ -148,22 +148,6 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
   }
 }
 
-/// Whether `count` elements of `in` hold a nonzero value under 2^-50
-/// (fp32 and bf16; fp16 has none), whose products may round a sum to -0.
-bool holdsTiny(ElementType in, const uint8_t *data, int64_t count) {
-  uint32_t tiny = 0;
-  if (in == ElementType::F32) {
-    const auto *bits = reinterpret_cast<const uint32_t *>(data);
-    for (int64_t i = 0; i < count; ++i)
-      tiny |= (bits[i] & 0x7FFFFFFFu) - 1u < 0x26800000u - 1u;
-  } else if (in == ElementType::BF16) {
-    const auto *bits = reinterpret_cast<const uint16_t *>(data);
-    for (int64_t i = 0; i < count; ++i)
-      tiny |= (bits[i] & 0x7FFFu) - 1u < 0x2680u - 1u;
-  }
-  return tiny != 0;
-}
-
 /// Where a plain or transposed load's [rows, cols] tile lies in GM when it
 /// lies wholly inside (the load would zero-fill nothing), so the multiply
 /// can read it in place: tile [i, j] at start + i * row + j * column

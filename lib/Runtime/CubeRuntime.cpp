@@ -348,17 +348,16 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
   if (lastRowB && lastColumnB)
     return widenWhole();
   uint32_t tiny = 0;
-  for (int64_t p = 0; p < k; ++p)
-    for (int64_t j = 0; j < n; ++j)
-      tiny |= Input::tiny(b[p * ldb + j]);
-  plan.tiny = tiny != 0;
   for (int64_t p = 0; p < k; ++p) {
     uint32_t rowMagnitude = 0;
-    for (int64_t j = 0; j < n; ++j)
+    for (int64_t j = 0; j < n; ++j) {
       rowMagnitude |= Input::magnitude(b[p * ldb + j]);
+      tiny |= Input::tiny(b[p * ldb + j]);
+    }
     if (rowMagnitude)
       plan.keptK.push_back(p);
   }
+  plan.tiny = tiny != 0;
   std::vector<uint32_t> columnMagnitude(n, 0);
   for (int64_t p : plan.keptK)
     for (int64_t j = 0; j < n; ++j)
@@ -420,6 +419,23 @@ template <typename T> void storeRow(const T *row, uint8_t *line, int64_t stride,
 }
 
 } // namespace
+
+bool ascendprec::runtime::detail::holdsTiny(ElementType in, const uint8_t *data,
+                                            int64_t count) {
+  auto scan = [&](auto input, auto element) {
+    using Input = decltype(input);
+    const auto *values = reinterpret_cast<const decltype(element) *>(data);
+    uint32_t tiny = 0;
+    for (int64_t i = 0; i < count; ++i)
+      tiny |= Input::tiny(values[i]);
+    return tiny != 0;
+  };
+  switch (in) {
+  case ElementType::F32: return scan(F32Input{}, float{});
+  case ElementType::BF16: return scan(BF16Input{}, uint16_t{});
+  default: return false; // fp16 values are never tiny; int8 sums are exact
+  }
+}
 
 void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, int64_t ldb,
                                           int64_t k, int64_t n, RhsPlan &plan) {

@@ -36,6 +36,10 @@ struct RhsPlan {
   std::vector<float> packed;
 };
 
+/// Whether `count` elements of `in` hold a nonzero value under 2^-50
+/// (fp32 and bf16; fp16 has none), whose products may round a sum to -0.
+bool holdsTiny(ElementType in, const uint8_t *data, int64_t count);
+
 /// The plan of B, [k, n] of `in` with rows `ldb` elements apart.
 void planRhs(ElementType in, const uint8_t *b, int64_t ldb, int64_t k, int64_t n,
              RhsPlan &plan);

@@ -61,6 +61,17 @@ inline Buffer bufferOf(int64_t rank, void *descriptor, size_t bytes) {
   return buffer;
 }
 
+/// Calls `body(T{})` with the unsigned type of `bytes` bytes (1, 2, 4 or 8;
+/// other sizes are not element sizes of any runtime dtype).
+template <typename Body> void forElementSize(size_t bytes, Body body) {
+  switch (bytes) {
+  case 1: return body(uint8_t{});
+  case 2: return body(uint16_t{});
+  case 4: return body(uint32_t{});
+  default: return body(uint64_t{});
+  }
+}
+
 /// The values of a rank-1 i64 memref into `values` (its storage reused:
 /// entry points called per tile keep a thread_local vector).
 inline void readInt64s(int64_t rank, void *descriptor, std::vector<int64_t> &values) {

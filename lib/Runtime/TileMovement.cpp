@@ -31,17 +31,6 @@ template <typename T> inline void copyElement(T *target, const T *source) {
   std::memcpy(target, source, sizeof(T));
 }
 
-/// Calls `body(T{})` with the unsigned type of `bytes` bytes (1, 2, 4 or 8;
-/// other sizes are not element sizes of any runtime dtype).
-template <typename Body> void forElementSize(size_t bytes, Body body) {
-  switch (bytes) {
-  case 1: return body(uint8_t{});
-  case 2: return body(uint16_t{});
-  case 4: return body(uint32_t{});
-  default: return body(uint64_t{});
-  }
-}
-
 /// The axes (of the tile, of GM) a row-by-row copy runs along: the last
 /// one of size > 1, since trailing axes of size 1 in both (a [1, n, 1]
 /// tile) would make every element a run of its own.

@@ -2,6 +2,8 @@
 
 #include "Transpose.h"
 
+#include "RuntimeBuffers.h"
+
 #include <algorithm>
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -102,17 +104,11 @@ void ascendprec::runtime::detail::copyTransposed(const uint8_t *source, int64_t 
 #endif
   // Others in 16-row blocks, so that a block's rows stay in L1 while every
   // column of it is written.
-  auto blocked = [&](auto element) {
+  forElementSize(bytes, [&](auto element) {
     using T = decltype(element);
     const auto *from = reinterpret_cast<const T *>(source);
     auto *to = reinterpret_cast<T *>(target);
     for (int64_t i = 0; i < rows; i += 16)
       copyScalar(from, sourceStride, i, std::min(rows, i + 16), 0, cols, to, targetStride);
-  };
-  switch (bytes) {
-  case 1: return blocked(uint8_t{});
-  case 2: return blocked(uint16_t{});
-  case 4: return blocked(uint32_t{});
-  default: return blocked(uint64_t{});
-  }
+  });
 }

@@ -13,6 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+// The runtime's entry points, as the symbol table declares them.
+#include "../../lib/Runtime/RuntimeBuffers.h"
+
 #include "AscendPrec/Runtime/HostTensor.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
 #include "AscendPrec/Runtime/Numerics.h"
@@ -24,17 +27,6 @@
 #include <limits>
 #include <random>
 #include <vector>
-
-extern "C" {
-void ascendprec_rt_load(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
-                        int32_t, int32_t);
-void ascendprec_rt_mmad(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t);
-void ascendprec_rt_block_begin();
-void ascendprec_rt_cube_loop(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
-                             int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
-                             int64_t, void *, int64_t, int64_t, int64_t, int32_t, int32_t,
-                             int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
-}
 
 using namespace ascendprec::runtime;
 

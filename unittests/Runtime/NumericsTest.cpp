@@ -554,17 +554,15 @@ TEST(Numerics, WideningGivesTheTablesBitsForAllHalfAndBFloat16Patterns) {
   }
 }
 
-// narrowToBFloat16 (the fixpipe's bf16 output, integer rounding of
-// finite values) gives roundToBFloat16's bits: every bf16 value, the
-// midpoints between neighbours and one fp32 ulp either side, a stride
-// through all fp32 patterns (inf and NaN among finite values in a block),
-// in both overflow modes.
-TEST(Numerics, BFloat16NarrowingGivesRoundToBFloat16sBits) {
+/// Inputs for a narrowing to a 16-bit format whose finite patterns are
+/// below `infinity`: every value, the midpoints between neighbours and one
+/// fp32 ulp either side of each, then a stride through all fp32 patterns.
+std::vector<float> narrowingInputs(uint32_t infinity, double (*decode)(uint16_t)) {
   std::vector<float> values;
-  for (uint32_t bits = 0; bits < 0x7F80; ++bits)
+  for (uint32_t bits = 0; bits < infinity; ++bits)
     for (uint32_t sign : {0u, 0x8000u}) {
-      double low = bfloat16ToDouble(static_cast<uint16_t>(bits | sign));
-      double high = bfloat16ToDouble(static_cast<uint16_t>((bits + 1) | sign));
+      double low = decode(static_cast<uint16_t>(bits | sign));
+      double high = decode(static_cast<uint16_t>((bits + 1) | sign));
       float midpoint = static_cast<float>((low + high) / 2);
       values.insert(values.end(), {static_cast<float>(low), midpoint,
                                    std::nextafter(midpoint, 0.0f),
@@ -577,6 +575,16 @@ TEST(Numerics, BFloat16NarrowingGivesRoundToBFloat16sBits) {
     std::memcpy(&value, &pattern, 4);
     values.push_back(value);
   }
+  return values;
+}
+
+// narrowToBFloat16 (the fixpipe's bf16 output, integer rounding of
+// finite values) gives roundToBFloat16's bits: every bf16 value, the
+// midpoints between neighbours and one fp32 ulp either side, a stride
+// through all fp32 patterns (inf and NaN among finite values in a block),
+// in both overflow modes.
+TEST(Numerics, BFloat16NarrowingGivesRoundToBFloat16sBits) {
+  std::vector<float> values = narrowingInputs(0x7F80, bfloat16ToDouble);
   values.insert(values.end(), {INFINITY, -INFINITY, NAN, -NAN, 3.4028235e38f, -3.4028235e38f,
                                1e-40f, -1e-45f});
   std::vector<uint16_t> narrowed(values.size());
@@ -595,23 +603,7 @@ TEST(Numerics, BFloat16NarrowingGivesRoundToBFloat16sBits) {
 // all fp32 patterns, and NaNs among numbers in a block of 8; in both
 // overflow modes.
 TEST(Numerics, NarrowingGivesRoundToHalfsBitsOnMidpointsAndAStrideOfAllFloats) {
-  std::vector<float> values;
-  for (uint32_t bits = 0; bits < 0x7C00; ++bits)
-    for (uint32_t sign : {0u, 0x8000u}) {
-      double low = halfToDouble(static_cast<uint16_t>(bits | sign));
-      double high = halfToDouble(static_cast<uint16_t>((bits + 1) | sign));
-      float midpoint = static_cast<float>((low + high) / 2);
-      values.insert(values.end(), {static_cast<float>(low), midpoint,
-                                   std::nextafter(midpoint, 0.0f),
-                                   std::nextafter(midpoint, INFINITY),
-                                   std::nextafter(midpoint, -INFINITY)});
-    }
-  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) {
-    float value;
-    uint32_t pattern = static_cast<uint32_t>(bits);
-    std::memcpy(&value, &pattern, 4);
-    values.push_back(value);
-  }
+  std::vector<float> values = narrowingInputs(0x7C00, halfToDouble);
   values.insert(values.end(), {INFINITY, -INFINITY, NAN, 1.0f, 65504.0f, 65520.0f, -65520.0f,
                                1e-8f, -1e-8f, 6e-8f, 3e-8f, 2.98e-8f});
   std::vector<uint16_t> narrowed(values.size());
