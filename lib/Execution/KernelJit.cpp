@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/xxhash.h"
@@ -126,17 +127,32 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     return true;
   }();
   (void)targetsInitialized;
+  // The optimizer sees the host machine (its vector width and features),
+  // as the code generator does: without it LLVM's vectorizers leave every
+  // elementwise loop scalar. Vectorizing changes no element's value: each
+  // lane computes what the scalar loop would, and floating-point sums are
+  // never reassociated (no fast-math flags reach LLVM).
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    error = "no target for this host: " + llvm::toString(machineBuilder.takeError());
+    return nullptr;
+  }
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine) {
+    error = "no target machine for this host: " + llvm::toString(machine.takeError());
+    return nullptr;
+  }
   // The options hold the transformer by reference (function_ref): it must
   // outlive ExecutionEngine::create.
   std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, machine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
   // No perf/GDB JIT dumps (MLIR writes one per run into ~/.debug otherwise).
   engineOptions.enablePerfNotificationListener = false;
   engineOptions.enableGDBNotificationListener = false;
-  auto engine = ExecutionEngine::create(*kernels, engineOptions);
+  auto engine = ExecutionEngine::create(*kernels, engineOptions, std::move(*machine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;

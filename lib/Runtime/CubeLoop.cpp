@@ -16,7 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CubeTile.h"
+#include "PatchPlane.h"
 #include "RuntimeBuffers.h"
+#include "SparsePatches.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
@@ -31,36 +33,6 @@ using namespace ascendprec::runtime;
 using namespace ascendprec::runtime::detail;
 
 namespace {
-
-/// A 2-D convolution's patch geometry without input dilation (every
-/// convolution but a transposed one), from img2col's params as the codegen
-/// packs them: kernel[2], strides[2], pads[4] (begin, end per axis),
-/// dilations[2], out[2], c0, input dilations[2].
-struct PatchPlane {
-  int64_t kernelH, kernelW, strideH, strideW, padTop, padLeft, dilationH, dilationW;
-  int64_t outH, outW;
-  int64_t channels, channelStride, height, rowStride, width, columnStride;
-  int64_t base; ///< element offset of the leading (batch, group) offsets
-};
-
-bool patchPlaneOf(const Buffer &gm, const std::vector<int64_t> &offsets,
-                  const std::vector<int64_t> &p, PatchPlane &plane) {
-  if (p.size() != 15 || p[13] != 1 || p[14] != 1 || gm.rank < 3)
-    return false;
-  int64_t lead = gm.rank - 3;
-  if (static_cast<int64_t>(offsets.size()) < lead + 2)
-    return false;
-  plane = {p[0], p[1], p[2], p[3], p[4], p[6], p[8], p[9], p[10], p[11],
-           gm.sizes[lead], gm.strides[lead], gm.sizes[lead + 1], gm.strides[lead + 1],
-           gm.sizes[lead + 2], gm.strides[lead + 2], 0};
-  for (int64_t d = 0; d < lead; ++d) {
-    if (offsets[d] < 0 || offsets[d] >= gm.sizes[d])
-      return false; // the general loader zero-fills such a tile
-    plane.base += offsets[d] * gm.strides[d];
-  }
-  return plane.strideH > 0 && plane.strideW > 0 && plane.outH > 0 && plane.outW > 0 &&
-         plane.kernelH > 0 && plane.kernelW > 0;
-}
 
 /// Copies `count` elements. Patch runs are as short as an output row (28
 /// elements in a MobileNet block), where a call of memcpy costs more than
@@ -280,8 +252,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     patchPanel.resize(m * k * elementBytes);
   // Only the gathers are worth keeping: a plain tile of B is row copies.
   bool keepB = bReadOnly && bTile.contiguous() &&
-               (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter);
+               (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
+                bLoad == LoadMode::GroupedFilter);
 
+  // Whether the accumulator may hold -0 (only a tiny product rounds a sum
+  // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
+  bool mayHoldNegZero = true;
   for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
     if (aKSlot >= 0)
       aOffsets[aKSlot] = kAt;
@@ -298,6 +274,18 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       loadTile(bGm, bTile, bOffsets, bParams, bLoad);
       if (keepB)
         kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
+    }
+    // A packed depthwise group's patches multiply straight from the map
+    // when B's zeros can be dropped (SparsePatches.cpp).
+    if (patches && kept && !kept->plan.columnStart.empty() && (init || !mayHoldNegZero)) {
+      if (init)
+        std::fill_n(reinterpret_cast<float *>(acc.data), m * n, 0.0f);
+      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3],
+                                aOffsets[aGm.rank - 2], m, k, kept->plan,
+                                reinterpret_cast<float *>(acc.data), n)) {
+        mayHoldNegZero = false;
+        continue;
+      }
     }
     const uint8_t *a = aTile.data;
     LhsLayout layout{aTile.strides[0], aTile.strides[1]};
@@ -340,11 +328,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       loadTile(aGm, aTile, aOffsets, aParams, aLoad);
     }
     if (kept)
-      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, m, n, depth, init);
+      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, m, n, depth, init,
+               &mayHoldNegZero);
     else if (bInPlace)
-      mmadTile(in, a, layout, bPlace.start, bPlace.row, acc.data, m, n, k, init);
+      mmadTile(in, a, layout, bPlace.start, bPlace.row, acc.data, m, n, k, init, &mayHoldNegZero);
     else
-      mmadTile(in, a, layout, bTile.data, n, acc.data, m, n, k, init);
+      mmadTile(in, a, layout, bTile.data, n, acc.data, m, n, k, init, &mayHoldNegZero);
   }
 }
 

@@ -95,6 +95,29 @@ inline __attribute__((always_inline)) void macColumn(const float *__restrict a, 
   }
 }
 
+/// C's kept columns from their nonzero weights only (RhsPlan's column
+/// lists), A K-major (column p of A at a + p * step): each column of C
+/// gathered into `column`, its sums advanced across the vector one nonzero
+/// at a time, in K order, and written back.
+inline __attribute__((always_inline)) void macSparseColumns(const float *__restrict a,
+                                                            int64_t step, const RhsPlan &plan,
+                                                            float *c, int64_t n, int64_t m,
+                                                            float *__restrict column) {
+  for (size_t t = 0; t + 1 < plan.columnStart.size(); ++t) {
+    int64_t j = plan.keptN[t];
+    for (int64_t i = 0; i < m; ++i)
+      column[i] = c[i * n + j];
+    for (int64_t e = plan.columnStart[t]; e < plan.columnStart[t + 1]; ++e) {
+      const float *values = a + plan.columnRows[e] * step;
+      float weight = plan.columnWeights[e];
+      for (int64_t i = 0; i < m; ++i)
+        column[i] = mac(column[i], values[i], weight);
+    }
+    for (int64_t i = 0; i < m; ++i)
+      c[i * n + j] = column[i];
+  }
+}
+
 template <int64_t kCols = 16>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
                                                    int64_t ldb, float *c, int64_t m, int64_t n,
@@ -120,7 +143,35 @@ __attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, Lhs
                                                             int64_t k) {
   macTile<32>(a, lhs, b, ldb, c, m, n, k);
 }
+__attribute__((target("avx2,fma"))) void macSparseColumnsFma(const float *a, int64_t step,
+                                                             const RhsPlan &plan, float *c,
+                                                             int64_t n, int64_t m,
+                                                             float *column) {
+  macSparseColumns(a, step, plan, c, n, m, column);
+}
+__attribute__((target("avx512f,fma"))) void macSparseColumnsAvx512(const float *a, int64_t step,
+                                                                   const RhsPlan &plan, float *c,
+                                                                   int64_t n, int64_t m,
+                                                                   float *column) {
+  macSparseColumns(a, step, plan, c, n, m, column);
+}
 #endif
+
+/// C[m, n] += A x B by the plan's column lists (see macSparseColumns).
+void multiplySparseColumns(const float *a, int64_t step, const RhsPlan &plan, float *c,
+                           int64_t n, int64_t m) {
+  thread_local std::vector<float> column;
+  column.resize(m);
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
+  if (avx512)
+    return macSparseColumnsAvx512(a, step, plan, c, n, m, column.data());
+  if (fma)
+    return macSparseColumnsFma(a, step, plan, c, n, m, column.data());
+#endif
+  macSparseColumns(a, step, plan, c, n, m, column.data());
+}
 
 /// C[m, n] (row-major) += A x B, B's rows `ldb` apart.
 void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, int64_t ldb, float *c,
@@ -193,6 +244,64 @@ void forEachLhsRun(const T *a, LhsLayout lhs, int64_t m, int64_t k, Visit visit)
       visit(a + i * lhs.row + p * lhs.step, 1);
 }
 
+/// Nonzero when one of `count` elements is inf, NaN or tiny: what keeps
+/// the multiply from dropping B's zeros (see multiplyByPlan).
+template <typename Input>
+inline __attribute__((always_inline)) uint32_t unusualBody(const typename Input::Element *run,
+                                                           int64_t count) {
+  uint32_t found = 0;
+  for (int64_t i = 0; i < count; ++i)
+    found |= Input::notFinite(run[i]) | Input::tiny(run[i]);
+  return found;
+}
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+template <typename Input>
+__attribute__((target("avx2"))) uint32_t unusualAvx2(const typename Input::Element *run,
+                                                     int64_t count) {
+  return unusualBody<Input>(run, count);
+}
+template <typename Input>
+__attribute__((target("avx512f,avx512bw"))) uint32_t
+unusualAvx512(const typename Input::Element *run, int64_t count) {
+  return unusualBody<Input>(run, count);
+}
+#endif
+template <typename Input>
+uint32_t unusualIn(const typename Input::Element *run, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  if (avx512)
+    return unusualAvx512<Input>(run, count);
+  if (avx2)
+    return unusualAvx2<Input>(run, count);
+#endif
+  return unusualBody<Input>(run, count);
+}
+
+/// Whether A holds inf, NaN or a tiny value.
+template <typename Input>
+bool scanLhs(const typename Input::Element *a, LhsLayout lhs, int64_t m, int64_t k) {
+  uint32_t found = 0;
+  forEachLhsRun(a, lhs, m, k, [&](const typename Input::Element *run, int64_t count) {
+    found |= unusualIn<Input>(run, count);
+  });
+  return found != 0;
+}
+
+/// Whether one of `count` sums is -0, compared as bits so that it
+/// vectorizes.
+bool holdsNegativeZero(const float *c, int64_t count) {
+  uint32_t found = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &c[i], 4);
+    found |= bits == 0x80000000u;
+  }
+  return found != 0;
+}
+
 /// A widened to fp32 into `packed` (m x k floats); returns its layout
 /// there: K-major stays K-major, anything else becomes row-major.
 template <typename Input>
@@ -234,15 +343,18 @@ LhsLayout widenLhs(const typename Input::Element *a, LhsLayout lhs, int64_t m, i
 /// value a multiple of 2^-149, so a sum is either exactly zero (+0) or at
 /// least the smallest subnormal: no -0. A tile with a smaller nonzero
 /// value ("tiny") goes through whole.
+///
+/// Returns whether the accumulator may hold -0 afterwards: not when the
+/// products were dropped (no tiny value, none before), else it may.
 template <typename Input>
-void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
+bool multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
                     const typename Input::Element *b, int64_t ldb, const RhsPlan &plan,
                     float *c, int64_t m, int64_t n, int64_t k, bool mayHoldNegZero) {
   using Element = typename Input::Element;
   constexpr bool kWidened = !std::is_same_v<Element, float>;
   thread_local std::vector<float> packedA, packedB, packedC;
   if (m == 0 || n == 0 || k == 0)
-    return;
+    return mayHoldNegZero;
   // B as fp32 and its row stride: the plan's for a dense plan of 16-bit
   // inputs, else widened row by row.
   auto widenedB = [&]() -> std::pair<const float *, int64_t> {
@@ -267,29 +379,33 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
       LhsLayout packedLayout = widenLhs<Input>(a, lhs, m, k, packedA.data());
       multiplyAccumulate(packedA.data(), packedLayout, wideB, wideLdb, c, m, n, k);
     }
+    return true;
   };
   if (plan.dense)
     return dense();
   // B's zeros make +-0 products only with finite values of A, and change
   // no sum only if none holds -0: otherwise the tile goes through whole.
-  uint32_t aNotFinite = 0, aTiny = 0;
-  forEachLhsRun(a, lhs, m, k, [&](const Element *run, int64_t count) {
-    for (int64_t i = 0; i < count; ++i) {
-      aNotFinite |= Input::notFinite(run[i]);
-      aTiny |= Input::tiny(run[i]);
-    }
-  });
-  if (aNotFinite || aTiny || plan.tiny ||
-      (mayHoldNegZero && std::any_of(c, c + m * n, [](float v) {
-         return v == 0.0f && std::signbit(v);
-       })))
+  if (plan.tiny || scanLhs<Input>(a, lhs, m, k) || (mayHoldNegZero && holdsNegativeZero(c, m * n)))
     return dense();
   int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
   if (kk == 0 || nn == 0)
-    return;
+    return false;
+  bool kMajor = lhs.row == 1;
+  if (kMajor && !plan.columnStart.empty()) {
+    // Column by column from B's nonzeros; A read where it is (fp32) or
+    // its kept columns widened in place in a [k, m] panel.
+    if constexpr (!kWidened) {
+      multiplySparseColumns(a, lhs.step, plan, c, n, m);
+    } else {
+      packedA.resize(k * m);
+      for (int64_t p : plan.keptK)
+        Input::widenAll(a + p * lhs.step, packedA.data() + p * m, m);
+      multiplySparseColumns(packedA.data(), m, plan, c, n, m);
+    }
+    return false;
+  }
   // The kept columns of A, K-major ([kk, m]) when A is (a column is then
   // one run), else row-major.
-  bool kMajor = lhs.row == 1;
   thread_local std::vector<typename Input::Element> gathered;
   gathered.resize(m * kk);
   packedA.resize(m * kk);
@@ -305,7 +421,7 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   LhsLayout packedLayout = kMajor ? LhsLayout{1, m} : LhsLayout{kk, 1};
   if (nn == n) {
     multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), nn, c, m, n, kk);
-    return;
+    return false;
   }
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
@@ -316,6 +432,7 @@ void multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       c[i * n + plan.keptN[t]] = packedC[i * nn + t];
+  return false;
 }
 
 /// The plan of one tile of B in one input dtype (see RhsPlan).
@@ -328,6 +445,9 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
   plan.keptK.clear();
   plan.keptN.clear();
   plan.packed.clear();
+  plan.columnStart.clear();
+  plan.columnRows.clear();
+  plan.columnWeights.clear();
   auto widenWhole = [&] {
     if constexpr (kWidened) {
       plan.packed.resize(k * n);
@@ -339,20 +459,24 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
     return;
   // Padding sits at the end of K and N, zero in B (the weights are padded
   // with zeros whichever input is): a tile whose last row and last column
-  // of B hold data is dense, without scanning it.
+  // of B hold data is dense, without scanning it, unless a corner off the
+  // diagonal is zero, as in a packed group's block-diagonal filter.
   uint32_t lastRowB = 0, lastColumnB = 0;
   for (int64_t j = 0; j < n; ++j)
     lastRowB |= Input::magnitude(b[(k - 1) * ldb + j]);
   for (int64_t p = 0; p < k; ++p)
     lastColumnB |= Input::magnitude(b[p * ldb + n - 1]);
-  if (lastRowB && lastColumnB)
+  if (lastRowB && lastColumnB && Input::magnitude(b[n - 1]) &&
+      Input::magnitude(b[(k - 1) * ldb]))
     return widenWhole();
   uint32_t tiny = 0;
+  int64_t nonzeros = 0;
   for (int64_t p = 0; p < k; ++p) {
     uint32_t rowMagnitude = 0;
     for (int64_t j = 0; j < n; ++j) {
       rowMagnitude |= Input::magnitude(b[p * ldb + j]);
       tiny |= Input::tiny(b[p * ldb + j]);
+      nonzeros += Input::magnitude(b[p * ldb + j]) != 0;
     }
     if (rowMagnitude)
       plan.keptK.push_back(p);
@@ -366,7 +490,11 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
     if (columnMagnitude[j])
       plan.keptN.push_back(j);
   int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
-  if (kk == k && nn == n) {
+  // Mostly zeros even within the kept rows and columns (a packed depthwise
+  // group's block diagonal): each column's nonzeros are listed below, and
+  // the multiply visits them alone.
+  bool sparse = nonzeros * 4 <= kk * nn;
+  if (kk == k && nn == n && !sparse) {
     plan.keptK.clear();
     plan.keptN.clear();
     return widenWhole();
@@ -378,6 +506,17 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
       gathered[q * nn + t] = b[plan.keptK[q] * ldb + plan.keptN[t]];
   plan.packed.resize(kk * nn);
   Input::widenAll(gathered.data(), plan.packed.data(), kk * nn);
+  if (!sparse)
+    return;
+  plan.columnStart.push_back(0);
+  for (int64_t t = 0; t < nn; ++t) {
+    for (int64_t q = 0; q < kk; ++q)
+      if (float weight = plan.packed[q * nn + t]; weight != 0.0f) {
+        plan.columnRows.push_back(plan.keptK[q]);
+        plan.columnWeights.push_back(weight);
+      }
+    plan.columnStart.push_back(static_cast<int64_t>(plan.columnRows.size()));
+  }
 }
 
 /// The fixpipe's fp32 steps on one row: + bias (in fp32), then ReLU (NaN
@@ -455,7 +594,7 @@ void ascendprec::runtime::detail::planRhs(ElementType in, const uint8_t *rhs, in
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
                                            const uint8_t *rhs, int64_t ldb, const RhsPlan &plan,
                                            uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
-                                           bool init) {
+                                           bool init, bool *mayHoldNegZero) {
   if (in == ElementType::I8) {
     auto *out = reinterpret_cast<int32_t *>(accumulator);
     if (init)
@@ -473,30 +612,37 @@ void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, L
   auto *out = reinterpret_cast<float *>(accumulator);
   if (init)
     std::fill(out, out + m * n, 0.0f);
-  // The accumulator never holds -0 when this step initializes it.
-  bool mayHoldNegZero = !init;
+  // The accumulator never holds -0 when this step initializes it; else the
+  // caller may know (a cube loop tracks it), or it may.
+  bool negZero = !init && (!mayHoldNegZero || *mayHoldNegZero);
   switch (in) {
   case ElementType::F32:
-    return multiplyByPlan<F32Input>(reinterpret_cast<const float *>(lhs), layout,
-                                    reinterpret_cast<const float *>(rhs), ldb, plan, out, m, n,
-                                    k, mayHoldNegZero);
+    negZero = multiplyByPlan<F32Input>(reinterpret_cast<const float *>(lhs), layout,
+                                       reinterpret_cast<const float *>(rhs), ldb, plan, out, m,
+                                       n, k, negZero);
+    break;
   case ElementType::F16:
-    return multiplyByPlan<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                    reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out, m,
-                                    n, k, mayHoldNegZero);
+    negZero = multiplyByPlan<F16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                       reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out,
+                                       m, n, k, negZero);
+    break;
   default: // BF16, the cube's other 16-bit input
-    return multiplyByPlan<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
-                                     reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out, m,
-                                     n, k, mayHoldNegZero);
+    negZero = multiplyByPlan<BF16Input>(reinterpret_cast<const uint16_t *>(lhs), layout,
+                                        reinterpret_cast<const uint16_t *>(rhs), ldb, plan, out,
+                                        m, n, k, negZero);
+    break;
   }
+  if (mayHoldNegZero)
+    *mayHoldNegZero = negZero;
 }
 
 void ascendprec::runtime::detail::mmadTile(ElementType in, const uint8_t *lhs, LhsLayout layout,
                                            const uint8_t *rhs, int64_t ldb, uint8_t *accumulator,
-                                           int64_t m, int64_t n, int64_t k, bool init) {
+                                           int64_t m, int64_t n, int64_t k, bool init,
+                                           bool *mayHoldNegZero) {
   thread_local RhsPlan plan;
   planRhs(in, rhs, ldb, k, n, plan);
-  mmadTile(in, lhs, layout, rhs, ldb, plan, accumulator, m, n, k, init);
+  mmadTile(in, lhs, layout, rhs, ldb, plan, accumulator, m, n, k, init, mayHoldNegZero);
 }
 
 extern "C" {

@@ -34,6 +34,13 @@ struct RhsPlan {
   bool tiny = false;
   std::vector<int64_t> keptK, keptN;
   std::vector<float> packed;
+  /// When few entries of the kept block are nonzero (a packed depthwise
+  /// group's block-diagonal filter: one channel's window per column), the
+  /// nonzeros column by column: kept column t's are entries
+  /// [columnStart[t], columnStart[t + 1]) of the K indices and fp32
+  /// weights below, in K order. Empty otherwise.
+  std::vector<int64_t> columnStart, columnRows;
+  std::vector<float> columnWeights;
 };
 
 /// Whether `count` elements of `in` hold a nonzero value under 2^-50
@@ -49,12 +56,17 @@ void planRhs(ElementType in, const uint8_t *b, int64_t ldb, int64_t k, int64_t n
 /// fused multiply-add (int8: int32, exact). B is [k, n] of `in` with rows
 /// `ldb` elements apart (n for a tile, GM's row length when it is read in
 /// place), acc row-major [m, n]; `init` starts the sums from +0.
+/// `mayHoldNegZero`, when given, says whether the accumulator may hold -0
+/// before the step (ignored with `init`; without it, it may) and is set to
+/// whether it may after: a caller that keeps it across a K loop spares the
+/// multiply a scan of the accumulator per step.
 void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b, int64_t ldb,
-              uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init);
+              uint8_t *accumulator, int64_t m, int64_t n, int64_t k, bool init,
+              bool *mayHoldNegZero = nullptr);
 /// The same with B's plan made beforehand (for a tile of B used again).
 void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t *b, int64_t ldb,
               const RhsPlan &plan, uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
-              bool init);
+              bool init, bool *mayHoldNegZero = nullptr);
 
 } // namespace ascendprec::runtime::detail
 

@@ -358,6 +358,38 @@ void loadTransposedFilter(const Buffer &gm, const Buffer &tile,
   }
 }
 
+/// A grouped convolution's filter, `enlarge` groups packed into one cube
+/// group ([..., E * Cout/G, Cin/G * window]), read as the packed group's
+/// block-diagonal [K, N] matrix: weights where input and output channel
+/// share a group, zeros elsewhere (CANN's group enlargement).
+void loadGroupedFilter(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets,
+                       const std::vector<int64_t> &params) {
+  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  int64_t lead = gm.rank - 2;
+  int64_t enlarge = params[0], window = params[1];
+  int64_t outTotal = gm.sizes[lead], columns = gm.sizes[lead + 1];
+  int64_t outPerGroup = outTotal / enlarge, inPerGroup = columns / window;
+  int64_t n0 = offsets[lead], k0 = offsets[lead + 1];
+  std::vector<int64_t> gmIndex(offsets.begin(), offsets.begin() + lead);
+  gmIndex.resize(gm.rank, 0);
+  int64_t rows = tile.sizes[0], cols = tile.sizes[1];
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t k = k0 + i, c = k / window, r = k % window;
+    int64_t group = c / inPerGroup;
+    if (group >= enlarge)
+      break;
+    // The output channels of c's group, clipped to the tile.
+    int64_t first = std::max(group * outPerGroup, n0);
+    int64_t last = std::min({(group + 1) * outPerGroup, n0 + cols, outTotal});
+    for (int64_t n = first; n < last; ++n) {
+      gmIndex[lead] = n;
+      gmIndex[lead + 1] = (c % inPerGroup) * window + r;
+      std::memcpy(tile.data + (i * cols + (n - n0)) * tile.bytes,
+                  gm.at(gmOffset(gm, gmIndex.data())), gm.bytes);
+    }
+  }
+}
+
 /// fp16 -> fp32 by table (every pattern), bf16 by shifting: the cube's
 /// inputs widened exactly.
 
@@ -402,6 +434,7 @@ void ascendprec::runtime::detail::loadTile(const Buffer &gm, const Buffer &tile,
   case LoadMode::Broadcast: return loadBroadcast(gm, tile, offsets.empty() ? 0 : offsets[0], params);
   case LoadMode::Img2Col: return loadImg2Col(gm, tile, offsets, params);
   case LoadMode::TransposedFilter: return loadTransposedFilter(gm, tile, offsets);
+  case LoadMode::GroupedFilter: return loadGroupedFilter(gm, tile, offsets, params);
   }
 }
 

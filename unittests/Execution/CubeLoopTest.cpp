@@ -8,8 +8,9 @@
 // bit: convolutions with padding, strides, dilations, channels that do not
 // fill K and rows past the last output position; matmuls with A plain and
 // transposed, and tiles read in place where they lie wholly inside GM; fp32,
-// fp16 and bf16, with inf, NaN and -0 among the inputs; and B's tiles
-// reloaded after ascendprec_rt_block_begin.
+// fp16 and bf16, with inf, NaN and -0 among the inputs; packed groups of
+// grouped convolutions (block-diagonal filters, multiplied straight from
+// the map); and B's tiles reloaded after ascendprec_rt_block_begin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,8 +71,9 @@ struct Stored {
     std::memcpy(&bytes[2 * i], &bits, 2);
   }
   /// Random values, a tenth of them zero; with `special`, a few inf, NaN
-  /// and -0 as well.
-  void fill(std::mt19937 &random, bool special) {
+  /// and -0 as well; with `tiny`, a few values under 2^-50 (their products
+  /// can round a sum to -0).
+  void fill(std::mt19937 &random, bool special, bool tiny = false) {
     std::uniform_real_distribution<float> value(-2.0f, 2.0f);
     std::uniform_int_distribution<int> pick(0, 99);
     int64_t count = static_cast<int64_t>(bytes.size()) / elementBytes();
@@ -84,6 +86,8 @@ struct Stored {
         v = std::numeric_limits<float>::quiet_NaN();
       else if (special && roll == 12)
         v = -0.0f;
+      else if (tiny && roll >= 13 && roll < 16)
+        v = (roll == 13 ? -1.0f : 1.0f) * std::ldexp(1.0f, -70 - roll);
       set(i, v);
     }
   }
@@ -97,6 +101,7 @@ struct LoopCase {
   LoadMode aMode, bMode;
   int32_t aSlot, bSlot;
   int64_t m, k, n, kEnd;
+  std::vector<int64_t> bParams = {};
 };
 
 void runLoopBySteps(LoopCase c, ElementType type, int32_t bytes, std::vector<float> &acc) {
@@ -110,8 +115,7 @@ void runLoopBySteps(LoopCase c, ElementType type, int32_t bytes, std::vector<flo
     Memref aOff(c.aOffsets.data(), {static_cast<int64_t>(c.aOffsets.size())});
     Memref bOff(c.bOffsets.data(), {static_cast<int64_t>(c.bOffsets.size())});
     Memref aPar(c.aParams.data(), {static_cast<int64_t>(c.aParams.size())});
-    std::vector<int64_t> none;
-    Memref bPar(none.data(), {0});
+    Memref bPar(c.bParams.data(), {static_cast<int64_t>(c.bParams.size())});
     ascendprec_rt_load(c.aGm.rank, c.aGm.descriptor(), 2, aT.descriptor(), 1, aOff.descriptor(), 1,
                        aPar.descriptor(), bytes, static_cast<int32_t>(c.aMode));
     ascendprec_rt_load(c.bGm.rank, c.bGm.descriptor(), 2, bT.descriptor(), 1, bOff.descriptor(), 1,
@@ -128,8 +132,7 @@ void runFusedLoop(LoopCase c, ElementType type, int32_t bytes, std::vector<float
   Memref aOff(c.aOffsets.data(), {static_cast<int64_t>(c.aOffsets.size())});
   Memref bOff(c.bOffsets.data(), {static_cast<int64_t>(c.bOffsets.size())});
   Memref aPar(c.aParams.data(), {static_cast<int64_t>(c.aParams.size())});
-  std::vector<int64_t> none;
-  Memref bPar(none.data(), {0});
+  Memref bPar(c.bParams.data(), {static_cast<int64_t>(c.bParams.size())});
   ascendprec_rt_cube_loop(c.aGm.rank, c.aGm.descriptor(), 1, aOff.descriptor(), 1,
                           aPar.descriptor(), c.bGm.rank, c.bGm.descriptor(), 1, bOff.descriptor(),
                           1, bPar.descriptor(), 2, aT.descriptor(), 2, bT.descriptor(), 2,
@@ -224,6 +227,89 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
 TEST_P(CubeLoop, SpecialValuesMatchTheLoop) {
   checkConvolution({4, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 4, 16, 16, 16);
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 8, 24, 16, 16);
+}
+
+/// A packed group of a grouped convolution (CANN's group enlargement):
+/// x [2, 1, E * inPerGroup, H, W] (batch 1 of 2), the filter
+/// [1, E * outPerGroup, inPerGroup * window] read block-diagonally
+/// (grouped_filter), in m x k tiles of all E * outPerGroup columns. With a
+/// read-only B the loop multiplies the patches straight from the map.
+void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup,
+                      int64_t outPerGroup, ElementType type, bool special, bool tiny,
+                      unsigned seed, int64_t m, int64_t k) {
+  std::mt19937 random(seed);
+  int64_t channels = enlarge * inPerGroup, filters = enlarge * outPerGroup;
+  int64_t window = g.kernelH * g.kernelW;
+  Stored x(type, 2 * channels * g.height * g.width);
+  Stored w(type, filters * inPerGroup * window);
+  x.fill(random, special, tiny);
+  w.fill(random, false, tiny);
+  int64_t kEnd = (channels * window + k - 1) / k * k;
+  LoopCase c{Memref(x.data(), {2, 1, channels, g.height, g.width}),
+             Memref(w.data(), {1, filters, inPerGroup * window}),
+             {1, 0, 0, 0},
+             {0, 0, 0},
+             {g.kernelH, g.kernelW, g.strideH, g.strideW, g.padTop, g.padBottom, g.padLeft,
+              g.padRight, g.dilationH, g.dilationW, g.outH(), g.outW(), 16, 1, 1},
+             LoadMode::Img2Col,
+             LoadMode::GroupedFilter,
+             3,
+             2,
+             m,
+             k,
+             filters,
+             kEnd,
+             {enlarge, window}};
+  int64_t mTiles = (g.outH() * g.outW() + m - 1) / m;
+  expectSameAsSteps(c, type, mTiles, 2, "packed group");
+}
+
+TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
+  ConvGeometry same{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  // 16 depthwise channels, K tiles of 48 that split a channel's window.
+  checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 11, 24, 48);
+  // The whole K in one step, a tile wider than the map.
+  checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 12, 112, 144);
+  // Stride 2, dilation 2, uneven padding.
+  checkPackedGroup({8, 12, 13, 8, 3, 3, 2, 2, 2, 0, 1, 3, 2, 2}, 8, 1, 1, GetParam(), false,
+                   false, 13, 16, 32);
+  // Two channels in and out per group, four groups packed.
+  checkPackedGroup({8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 4, 2, 2, GetParam(), false, false,
+                   14, 16, 48);
+}
+
+TEST_P(CubeLoop, PackedGroupSpecialValuesMatchTheLoop) {
+  ConvGeometry same{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  // inf and NaN spread to the other channels of a packed group (inf x 0
+  // is NaN on the cube), -0 inputs.
+  checkPackedGroup(same, 16, 1, 1, GetParam(), true, false, 15, 24, 48);
+  // Values under 2^-50, whose products can round a sum to -0.
+  checkPackedGroup(same, 16, 1, 1, GetParam(), false, true, 16, 24, 48);
+}
+
+TEST(GroupedFilterLoad, ReadsTheBlockDiagonal) {
+  // Two groups of 2 outputs x 3 inputs, 2-element window: the filter
+  // [4, 3 * 2], its packed matrix [K = 6 * 2, N = 4].
+  int64_t enlarge = 2, inPerGroup = 3, outPerGroup = 2, window = 2;
+  std::vector<float> w(enlarge * outPerGroup * inPerGroup * window);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = static_cast<float>(i + 1);
+  std::vector<float> tile(16 * 8, -1.0f);
+  Memref gm(w.data(), {1, enlarge * outPerGroup, inPerGroup * window});
+  Memref target(tile.data(), {16, 8});
+  std::vector<int64_t> offsets = {0, 0, 0}, params = {enlarge, window};
+  Memref off(offsets.data(), {3}), par(params.data(), {2});
+  ascendprec_rt_load(3, gm.descriptor(), 2, target.descriptor(), 1, off.descriptor(), 1,
+                     par.descriptor(), 4, static_cast<int32_t>(LoadMode::GroupedFilter));
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t n = 0; n < 8; ++n) {
+      int64_t c = k / window, r = k % window;
+      float wanted = 0.0f;
+      if (c < enlarge * inPerGroup && n < enlarge * outPerGroup &&
+          c / inPerGroup == n / outPerGroup)
+        wanted = w[n * inPerGroup * window + (c % inPerGroup) * window + r];
+      EXPECT_EQ(tile[k * 8 + n], wanted) << "k " << k << ", n " << n;
+    }
 }
 
 TEST_P(CubeLoop, MatmulMatchesTheLoop) {

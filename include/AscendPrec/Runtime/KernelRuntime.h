@@ -23,7 +23,7 @@ namespace ascendprec::runtime {
 
 /// `akernel.load` addressing modes (the codegen passes one of these).
 enum class LoadMode : int32_t { Plain = 0, Transpose = 1, Broadcast = 2, Img2Col = 3,
-                                TransposedFilter = 4 };
+                                TransposedFilter = 4, GroupedFilter = 5 };
 /// `akernel.vreduce` kinds and `akernel.vpool` kinds. ArgMax/ArgMin write
 /// the index of the extreme (first on ties, first NaN) as an integer.
 enum class ReduceKind : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3, Mean = 4, ArgMax = 5,

@@ -51,7 +51,9 @@ Value loadBiasForFixpipe(KernelBuilder &kb, OpBuilder &b, Value bias, ValueRange
 
 /// A convolution's shape as a cube problem.
 struct ConvShape {
-  int64_t images = 1, groups = 1, channels = 1, outChannels = 1;
+  /// groups, channels and outChannels are per cube group, which packs
+  /// `enlarge` of the op's groups (CANN's group enlargement).
+  int64_t images = 1, groups = 1, channels = 1, outChannels = 1, enlarge = 1;
   SmallVector<int64_t> window; ///< [kh, kw], or [kd, kh, kw] in 3-D
   SmallVector<int64_t> out;    ///< [Ho, Wo], or [Do, Ho, Wo]
   int64_t c0 = 16;
@@ -64,10 +66,11 @@ ConvShape convShape(Operation *op, const LoweringContext &context);
 
 /// The GM views a convolution kernel reads and writes.
 struct ConvViews {
-  Value x;    ///< [N, G, C/G, H, W] (3-D: [N, G, C/G, D, H, W])
-  Value w;    ///< [G, Cout/G, C/G*window]; transposed: [G, C/G, Cout/G, window]
-  Value bias; ///< [G, Cout/G], or null
-  Value y;    ///< [N, G, Cout/G, output positions]
+  // Per cube group, each packing E of the op's G groups:
+  Value x;    ///< [N, G/E, E*C/G, H, W] (3-D: [N, G/E, E*C/G, D, H, W])
+  Value w;    ///< [G/E, E*Cout/G, C/G*window]; transposed (E = 1): [G, C/G, Cout/G, window]
+  Value bias; ///< [G/E, E*Cout/G], or null
+  Value y;    ///< [N, G/E, E*Cout/G, output positions]
 };
 ConvViews buildConvViews(KernelBuilder &kb, Operation *op, const LoweringContext &context);
 /// The skeleton's tiling and loads for a convolution (the epilogue is the

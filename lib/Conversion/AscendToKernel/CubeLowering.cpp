@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
@@ -230,6 +232,26 @@ SmallVector<int64_t> equivalentPads(const ConvOperands &c, ArrayRef<int64_t> win
   return pads;
 }
 
+/// How many groups of a grouped convolution CANN packs into one cube group,
+/// as its conv2d implementation does (`enlarge`): enough that the packed
+/// input channels fill whole C0 granules and the packed output channels
+/// whole 16-column fractals, at most all of them. The packed group's filter
+/// is block-diagonal, so a depthwise convolution runs 16 channels per cube
+/// pass instead of one (docs/lowering.md). CANN lets the last packed group
+/// run short when the groups do not divide; here every packed group is
+/// whole, so the factor is the largest divisor of `groups` not above
+/// CANN's (docs/decisions.md).
+int64_t groupEnlargement(int64_t groups, int64_t inPerGroup, int64_t outPerGroup, int64_t c0) {
+  if (groups <= 1 || inPerGroup <= 0 || outPerGroup <= 0)
+    return 1;
+  int64_t forInput = std::lcm(inPerGroup, c0) / inPerGroup;
+  int64_t forOutput = std::lcm(outPerGroup, int64_t{16}) / outPerGroup;
+  int64_t enlarge = std::min(std::lcm(forInput, forOutput), groups);
+  while (groups % enlarge != 0)
+    --enlarge;
+  return enlarge;
+}
+
 } // namespace
 
 ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &context) {
@@ -238,10 +260,8 @@ ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &co
   auto x = cast<ShapedType>(c.x.getType());
   auto w = cast<ShapedType>(c.filter.getType());
   auto y = cast<ShapedType>(c.y.getType());
-  shape.groups = c.groups;
   shape.images = x.getDimSize(0);
-  shape.channels = x.getDimSize(1) / shape.groups;
-  shape.outChannels = y.getDimSize(1) / shape.groups;
+  int64_t inPerGroup = x.getDimSize(1) / c.groups, outPerGroup = y.getDimSize(1) / c.groups;
   shape.window.assign(w.getShape().begin() + 2, w.getShape().end());
   shape.out.assign(y.getShape().begin() + 2, y.getShape().end());
   Type in = x.getElementType();
@@ -249,6 +269,11 @@ ConvShape ascendprec::kernel::convShape(Operation *op, const LoweringContext &co
   // The channel granule C0 is 32 bytes of the input dtype; the small-channel
   // path (OP-3) pads C <= 4 to 4 instead.
   shape.c0 = 256 / bits;
+  // Transposed convolutions keep one group per cube group.
+  shape.enlarge = c.transposed ? 1 : groupEnlargement(c.groups, inPerGroup, outPerGroup, shape.c0);
+  shape.groups = c.groups / shape.enlarge;
+  shape.channels = inPerGroup * shape.enlarge;
+  shape.outChannels = outPerGroup * shape.enlarge;
   shape.smallChannel = context.enableSmallChannel && shape.channels <= 4 && bits == 16;
   if (shape.smallChannel)
     shape.c0 = 4;
@@ -267,13 +292,14 @@ ConvViews ascendprec::kernel::buildConvViews(KernelBuilder &kb, Operation *op,
   SmallVector<int64_t> xView = {shape.images, shape.groups, shape.channels};
   llvm::append_range(xView, x.getShape().drop_front(2));
   views.x = kb.reshapeGM(kb.arg(0), xView);
-  // A convolution's filter is [Cout, C/G, window...]; a transposed one's
+  // A convolution's filter is [Cout, C/G, window...], seen per packed group
+  // (grouped_filter expands it to the block diagonal); a transposed one's
   // [C, Cout/G, window...], read through transposed_filter.
   int64_t window = ShapedType::getNumElements(shape.window);
   views.w = c.transposed
                 ? kb.reshapeGM(kb.arg(1), {shape.groups, shape.channels, shape.outChannels, window})
-                : kb.reshapeGM(kb.arg(1),
-                               {shape.groups, shape.outChannels, shape.channels * window});
+                : kb.reshapeGM(kb.arg(1), {shape.groups, shape.outChannels,
+                                           shape.channels / shape.enlarge * window});
   if (c.bias)
     views.bias = kb.reshapeGM(kb.arg(2), {shape.groups, shape.outChannels});
   views.y = kb.reshapeGM(kb.output(),
@@ -305,12 +331,20 @@ CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, Operation *op,
     auto load = loadTile(b, loc, x, ValueRange{pos.outer[0], pos.outer[1], pos.m, k}, l1);
     load.setImg2colAttr(img2col);
   };
-  spec.loadB = [w, loc, transposed](OpBuilder &b, const TilePosition &pos, Value k, Value l1) {
+  SmallVector<int64_t> grouped;
+  if (shape.enlarge > 1)
+    grouped = {shape.enlarge, ShapedType::getNumElements(shape.window)};
+  spec.loadB = [w, loc, transposed, grouped](OpBuilder &b, const TilePosition &pos, Value k,
+                                             Value l1) {
     if (transposed) {
       loadTile(b, loc, w, ValueRange{pos.outer[1], k, pos.n}, l1).setTransposedFilter(true);
       return;
     }
-    loadTile(b, loc, w, ValueRange{pos.outer[1], pos.n, k}, l1).setTranspose(true);
+    auto load = loadTile(b, loc, w, ValueRange{pos.outer[1], pos.n, k}, l1);
+    if (grouped.empty())
+      load.setTranspose(true);
+    else
+      load.setGroupedFilter(grouped);
   };
   return spec;
 }

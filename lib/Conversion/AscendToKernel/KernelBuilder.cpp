@@ -38,7 +38,7 @@ LoadOp ascendprec::kernel::loadTile(OpBuilder &b, Location loc, Value source, Va
                                     Value target) {
   return LoadOp::create(b, loc, source, offsets, target, /*transpose=*/nullptr,
                         /*broadcast=*/nullptr, /*img2col=*/nullptr,
-                        /*transposed_filter=*/nullptr);
+                        /*transposed_filter=*/nullptr, /*grouped_filter=*/nullptr);
 }
 
 StoreOp ascendprec::kernel::storeTile(OpBuilder &b, Location loc, Value source, Value target,

@@ -238,6 +238,10 @@ runtime::LoadMode codegen::loadAddressing(LoadOp load, SmallVectorImpl<int64_t> 
   }
   if (load.getTransposedFilter())
     return runtime::LoadMode::TransposedFilter;
+  if (auto grouped = load.getGroupedFilter()) {
+    params.assign(grouped->begin(), grouped->end());
+    return runtime::LoadMode::GroupedFilter;
+  }
   return runtime::LoadMode::Plain;
 }
 

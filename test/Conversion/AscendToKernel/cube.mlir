@@ -75,15 +75,44 @@ func.func @conv(%x: tensor<2x3x16x16xf32>) -> tensor<2x16x16x16xf32> {
   return %y : tensor<2x16x16x16xf32>
 }
 
-// Grouped (depthwise-style) convolution: groups are an outer tile index.
+// Grouped (depthwise) convolution: as CANN does, groups are packed into
+// one cube group until the packed channels fill a C0 granule and a 16-wide
+// fractal (at most all 8 groups here), the filter read block-diagonally.
 // CHECK-LABEL: akernel.kernel @dw
-// CHECK: akernel.load {{.*}}img2col{{.*}} : memref<1x8x1x8x8xf16
-// CHECK: akernel.load {{.*}} {transpose} : memref<8x1x9xf16
+// CHECK-SAME: tiling = {k = 144 : i64, k_padded = 144 : i64, m = 16 : i64, m_padded = 64 : i64, n = 16 : i64
+// CHECK: akernel.load {{.*}}img2col{{.*}} : memref<1x1x8x8x8xf16
+// CHECK: akernel.load {{.*}} {grouped_filter = array<i64: 8, 9>} : memref<1x8x9xf16
 func.func @grouped(%x: tensor<1x8x8x8xf16>) -> tensor<1x8x8x8xf16> {
   %w = ascend.Const dense<0.5> : tensor<8x1x3x3xf16> {name = "dw.w"}
   %y = ascend.Conv2D %x, %w {name = "dw", groups = 8 : i64, strides = array<i64: 1, 1>,
       pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
       : (tensor<1x8x8x8xf16>, tensor<8x1x3x3xf16>) -> tensor<1x8x8x8xf16>
+  return %y : tensor<1x8x8x8xf16>
+}
+
+// 24 depthwise groups: CANN's factor, 16, does not divide 24, so 12 groups
+// share each of two cube groups (docs/decisions.md).
+// CHECK-LABEL: akernel.kernel @dw24
+// CHECK: akernel.load {{.*}}img2col{{.*}} : memref<1x2x12x8x8xf16
+// CHECK: akernel.load {{.*}} {grouped_filter = array<i64: 12, 9>} : memref<2x12x9xf16
+func.func @grouped24(%x: tensor<1x24x8x8xf16>) -> tensor<1x24x8x8xf16> {
+  %w = ascend.Const dense<0.5> : tensor<24x1x3x3xf16> {name = "dw24.w"}
+  %y = ascend.Conv2D %x, %w {name = "dw24", groups = 24 : i64, strides = array<i64: 1, 1>,
+      pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x24x8x8xf16>, tensor<24x1x3x3xf16>) -> tensor<1x24x8x8xf16>
+  return %y : tensor<1x24x8x8xf16>
+}
+
+// Two channels in and out per group: 8 (= 16 / 2) groups fill the granule
+// and the fractal; there are 4, so all 4 share one cube group.
+// CHECK-LABEL: akernel.kernel @g4
+// CHECK: akernel.load {{.*}}img2col{{.*}} : memref<1x1x8x8x8xf16
+// CHECK: akernel.load {{.*}} {grouped_filter = array<i64: 4, 9>} : memref<1x8x18xf16
+func.func @grouped4(%x: tensor<1x8x8x8xf16>) -> tensor<1x8x8x8xf16> {
+  %w = ascend.Const dense<0.5> : tensor<8x2x3x3xf16> {name = "g4.w"}
+  %y = ascend.Conv2D %x, %w {name = "g4", groups = 4 : i64, strides = array<i64: 1, 1>,
+      pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x8x8x8xf16>, tensor<8x2x3x3xf16>) -> tensor<1x8x8x8xf16>
   return %y : tensor<1x8x8x8xf16>
 }
 

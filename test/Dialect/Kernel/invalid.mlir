@@ -425,8 +425,35 @@ func.func @load_filter(%w: memref<8x9xf16, #akernel.space<gm>>, %t: memref<16x16
 
 func.func @load_modes(%w: memref<1x4x2x4xf16, #akernel.space<gm>>, %t: memref<16x16xf16, #akernel.space<l1>>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{takes one of transpose, broadcast, img2col and transposed_filter}}
+  // expected-error @+1 {{takes one of transpose, broadcast, img2col, transposed_filter and grouped_filter}}
   akernel.load %w[%c0, %c0, %c0] -> %t {transposed_filter, transpose} : memref<1x4x2x4xf16, #akernel.space<gm>> -> memref<16x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @grouped_filter_params(%w: memref<1x16x9xf16, #akernel.space<gm>>, %t: memref<144x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{with grouped_filter takes [groups packed, window size], both >= 1}}
+  akernel.load %w[%c0, %c0, %c0] -> %t {grouped_filter = array<i64: 16>} : memref<1x16x9xf16, #akernel.space<gm>> -> memref<144x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @grouped_filter_shape(%w: memref<1x12x9xf16, #akernel.space<gm>>, %t: memref<144x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{with grouped_filter = [8, 9] needs the source's last two dimensions to be multiples of them (E * Cout/G and Cin/G * window)}}
+  akernel.load %w[%c0, %c0, %c0] -> %t {grouped_filter = array<i64: 8, 9>} : memref<1x12x9xf16, #akernel.space<gm>> -> memref<144x16xf16, #akernel.space<l1>>
+  return
+}
+
+// -----
+
+func.func @grouped_filter_offsets(%w: memref<1x16x9xf16, #akernel.space<gm>>, %t: memref<144x16xf16, #akernel.space<l1>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{takes one offset per GM dimension: 3, not 2}}
+  akernel.load %w[%c0, %c0] -> %t {grouped_filter = array<i64: 16, 9>} : memref<1x16x9xf16, #akernel.space<gm>> -> memref<144x16xf16, #akernel.space<l1>>
   return
 }
 

@@ -182,9 +182,10 @@ LogicalResult LoadOp::verify() {
            << source.getElementType() << " to " << target.getElementType()
            << "; use akernel.vcast on UB";
   int modes = (getTranspose() ? 1 : 0) + (getBroadcast() ? 1 : 0) + (getImg2col() ? 1 : 0) +
-              (getTransposedFilter() ? 1 : 0);
+              (getTransposedFilter() ? 1 : 0) + (getGroupedFilter() ? 1 : 0);
   if (modes > 1)
-    return emitOpError("takes one of transpose, broadcast, img2col and transposed_filter");
+    return emitOpError(
+        "takes one of transpose, broadcast, img2col, transposed_filter and grouped_filter");
   size_t offsets = getOffsets().size();
   if (std::optional<ArrayRef<int64_t>> shape = getBroadcast()) {
     if (offsets != 1)
@@ -217,6 +218,21 @@ LogicalResult LoadOp::verify() {
       return emitOpError("with transposed_filter takes ")
              << source.getRank() - 1 << " offsets (leading dimensions, first k, first n)";
     return success();
+  }
+  if (std::optional<ArrayRef<int64_t>> grouped = getGroupedFilter()) {
+    if (grouped->size() != 2 || (*grouped)[0] < 1 || (*grouped)[1] < 1)
+      return emitOpError("with grouped_filter takes [groups packed, window size], both >= 1");
+    if (source.getRank() < 2 || target.getRank() != 2)
+      return emitOpError("with grouped_filter reads an [..., E * Cout/G, Cin/G * window] filter "
+                         "into a 2-D tile");
+    int64_t rows = source.getDimSize(source.getRank() - 2);
+    int64_t columns = source.getDimSize(source.getRank() - 1);
+    if ((!ShapedType::isDynamic(rows) && rows % (*grouped)[0] != 0) ||
+        (!ShapedType::isDynamic(columns) && columns % (*grouped)[1] != 0))
+      return emitOpError("with grouped_filter = [")
+             << (*grouped)[0] << ", " << (*grouped)[1] << "] needs the source's last two "
+             << "dimensions to be multiples of them (E * Cout/G and Cin/G * window)";
+    return verifyTileOffsets(*this, source, target, offsets);
   }
   if (getTranspose() && target.getRank() != 2)
     return emitOpError("transposes 2-D tiles only");

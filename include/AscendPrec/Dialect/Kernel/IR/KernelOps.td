@@ -136,7 +136,16 @@ def Kernel_LoadOp : Kernel_Op<"load"> {
       convolution's [K, N] matrix: tile element [k, n], with
       k = cin * kh*kw + r, reads `[cin, n, kh*kw - 1 - r]` (the window
       flipped); the offsets are the leading dimensions', then the first
-      k and n.
+      k and n;
+    * `grouped_filter = array<i64: E, window>`: `source` is the filter of
+      E groups of a grouped convolution packed into one cube group (CANN's
+      group enlargement), seen as `[..., E * Cout/G, Cin/G * window]`,
+      read as the packed group's block-diagonal [K, N] matrix: tile
+      element [k, n], with k = c * window + r, reads
+      `[n, (c mod Cin/G) * window + r]` when input channel c and output
+      channel n belong to the same group (c / (Cin/G) == n / (Cout/G)),
+      else 0; the offsets are the leading dimensions', then the first n
+      and k (the source's order, as with `transpose`).
 
     ```mlir
     akernel.load %a[%m, %k] -> %a_l1 : memref<100x72xf16, #akernel.space<gm>>
@@ -147,7 +156,8 @@ def Kernel_LoadOp : Kernel_Op<"load"> {
                        Kernel_StaticMemRef:$target, UnitAttr:$transpose,
                        OptionalAttr<DenseI64ArrayAttr>:$broadcast,
                        OptionalAttr<Kernel_Img2ColAttr>:$img2col,
-                       UnitAttr:$transposed_filter);
+                       UnitAttr:$transposed_filter,
+                       OptionalAttr<DenseI64ArrayAttr>:$grouped_filter);
   let assemblyFormat = [{
     $source `[` $offsets `]` `->` $target attr-dict `:` type($source) `->` type($target)
   }];

@@ -1,0 +1,29 @@
+//===- SparsePatches.h - a packed depthwise group straight from the map ---===//
+//
+// Internal to lib/Runtime: the cube loop's multiply of an img2col tile by a
+// sparse tile of B without gathering the tile (SparsePatches.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_RUNTIME_SPARSEPATCHES_H
+#define ASCENDPREC_LIB_RUNTIME_SPARSEPATCHES_H
+
+#include "CubeTile.h"
+#include "PatchPlane.h"
+
+namespace ascendprec::runtime::detail {
+
+/// acc[m, n] (row-major, fp32) += the img2col tile of `source` (the
+/// feature map `g` describes) at rows [m0, m0 + m) and columns [k0, k0 + k),
+/// times B as `plan` lists its nonzeros column by column, each product
+/// added in K order with one rounding. The accumulator must hold no -0.
+/// Returns false, having changed nothing, when the plan has no column lists
+/// or is tiny, or an input the tile covers is inf, NaN or tiny (dropping
+/// B's zeros would then change bits): the caller multiplies in full.
+bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
+                           int64_t m0, int64_t k0, int64_t m, int64_t k, const RhsPlan &plan,
+                           float *acc, int64_t n);
+
+} // namespace ascendprec::runtime::detail
+
+#endif // ASCENDPREC_LIB_RUNTIME_SPARSEPATCHES_H
