@@ -6,6 +6,7 @@
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "AscendPrec/Execution/AICpuOps.h"
 #include "AscendPrec/Execution/DataMovement.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -465,6 +466,7 @@ bool GraphExecution::step(std::string &error) {
                 " buffers, its launch binds " + std::to_string(descriptors.size());
         return false;
       }
+      uint64_t launchId = runtime::newLaunchId();
       runner.impl->pool->run(compiled->blockDim, [&](int64_t block) {
         std::vector<void *> pointers(descriptors.size());
         std::vector<void *> args(descriptors.size() + 1);
@@ -474,7 +476,9 @@ bool GraphExecution::step(std::string &error) {
         }
         int64_t blockIndex = block;
         args.back() = &blockIndex;
+        runtime::setLaunchId(launchId);
         compiled->entry(args.data());
+        runtime::setLaunchId(0);
       });
     } else {
       kernel::DmaOp dma = runner.impl->dmaOps.lookup(name);

@@ -23,6 +23,7 @@
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -156,9 +157,10 @@ struct KeptTile {
   RhsPlan plan;
 };
 
-/// Tiles of B that a kernel never writes, kept for the rest of a block run
-/// (the codegen starts each run with ascendprec_rt_block_begin): the tiles
-/// of a block share their tiles of B whenever they share N.
+/// Tiles of B that a kernel never writes, kept for the rest of a launch
+/// (setLaunchId), else of a block run (the codegen starts each run with
+/// ascendprec_rt_block_begin): tiles share their tiles of B whenever they
+/// share N.
 class ReadOnlyTiles {
 public:
   void clear() {
@@ -212,12 +214,25 @@ private:
 };
 
 thread_local ReadOnlyTiles readOnlyTiles;
+/// The launch this thread runs blocks of (0: none), and the launch its
+/// kept tiles are of.
+thread_local uint64_t launchOfThread = 0, keptForLaunch = 0;
+std::atomic<uint64_t> launchesStarted{0};
 
 } // namespace
 
+uint64_t ascendprec::runtime::newLaunchId() { return ++launchesStarted; }
+
+void ascendprec::runtime::setLaunchId(uint64_t id) { launchOfThread = id; }
+
 extern "C" {
 
-void ascendprec_rt_block_begin() { readOnlyTiles.clear(); }
+void ascendprec_rt_block_begin() {
+  if (launchOfThread == 0 || keptForLaunch != launchOfThread) {
+    readOnlyTiles.clear();
+    keptForLaunch = launchOfThread;
+  }
+}
 
 /// for (k = kBegin; k < kEnd; k += kStep) { load A -> aTile; load B -> bTile;
 /// mmad aTile, bTile, acc init(initAtZero && k == 0) }, where the loads
@@ -255,6 +270,32 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
                 bLoad == LoadMode::GroupedFilter);
 
+  // A packed depthwise group's patches multiply straight from the map when
+  // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
+  // kept, with its nonzeros listed.
+  if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
+    thread_local std::vector<SparseStep> steps;
+    steps.clear();
+    for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
+      if (bKSlot >= 0)
+        bOffsets[bKSlot] = kAt;
+      const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile);
+      if (!kept) {
+        loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+        kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
+      }
+      if (!kept || kept->plan.columnStart.empty())
+        break;
+      steps.push_back({kAt, &kept->plan});
+    }
+    auto *sums = reinterpret_cast<float *>(acc.data);
+    if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
+      std::fill_n(sums, m * n, 0.0f);
+      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
+                                n))
+        return;
+    }
+  }
   // Whether the accumulator may hold -0 (only a tiny product rounds a sum
   // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
   bool mayHoldNegZero = true;
@@ -274,18 +315,6 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       loadTile(bGm, bTile, bOffsets, bParams, bLoad);
       if (keepB)
         kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
-    }
-    // A packed depthwise group's patches multiply straight from the map
-    // when B's zeros can be dropped (SparsePatches.cpp).
-    if (patches && kept && !kept->plan.columnStart.empty() && (init || !mayHoldNegZero)) {
-      if (init)
-        std::fill_n(reinterpret_cast<float *>(acc.data), m * n, 0.0f);
-      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3],
-                                aOffsets[aGm.rank - 2], m, k, kept->plan,
-                                reinterpret_cast<float *>(acc.data), n)) {
-        mayHoldNegZero = false;
-        continue;
-      }
     }
     const uint8_t *a = aTile.data;
     LhsLayout layout{aTile.strides[0], aTile.strides[1]};

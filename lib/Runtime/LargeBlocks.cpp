@@ -40,8 +40,9 @@ using namespace ascendprec::runtime::detail;
 namespace {
 
 /// Block lengths are multiples of this, so that activations of nearby
-/// sizes fit each other's blocks.
-constexpr size_t kGranule = size_t(2) << 20;
+/// sizes fit each other's blocks (a larger kept block serves a smaller
+/// allocation, its tail unmapped).
+constexpr size_t kGranule = size_t(256) << 10;
 
 struct Block {
   uint8_t *start;

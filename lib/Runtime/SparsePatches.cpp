@@ -15,8 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "SparsePatches.h"
+#include "Transpose.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -103,6 +105,144 @@ macColumnsAvx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0, int6
 }
 #endif
 
+/// The depthwise case: every kept column draws on one input channel, and
+/// the kept columns are adjacent in C. The planes are then interleaved,
+/// [row][column][t] for kept column t, and so are the weights ([r][t] for
+/// window offset r, 0 where the column has none in this tile): one output
+/// position's kept columns advance together across the vector, offset by
+/// offset, each sum still in K order (a column's entries are its channel's
+/// offsets in order; a zero weight adds a +-0 product, which changes no
+/// sum without -0).
+struct Interleaved {
+  int64_t columns;     ///< kept columns, adjacent from `firstColumn`
+  int64_t firstColumn; ///< in C
+};
+
+/// The lanes an interleaved plane gives `columns` kept columns (at most 64).
+inline int64_t laneCount(int64_t columns) {
+  return columns <= 8 ? 8 : columns <= 16 ? 16 : columns <= 32 ? 32 : 64;
+}
+
+/// kLanes lanes (the kept columns, padded with zero lanes) per position;
+/// only the kept columns are read from and written to C. kPositions
+/// positions advance together, so that their sums' chains of fused
+/// multiply-adds overlap; each sum still adds in window order.
+/// `offsets[r]` is window offset r's place in a plane, in floats.
+template <int64_t kLanes, int64_t kPositions>
+inline __attribute__((always_inline)) void
+macPositions(const float *__restrict at, int64_t step, const int64_t *offsets, int64_t window,
+             const float *__restrict weights, float *acc, int64_t n, int64_t live) {
+  float sums[kPositions][kLanes] = {};
+  for (int64_t p = 0; p < kPositions; ++p)
+    for (int64_t t = 0; t < live; ++t)
+      sums[p][t] = acc[p * n + t];
+  for (int64_t r = 0; r < window; ++r) {
+    const float *weight = weights + r * kLanes;
+    for (int64_t p = 0; p < kPositions; ++p) {
+      const float *values = at + p * step + offsets[r];
+      for (int64_t t = 0; t < kLanes; ++t)
+        sums[p][t] = mac(sums[p][t], values[t], weight[t]);
+    }
+  }
+  for (int64_t p = 0; p < kPositions; ++p)
+    for (int64_t t = 0; t < live; ++t)
+      acc[p * n + t] = sums[p][t];
+}
+
+template <int64_t kLanes>
+inline __attribute__((always_inline)) void
+macInterleavedBody(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                   const Interleaved &layout, const float *__restrict planes,
+                   const float *__restrict weights, const int64_t *offsets, float *acc,
+                   int64_t n) {
+  constexpr int64_t kBlock = 4;
+  int64_t live = layout.columns;
+  int64_t window = g.kernelH * g.kernelW;
+  int64_t step = g.strideW * kLanes;
+  int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
+  while (i < tile.rows) {
+    int64_t run = std::min(tile.rows - i, g.outW - ow);
+    const float *row = planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth +
+                                 ow * g.strideW) * kLanes;
+    float *sums = acc + i * n + layout.firstColumn;
+    int64_t s = 0;
+    for (; s + kBlock <= run; s += kBlock)
+      macPositions<kLanes, kBlock>(row + s * step, step, offsets, window, weights, sums + s * n,
+                                   n, live);
+    for (; s < run; ++s)
+      macPositions<kLanes, 1>(row + s * step, step, offsets, window, weights, sums + s * n, n,
+                              live);
+    i += run;
+    ow = 0;
+    ++oh;
+  }
+}
+
+inline __attribute__((always_inline)) void
+macInterleaved(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+               const Interleaved &layout, const float *planes, const float *weights,
+               const int64_t *offsets, float *acc, int64_t n) {
+  switch (laneCount(layout.columns)) {
+  case 8: return macInterleavedBody<8>(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  case 16: return macInterleavedBody<16>(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  case 32: return macInterleavedBody<32>(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  default: return macInterleavedBody<64>(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2,fma"))) void
+macInterleavedFma(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                  const Interleaved &layout, const float *planes, const float *weights,
+                  const int64_t *offsets, float *acc, int64_t n) {
+  macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
+}
+__attribute__((target("avx512f,fma"))) void
+macInterleavedAvx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                     const Interleaved &layout, const float *planes, const float *weights,
+                     const int64_t *offsets, float *acc, int64_t n) {
+  macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
+}
+#endif
+
+/// The interleaved layout of the steps' columns when each draws on one
+/// channel and together they are adjacent (at most 64): `channelOf` gets
+/// each column's channel and `weights` the [window][lanes] weights, every
+/// step's in one table (a K index is one step's, so no entry is written
+/// twice; a column's entries stay in K order, the steps being in K order).
+bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
+                       Interleaved &layout, std::vector<int64_t> &channelOf,
+                       std::vector<float> &weights) {
+  int64_t first = INT64_MAX, last = -1;
+  for (const SparseStep &step : steps) {
+    if (step.plan->keptN.empty())
+      continue;
+    first = std::min(first, step.plan->keptN.front());
+    last = std::max(last, step.plan->keptN.back());
+  }
+  if (last < 0 || last - first + 1 > 64)
+    return false;
+  layout = {last - first + 1, first};
+  int64_t lanes = laneCount(layout.columns);
+  channelOf.assign(lanes, -1);
+  weights.assign(window * lanes, 0.0f);
+  for (const SparseStep &step : steps) {
+    const RhsPlan &plan = *step.plan;
+    for (size_t t = 0; t + 1 < plan.columnStart.size(); ++t) {
+      int64_t lane = plan.keptN[t] - first;
+      for (int64_t e = plan.columnStart[t]; e < plan.columnStart[t + 1]; ++e) {
+        int64_t kAt = step.k0 + plan.columnRows[e];
+        int64_t channel = kAt / window;
+        if (channelOf[lane] >= 0 && channelOf[lane] != channel)
+          return false;
+        channelOf[lane] = channel;
+        weights[(kAt % window) * lanes + lane] = plan.columnWeights[e];
+      }
+    }
+  }
+  return true;
+}
+
 /// Whether a widened value is inf, NaN or a nonzero under 2^-50.
 inline uint32_t unusual(float value) {
   uint32_t bits;
@@ -112,25 +252,37 @@ inline uint32_t unusual(float value) {
          static_cast<uint32_t>(magnitude - 1 < 0x26800000u - 1);
 }
 
+/// Nonzero when one of `count` values is unusual, scanned as bits so that
+/// it vectorizes.
+uint32_t unusualIn(const float *values, int64_t count) {
+  uint32_t found = 0;
+  for (int64_t w = 0; w < count; ++w)
+    found |= unusual(values[w]);
+  return found;
+}
+
 } // namespace
 
 bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const uint8_t *source,
                                                         const PatchPlane &g, int64_t m0,
-                                                        int64_t k0, int64_t m, int64_t k,
-                                                        const RhsPlan &plan, float *acc,
-                                                        int64_t n) {
-  if (plan.columnStart.empty() || plan.tiny || g.columnStride != 1 ||
+                                                        int64_t m, int64_t k,
+                                                        const std::vector<SparseStep> &steps,
+                                                        float *acc, int64_t n) {
+  if (steps.empty() || g.columnStride != 1 ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
+  for (const SparseStep &step : steps)
+    if (step.plan->columnStart.empty() || step.plan->tiny)
+      return false;
   TileGeometry tile;
   tile.rows = std::clamp<int64_t>(g.outH * g.outW - m0, 0, m);
   if (tile.rows == 0 || k == 0)
     return true; // A is all zeros (rows past the output): +-0 products
   int64_t window = g.kernelH * g.kernelW;
-  // Every channel the tile's K covers, whether or not its weights are
+  // Every channel the steps' K covers, whether or not its weights are
   // zero: an inf there makes NaN products on the device.
-  int64_t firstChannel = k0 / window;
-  int64_t lastChannel = std::min((k0 + k - 1) / window, g.channels - 1);
+  int64_t firstChannel = steps.front().k0 / window;
+  int64_t lastChannel = std::min((steps.back().k0 + k - 1) / window, g.channels - 1);
   int64_t channels = std::max<int64_t>(lastChannel - firstChannel + 1, 0);
   tile.firstOutRow = m0 / g.outW;
   int64_t lastOutRow = (m0 + tile.rows - 1) / g.outW;
@@ -139,9 +291,22 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   tile.planeRows = (lastOutRow - tile.firstOutRow) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
   tile.planeWidth = (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
   int64_t planeSize = tile.planeRows * tile.planeWidth;
-  thread_local std::vector<float> planes, column;
-  planes.assign(channels * planeSize, 0.0f);
-  column.resize(tile.rows);
+  thread_local std::vector<float> planes, column, weights;
+  thread_local std::vector<uint8_t> raw;
+  thread_local std::vector<int64_t> channelOf;
+  Interleaved layout;
+  bool interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
+  // The common case: lane t holds channel firstChannel + t, every channel
+  // of the K range has its lane. The plane is then the input rows
+  // transposed (channels become the fast axis), in the input's dtype,
+  // widened in one pass and scanned whole (its zeros are padding).
+  bool direct = interleaved && layout.columns == channels;
+  for (int64_t t = 0; direct && t < channels; ++t)
+    direct = channelOf[t] == firstChannel + t;
+  // Interleaved: one plane of laneCount(columns) lanes; else one plane per
+  // channel.
+  int64_t lanes = interleaved ? laneCount(layout.columns) : 1;
+  int64_t planeFloats = (interleaved ? 1 : channels) * planeSize * lanes;
   int64_t bytes = in == ElementType::F32 ? 4 : 2;
   int64_t hBegin = std::max<int64_t>(top, 0);
   int64_t hEnd = std::min(top + tile.planeRows, g.height);
@@ -149,15 +314,36 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   // plane's width are never read.
   int64_t wEnd = std::min(g.width, tile.planeWidth - g.padLeft);
   int64_t wBegin = std::max<int64_t>(0, -g.padLeft);
+  int64_t width = std::max<int64_t>(wEnd - wBegin, 0);
+  const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   uint32_t found = 0;
-  for (int64_t c = 0; c < channels; ++c) {
-    const uint8_t *channel = source + (g.base + (firstChannel + c) * g.channelStride) * bytes;
-    float *plane = planes.data() + c * planeSize;
-    for (int64_t h = hBegin; h < hEnd && wBegin < wEnd; ++h) {
-      float *row = plane + (h - top) * tile.planeWidth + g.padLeft + wBegin;
-      widenToFloat(in, channel + (h * g.rowStride + wBegin) * bytes, row, wEnd - wBegin);
-      for (int64_t w = 0; w < wEnd - wBegin; ++w)
-        found |= unusual(row[w]);
+  if (direct) {
+    raw.assign(planeFloats * bytes, 0);
+    for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
+      int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
+      copyTransposed(firstPlane + (h * g.rowStride + wBegin) * bytes, g.channelStride, channels,
+                     width, raw.data() + at * lanes * bytes, lanes, bytes);
+    }
+    planes.resize(planeFloats);
+    widenToFloat(in, raw.data(), planes.data(), planeFloats);
+    found = unusualIn(planes.data(), planeFloats);
+  } else {
+    planes.assign(planeFloats, 0.0f);
+    column.resize(width);
+    for (int64_t c = 0; c < channels; ++c) {
+      const uint8_t *channel = firstPlane + c * g.channelStride * bytes;
+      for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
+        int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
+        const uint8_t *line = channel + (h * g.rowStride + wBegin) * bytes;
+        float *target = interleaved ? column.data() : planes.data() + c * planeSize + at;
+        widenToFloat(in, line, target, width);
+        found |= unusualIn(target, width);
+        // Into the lanes of the columns that draw on this channel.
+        for (int64_t t = 0; interleaved && t < layout.columns; ++t)
+          if (channelOf[t] == firstChannel + c)
+            for (int64_t w = 0; w < width; ++w)
+              planes[(at + w) * lanes + t] = target[w];
+      }
     }
   }
   if (found)
@@ -165,12 +351,37 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
-  if (avx512)
-    macColumnsAvx512(g, tile, m0, k0, firstChannel, planes.data(), plan, acc, n, column.data());
-  else if (fma)
-    macColumnsFma(g, tile, m0, k0, firstChannel, planes.data(), plan, acc, n, column.data());
-  else
+#else
+  constexpr bool fma = false, avx512 = false;
 #endif
-    macColumns(g, tile, m0, k0, firstChannel, planes.data(), plan, acc, n, column.data());
+  if (interleaved) {
+    thread_local std::vector<int64_t> offsets;
+    offsets.resize(window);
+    for (int64_t r = 0; r < window; ++r)
+      offsets[r] = ((r / g.kernelW) * g.dilationH * tile.planeWidth +
+                    (r % g.kernelW) * g.dilationW) * lanes;
+    if (avx512)
+      macInterleavedAvx512(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(),
+                           acc, n);
+    else if (fma)
+      macInterleavedFma(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc,
+                        n);
+    else
+      macInterleaved(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc, n);
+    return true;
+  }
+  // Step by step, in K order.
+  column.resize(tile.rows);
+  for (const SparseStep &step : steps) {
+    if (avx512)
+      macColumnsAvx512(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
+                       column.data());
+    else if (fma)
+      macColumnsFma(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
+                    column.data());
+    else
+      macColumns(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
+                 column.data());
+  }
   return true;
 }

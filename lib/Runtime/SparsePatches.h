@@ -11,17 +11,26 @@
 #include "CubeTile.h"
 #include "PatchPlane.h"
 
+#include <vector>
+
 namespace ascendprec::runtime::detail {
 
+/// One K step of a cube loop: its first K index and its tile of B's plan.
+struct SparseStep {
+  int64_t k0;
+  const RhsPlan *plan;
+};
+
 /// acc[m, n] (row-major, fp32) += the img2col tile of `source` (the
-/// feature map `g` describes) at rows [m0, m0 + m) and columns [k0, k0 + k),
-/// times B as `plan` lists its nonzeros column by column, each product
-/// added in K order with one rounding. The accumulator must hold no -0.
-/// Returns false, having changed nothing, when the plan has no column lists
-/// or is tiny, or an input the tile covers is inf, NaN or tiny (dropping
-/// B's zeros would then change bits): the caller multiplies in full.
+/// feature map `g` describes) at rows [m0, m0 + m), times B, over the K
+/// steps in order (each k columns deep), B as each step's plan lists its
+/// nonzeros column by column: each product added in K order with one
+/// rounding. The accumulator must hold no -0. Returns false, having
+/// changed nothing, when a plan has no column lists or is tiny, or an
+/// input the steps cover is inf, NaN or tiny (dropping B's zeros would then
+/// change bits): the caller multiplies in full.
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
-                           int64_t m0, int64_t k0, int64_t m, int64_t k, const RhsPlan &plan,
+                           int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
                            float *acc, int64_t n);
 
 } // namespace ascendprec::runtime::detail

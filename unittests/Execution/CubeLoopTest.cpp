@@ -236,7 +236,7 @@ TEST_P(CubeLoop, SpecialValuesMatchTheLoop) {
 /// read-only B the loop multiplies the patches straight from the map.
 void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup,
                       int64_t outPerGroup, ElementType type, bool special, bool tiny,
-                      unsigned seed, int64_t m, int64_t k) {
+                      unsigned seed, int64_t m, int64_t k, int64_t zeroFilter = -1) {
   std::mt19937 random(seed);
   int64_t channels = enlarge * inPerGroup, filters = enlarge * outPerGroup;
   int64_t window = g.kernelH * g.kernelW;
@@ -244,6 +244,9 @@ void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup
   Stored w(type, filters * inPerGroup * window);
   x.fill(random, special, tiny);
   w.fill(random, false, tiny);
+  // A filter of zeros: its column of B is all zero, a gap among the rest.
+  for (int64_t i = 0; zeroFilter >= 0 && i < inPerGroup * window; ++i)
+    w.set(zeroFilter * inPerGroup * window + i, 0.0f);
   int64_t kEnd = (channels * window + k - 1) / k * k;
   LoopCase c{Memref(x.data(), {2, 1, channels, g.height, g.width}),
              Memref(w.data(), {1, filters, inPerGroup * window}),
@@ -270,12 +273,18 @@ TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 11, 24, 48);
   // The whole K in one step, a tile wider than the map.
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 12, 112, 144);
+  // Channel 5's filter all zeros: the other columns still interleave.
+  checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 18, 24, 144, 5);
   // Stride 2, dilation 2, uneven padding.
   checkPackedGroup({8, 12, 13, 8, 3, 3, 2, 2, 2, 0, 1, 3, 2, 2}, 8, 1, 1, GetParam(), false,
                    false, 13, 16, 32);
-  // Two channels in and out per group, four groups packed.
+  // Two channels in and out per group, eight groups packed: a column draws
+  // on two channels (one plane per channel, not interleaved).
+  checkPackedGroup({16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 8, 2, 2, GetParam(), false,
+                   false, 14, 16, 144);
+  // Four groups packed: a third of B is nonzero, multiplied as it is.
   checkPackedGroup({8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 4, 2, 2, GetParam(), false, false,
-                   14, 16, 48);
+                   17, 16, 48);
 }
 
 TEST_P(CubeLoop, PackedGroupSpecialValuesMatchTheLoop) {

@@ -26,9 +26,9 @@ bool allZero(const HostTensor &tensor) {
 }
 
 TEST(HostTensor, NewTensorsAreZeroAndAlignedAtEverySize) {
-  // Heap-sized, just under and over the mapping threshold (4 MiB), and an
-  // odd size past a huge page.
-  for (int64_t count : {int64_t(1), int64_t(1000), int64_t(1 << 20) - 1, int64_t(1 << 20) + 1,
+  // Heap-sized, just under and over the mapping threshold (1 MiB of fp32),
+  // and an odd size past a huge page.
+  for (int64_t count : {int64_t(1), int64_t(1000), int64_t(1 << 18) - 1, int64_t(1 << 18) + 1,
                         int64_t(3 << 20) + 7}) {
     for (int round = 0; round < 2; ++round) {
       HostTensor tensor(ElementType::F32, {count});

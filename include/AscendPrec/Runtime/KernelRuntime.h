@@ -41,6 +41,14 @@ enum class RecurrentCell : int32_t { Lstm = 0, Gru = 1, Rnn = 2 };
 enum class RecurrentDirection : int32_t { Forward = 0, Reverse = 1, Bidirectional = 2 };
 enum RecurrentFlags : int32_t { HasBias = 1, HasInitH = 2, HasInitC = 4, LinearBeforeReset = 8 };
 
+/// A new launch identity (nonzero, unique in the process).
+uint64_t newLaunchId();
+/// Marks the blocks the calling thread runs next as launch `id`'s (0: no
+/// launch). The cube loop keeps the tiles of B a kernel only reads for the
+/// whole launch instead of one block run: within a launch no kernel writes
+/// them. A thread with no launch set keeps them for one block run.
+void setLaunchId(uint64_t id);
+
 /// The runtime's C symbols by name, for the JIT's symbol map. The codegen
 /// declares one function per element-type signature, named
 /// `<symbol>__<suffix>`; every such declaration binds to `<symbol>`.
