@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <atomic>
 #include <chrono>
@@ -197,6 +198,10 @@ struct GraphRunner::Impl {
   llvm::StringMap<kernel::DmaOp> dmaOps;
   /// The AI CPU call of each AI CPU kernel (dtype-agnostic on the host).
   llvm::StringMap<kernel::AICPUCallOp> aicpuOps;
+  /// Kernels that add into their outputs (atomic stores): the host zeroes
+  /// those before the launch. Every other kernel writes every element of
+  /// its outputs, which are left unzeroed.
+  llvm::StringSet<> accumulatingKernels;
   std::vector<Operation *> widenedCopies;
 
   ~Impl() {
@@ -300,6 +305,10 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
   for (auto kernel : kernels.getOps<kernel::KernelOp>()) {
     kernel.walk([&](kernel::AICPUCallOp call) {
       runner->impl->aicpuOps[kernel.getSymName()] = call;
+    });
+    kernel.walk([&](kernel::StoreOp store) {
+      if (store.getAtomic())
+        runner->impl->accumulatingKernels.insert(kernel.getSymName());
     });
     kernel::KernelOp source = kernel;
     if (options.numerics.reference) {
@@ -445,17 +454,21 @@ bool GraphExecution::step(std::string &error) {
         values[view.getSource()].view({shaped.getShape().begin(), shaped.getShape().end()});
   } else if (auto launch = dyn_cast<kernel::LaunchOp>(op)) {
     auto start = std::chrono::steady_clock::now();
+    StringRef name = launch.getKernel();
+    const CompiledKernel *compiled = runner.jit->lookup(name);
+    // A compiled kernel writes its outputs whole, unless it adds into them.
+    bool zeroOutputs = !compiled || runner.impl->accumulatingKernels.contains(name);
     std::vector<HostTensor> outputs;
     for (Value result : launch.getResults()) {
       auto shaped = cast<ShapedType>(result.getType());
-      outputs.emplace_back(typeOf(result),
-                           std::vector<int64_t>(shaped.getShape().begin(), shaped.getShape().end()));
+      std::vector<int64_t> shape(shaped.getShape().begin(), shaped.getShape().end());
+      outputs.push_back(zeroOutputs ? HostTensor(typeOf(result), shape)
+                                    : HostTensor::uninitialized(typeOf(result), shape));
     }
     std::vector<HostTensor> arguments;
     for (Value operand : launch.getArgs())
       arguments.push_back(values[operand]);
-    StringRef name = launch.getKernel();
-    if (const CompiledKernel *compiled = runner.jit->lookup(name)) {
+    if (compiled) {
       std::vector<std::vector<int64_t>> descriptors;
       for (HostTensor &tensor : arguments)
         descriptors.push_back(descriptorOf(tensor));

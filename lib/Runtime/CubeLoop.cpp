@@ -263,6 +263,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   bool patches = aLoad == LoadMode::Img2Col && (elementBytes == 2 || elementBytes == 4) &&
                  patchPlaneOf(aGm, aOffsets, aParams, plane);
   thread_local std::vector<uint8_t> patchPanel;
+  // A 1x1 convolution, stride 1, unpadded, over whole planes: its patch
+  // matrix is the map itself, K-major.
+  bool pointwise = patches && plane.kernelH == 1 && plane.kernelW == 1 && plane.strideH == 1 &&
+                   plane.strideW == 1 && plane.padTop == 0 && plane.padLeft == 0 &&
+                   plane.outH == plane.height && plane.outW == plane.width &&
+                   plane.columnStride == 1 && plane.rowStride == plane.width;
   if (patches)
     patchPanel.resize(m * k * elementBytes);
   // Only the gathers are worth keeping: a plain tile of B is row copies.
@@ -320,7 +326,15 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     LhsLayout layout{aTile.strides[0], aTile.strides[1]};
     int64_t depth = k;
     InPlace aPlace;
-    if (patches) {
+    if (patches && pointwise &&
+        aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW &&
+        aOffsets[aGm.rank - 2] + k <= plane.channels) {
+      // A 1x1 convolution's patch column is a run of its channel's plane:
+      // the multiply reads the map where it is.
+      a = aGm.data + (plane.base + aOffsets[aGm.rank - 2] * plane.channelStride +
+                      aOffsets[aGm.rank - 3]) * elementBytes;
+      layout = {1, plane.channelStride};
+    } else if (patches) {
       int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
       // Columns past the last channel are zero (padding). When B's rows
       // there are zero too, their products are +-0, which change no sum of

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <limits>
 #include <memory>
 
@@ -62,11 +63,12 @@ bool ascendprec::runtime::isFloat(ElementType type) {
 
 namespace {
 
-/// 64-byte aligned, zero-filled storage; at least one byte so that an empty
-/// tensor still has a valid (never dereferenced) address.
-std::shared_ptr<uint8_t> allocateZeroed(size_t bytes) {
+/// 64-byte aligned storage, zero-filled or (`zeroed` false) as it comes;
+/// at least one byte so that an empty tensor still has a valid (never
+/// dereferenced) address.
+std::shared_ptr<uint8_t> allocateStorage(size_t bytes, bool zeroed) {
   if (bytes >= detail::kLargeBlockBytes)
-    if (std::shared_ptr<uint8_t> large = detail::allocateLargeZeroed(bytes))
+    if (std::shared_ptr<uint8_t> large = detail::allocateLarge(bytes, zeroed))
       return large;
   size_t rounded = (bytes + 63) / 64 * 64;
   if (rounded == 0)
@@ -74,8 +76,26 @@ std::shared_ptr<uint8_t> allocateZeroed(size_t bytes) {
   void *memory = std::aligned_alloc(64, rounded);
   if (!memory)
     throw std::bad_alloc();
-  std::memset(memory, 0, rounded);
+  if (zeroed)
+    std::memset(memory, 0, rounded);
   return std::shared_ptr<uint8_t>(static_cast<uint8_t *>(memory), [](uint8_t *p) { std::free(p); });
+}
+
+/// Whether uninitialized tensors are filled with 0xFF bytes.
+bool poisonOutputs() {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#endif
+  static const bool requested = [] {
+    const char *value = std::getenv("ASCENDPREC_POISON_OUTPUTS");
+    return value && *value && std::string(value) != "0";
+  }();
+  return requested;
 }
 
 int64_t product(const std::vector<int64_t> &shape) {
@@ -99,7 +119,20 @@ template <typename T> void store(uint8_t *data, int64_t index, T value) {
 
 HostTensor::HostTensor(ElementType type, std::vector<int64_t> shape)
     : elementType(type), dims(std::move(shape)), count(product(dims)),
-      storage(allocateZeroed(static_cast<size_t>(count) * elementBytes(type))) {}
+      storage(allocateStorage(static_cast<size_t>(count) * elementBytes(type), true)) {}
+
+HostTensor HostTensor::uninitialized(ElementType type, std::vector<int64_t> shape) {
+  HostTensor tensor;
+  tensor.elementType = type;
+  tensor.dims = std::move(shape);
+  tensor.count = product(tensor.dims);
+  size_t bytes = static_cast<size_t>(tensor.count) * elementBytes(type);
+  bool poison = poisonOutputs();
+  tensor.storage = allocateStorage(bytes, /*zeroed=*/false);
+  if (poison)
+    std::memset(tensor.storage.get(), 0xFF, bytes);
+  return tensor;
+}
 
 HostTensor HostTensor::view(std::vector<int64_t> shape) const {
   assert(product(shape) == count && "a view keeps the element count");

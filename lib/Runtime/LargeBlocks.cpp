@@ -62,8 +62,8 @@ uint8_t *mapBlock(size_t length) {
 /// otherwise push the total past that peak.
 class LargeBlocks {
 public:
-  /// `bytes` of zeros in a block of `length`.
-  uint8_t *allocate(size_t bytes, size_t length) {
+  /// `bytes` (of zeros when `zeroed`) in a block of `length`.
+  uint8_t *allocate(size_t bytes, size_t length, bool zeroed) {
     std::lock_guard<std::mutex> lock(mutex);
     auto best = kept.end();
     for (auto it = kept.begin(); it != kept.end(); ++it)
@@ -77,7 +77,8 @@ public:
       mapped -= block.length - length;
       live += length;
       peak = std::max(peak, live);
-      std::memset(block.start, 0, bytes);
+      if (zeroed)
+        std::memset(block.start, 0, bytes);
       return block.start;
     }
     size_t newPeak = std::max(peak, live + length);
@@ -119,16 +120,17 @@ LargeBlocks &largeBlocks() {
 } // namespace
 #endif
 
-std::shared_ptr<uint8_t> ascendprec::runtime::detail::allocateLargeZeroed(size_t bytes) {
+std::shared_ptr<uint8_t> ascendprec::runtime::detail::allocateLarge(size_t bytes, bool zeroed) {
 #if defined(ASCENDPREC_MAP_LARGE_BLOCKS)
   size_t length = (bytes + kGranule - 1) / kGranule * kGranule;
-  uint8_t *start = largeBlocks().allocate(bytes, length);
+  uint8_t *start = largeBlocks().allocate(bytes, length, zeroed);
   if (!start)
     return nullptr;
   return std::shared_ptr<uint8_t>(start,
                                   [length](uint8_t *p) { largeBlocks().free({p, length}); });
 #else
   (void)bytes;
+  (void)zeroed;
   return nullptr;
 #endif
 }

@@ -13,11 +13,12 @@
 
 namespace ascendprec::runtime::detail {
 
-/// Zero-filled, page-aligned storage of `bytes` (at least
-/// kLargeBlockBytes) mapped from the kernel, reusing freed blocks, or null
-/// where the host does not map (not Linux, AddressSanitizer builds) or the
+/// Page-aligned storage of `bytes` (at least kLargeBlockBytes) mapped from
+/// the kernel, reusing freed blocks, zero-filled when `zeroed` (else as a
+/// reused block was left: fresh pages are zero either way), or null where
+/// the host does not map (not Linux, AddressSanitizer builds) or the
 /// mapping fails: the caller then takes the heap.
-std::shared_ptr<uint8_t> allocateLargeZeroed(size_t bytes);
+std::shared_ptr<uint8_t> allocateLarge(size_t bytes, bool zeroed);
 
 /// Tensors of this size or more are large blocks (an fp16 activation of a
 /// MobileNet block is 3 MB: from the heap, its pages fault every run).

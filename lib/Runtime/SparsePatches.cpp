@@ -318,14 +318,20 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   uint32_t found = 0;
   if (direct) {
-    raw.assign(planeFloats * bytes, 0);
+    // fp32 goes straight into the plane; fp16/bf16 through `raw`.
+    planes.assign(planeFloats, 0.0f);
+    uint8_t *target = reinterpret_cast<uint8_t *>(planes.data());
+    if (in != ElementType::F32) {
+      raw.assign(planeFloats * bytes, 0);
+      target = raw.data();
+    }
     for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
       int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
       copyTransposed(firstPlane + (h * g.rowStride + wBegin) * bytes, g.channelStride, channels,
-                     width, raw.data() + at * lanes * bytes, lanes, bytes);
+                     width, target + at * lanes * bytes, lanes, bytes);
     }
-    planes.resize(planeFloats);
-    widenToFloat(in, raw.data(), planes.data(), planeFloats);
+    if (in != ElementType::F32)
+      widenToFloat(in, raw.data(), planes.data(), planeFloats);
     found = unusualIn(planes.data(), planeFloats);
   } else {
     planes.assign(planeFloats, 0.0f);

@@ -219,6 +219,10 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
   checkConvolution({3, 11, 10, 20, 3, 2, 2, 2, 2, 0, 1, 3, 2, 2}, GetParam(), false, 2, 24, 8, 32);
   // 1x1, no padding, M tiles past the last output position.
   checkConvolution({8, 5, 5, 4, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), false, 3, 16, 16, 16);
+  // 1x1 over whole tiles: the patches are read in the map, then a last
+  // tile past the output positions is gathered.
+  checkConvolution({32, 8, 8, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), false, 9, 16, 16, 32);
+  checkConvolution({32, 6, 6, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), true, 10, 16, 16, 32);
   // A depthwise convolution's group: one channel, one filter; its tile
   // keeps 9 of 16 K steps and 1 of 16 columns (the one-column multiply).
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 7, 24, 16, 16);

@@ -49,6 +49,13 @@ public:
   HostTensor() = default;
   /// A zero-filled tensor.
   HostTensor(ElementType type, std::vector<int64_t> shape);
+  /// A tensor whose contents are left as they are, for the output of a
+  /// kernel that writes every element (zeroing a large output costs as much
+  /// as a quick kernel). Sanitizer builds, and any build with
+  /// ASCENDPREC_POISON_OUTPUTS set in the environment, fill it with 0xFF
+  /// bytes (NaN, -1) instead, so that an element a kernel fails to write
+  /// shows in the tests.
+  static HostTensor uninitialized(ElementType type, std::vector<int64_t> shape);
 
   ElementType type() const { return elementType; }
   const std::vector<int64_t> &shape() const { return dims; }
