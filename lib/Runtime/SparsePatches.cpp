@@ -133,9 +133,16 @@ inline __attribute__((always_inline)) void
 macPositions(const float *__restrict at, int64_t step, const int64_t *offsets, int64_t window,
              const float *__restrict weights, float *acc, int64_t n, int64_t live) {
   float sums[kPositions][kLanes] = {};
-  for (int64_t p = 0; p < kPositions; ++p)
-    for (int64_t t = 0; t < live; ++t)
-      sums[p][t] = acc[p * n + t];
+  // (A fixed count when every lane is live: a loop the compiler unrolls,
+  // not a call of memcpy.)
+  for (int64_t p = 0; p < kPositions; ++p) {
+    if (live == kLanes)
+      for (int64_t t = 0; t < kLanes; ++t)
+        sums[p][t] = acc[p * n + t];
+    else
+      for (int64_t t = 0; t < live; ++t)
+        sums[p][t] = acc[p * n + t];
+  }
   for (int64_t r = 0; r < window; ++r) {
     const float *weight = weights + r * kLanes;
     for (int64_t p = 0; p < kPositions; ++p) {
@@ -144,9 +151,14 @@ macPositions(const float *__restrict at, int64_t step, const int64_t *offsets, i
         sums[p][t] = mac(sums[p][t], values[t], weight[t]);
     }
   }
-  for (int64_t p = 0; p < kPositions; ++p)
-    for (int64_t t = 0; t < live; ++t)
-      acc[p * n + t] = sums[p][t];
+  for (int64_t p = 0; p < kPositions; ++p) {
+    if (live == kLanes)
+      for (int64_t t = 0; t < kLanes; ++t)
+        acc[p * n + t] = sums[p][t];
+    else
+      for (int64_t t = 0; t < live; ++t)
+        acc[p * n + t] = sums[p][t];
+  }
 }
 
 template <int64_t kLanes>
@@ -244,7 +256,7 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
 }
 
 /// Whether a widened value is inf, NaN or a nonzero under 2^-50.
-inline uint32_t unusual(float value) {
+inline __attribute__((always_inline)) uint32_t unusual(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
   uint32_t magnitude = bits & 0x7FFFFFFFu;
@@ -254,11 +266,30 @@ inline uint32_t unusual(float value) {
 
 /// Nonzero when one of `count` values is unusual, scanned as bits so that
 /// it vectorizes.
-uint32_t unusualIn(const float *values, int64_t count) {
+inline __attribute__((always_inline)) uint32_t unusualBody(const float *values, int64_t count) {
   uint32_t found = 0;
   for (int64_t w = 0; w < count; ++w)
     found |= unusual(values[w]);
   return found;
+}
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) uint32_t unusualAvx2(const float *values, int64_t count) {
+  return unusualBody(values, count);
+}
+__attribute__((target("avx512f"))) uint32_t unusualAvx512(const float *values, int64_t count) {
+  return unusualBody(values, count);
+}
+#endif
+uint32_t unusualIn(const float *values, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512)
+    return unusualAvx512(values, count);
+  if (avx2)
+    return unusualAvx2(values, count);
+#endif
+  return unusualBody(values, count);
 }
 
 } // namespace
@@ -318,12 +349,27 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   uint32_t found = 0;
   if (direct) {
-    // fp32 goes straight into the plane; fp16/bf16 through `raw`.
-    planes.assign(planeFloats, 0.0f);
+    // fp32 goes straight into the plane; fp16/bf16 through `raw`. Only
+    // what the input does not cover is zeroed: padding rows, and the
+    // padding columns of the rest.
+    planes.resize(planeFloats);
     uint8_t *target = reinterpret_cast<uint8_t *>(planes.data());
     if (in != ElementType::F32) {
-      raw.assign(planeFloats * bytes, 0);
+      raw.resize(planeFloats * bytes);
       target = raw.data();
+    }
+    size_t rowBytes = tile.planeWidth * lanes * bytes;
+    for (int64_t r = 0; r < tile.planeRows; ++r) {
+      uint8_t *line = target + r * rowBytes;
+      int64_t h = top + r;
+      if (h < hBegin || h >= hEnd || width == 0) {
+        std::memset(line, 0, rowBytes);
+        continue;
+      }
+      size_t before = (g.padLeft + wBegin) * lanes * bytes;
+      size_t inside = width * lanes * bytes;
+      std::memset(line, 0, before);
+      std::memset(line + before + inside, 0, rowBytes - before - inside);
     }
     for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
       int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;

@@ -44,11 +44,25 @@ std::pair<int64_t, int64_t> runAxes(const Buffer &tile, const Buffer &gm,
   return {tileLast, last};
 }
 
+/// Whether the tile at `offsets` lies wholly inside GM (no element of it
+/// is zero-filled).
+bool insideGm(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
+  int64_t lead = gm.rank - tile.rank;
+  for (int64_t d = 0; d < gm.rank; ++d) {
+    int64_t extent = d < lead ? 1 : tile.sizes[d - lead];
+    if (offsets[d] < 0 || offsets[d] + extent > gm.sizes[d])
+      return false;
+  }
+  return true;
+}
+
 void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
   int64_t lead = gm.rank - tile.rank;
   thread_local std::vector<int64_t> tileShape, rows, gmIndex;
   tileShape.assign(tile.sizes, tile.sizes + tile.rank);
-  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  // Only a tile past GM's edge has elements to zero.
+  if (!insideGm(gm, tile, offsets))
+    std::memset(tile.data, 0, tile.numElements() * tile.bytes);
   if (tile.rank == 0) {
     int64_t at = gmOffset(gm, offsets.data());
     if (at >= 0)
