@@ -95,16 +95,26 @@ void loadPlain(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> 
 }
 
 void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int64_t> &offsets) {
-  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
   int64_t rows = tile.sizes[0], cols = tile.sizes[1];
   int64_t r = gm.rank - 2, c = gm.rank - 1;
   int64_t base = 0;
   for (int64_t d = 0; d < r; ++d)
     base += offsets[d] * gm.strides[d];
   // Tile [i, j] reads GM [offset_r + j, offset_c + i]: the columns of the
-  // tile that exist in GM, row by row of GM.
+  // tile that exist in GM, row by row of GM; the rest is zero.
   int64_t validRows = std::min(rows, gm.sizes[c] - offsets[c]);
   int64_t validCols = std::min(cols, gm.sizes[r] - offsets[r]);
+  if (validRows < rows || validCols < cols)
+    std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  if (validRows <= 0 || validCols <= 0)
+    return;
+  if (gm.strides[c] == 1) {
+    // GM rows are the tile's columns: transposed in register blocks (a
+    // fused convolution's side input, read from NCHW).
+    copyTransposed(gm.data + (base + offsets[r] * gm.strides[r] + offsets[c]) * gm.bytes,
+                   gm.strides[r], validCols, validRows, tile.data, cols, gm.bytes);
+    return;
+  }
   forElementSize(gm.bytes, [&](auto element) {
     using T = decltype(element);
     auto *target = reinterpret_cast<T *>(tile.data);

@@ -16,6 +16,7 @@
 
 // The runtime's entry points, as the symbol table declares them.
 #include "../../lib/Runtime/RuntimeBuffers.h"
+#include "RuntimeMemref.h"
 
 #include "AscendPrec/Runtime/HostTensor.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
@@ -30,28 +31,9 @@
 #include <vector>
 
 using namespace ascendprec::runtime;
+using ascendprec::runtime::testing::Memref;
 
 namespace {
-
-/// A memref descriptor {allocated, aligned, offset, sizes, strides} of a
-/// row-major buffer of `sizes`, or of explicit `strides`.
-struct Memref {
-  std::vector<int64_t> fields;
-  int64_t rank;
-  Memref(void *data, std::vector<int64_t> sizes, std::vector<int64_t> strides = {})
-      : rank(static_cast<int64_t>(sizes.size())) {
-    if (strides.empty()) {
-      strides.assign(sizes.size(), 1);
-      for (int64_t d = rank - 2; d >= 0; --d)
-        strides[d] = strides[d + 1] * sizes[d + 1];
-    }
-    auto address = reinterpret_cast<int64_t>(data);
-    fields = {address, address, 0};
-    fields.insert(fields.end(), sizes.begin(), sizes.end());
-    fields.insert(fields.end(), strides.begin(), strides.end());
-  }
-  void *descriptor() { return fields.data(); }
-};
 
 /// Buffers as the cube reads them: fp32 as is, fp16/bf16 as their bits.
 struct Stored {
