@@ -545,9 +545,9 @@ constexpr int64_t kTransposeBlock = 32;
 /// [i, j] to corner[j * columnStride + i] (in elements).
 template <typename T>
 void storeTransposed(const T *tile, int64_t rows, int64_t cols, uint8_t *corner,
-                     int64_t columnStride) {
+                     int64_t columnStride, bool streaming) {
   copyTransposed(reinterpret_cast<const uint8_t *>(tile), cols, rows, cols, corner, columnStride,
-                 sizeof(T));
+                 sizeof(T), streaming);
 }
 
 /// Writes `count` elements to `line`, `stride` elements apart.
@@ -706,6 +706,7 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
     // run of the block is written, instead of one element per GM row.
     bool byColumns = jStride != 1 && iStride == 1;
     int64_t block = byColumns ? kTransposeBlock : 1;
+    bool streaming = streamsPastCache(target.numElements() * target.bytes);
     finished.resize(block * count);
     halves.resize(block * count);
     for (int64_t i0 = iBegin; i0 < iEnd; i0 += block) {
@@ -726,11 +727,11 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
         else
           narrowToBFloat16(finished.data(), halves.data(), height * count, overflowMode);
         if (byColumns)
-          storeTransposed(halves.data(), height, count, corner, jStride);
+          storeTransposed(halves.data(), height, count, corner, jStride, streaming);
         else
           storeRow(halves.data(), corner, jStride, count);
       } else if (byColumns) {
-        storeTransposed(finished.data(), height, count, corner, jStride);
+        storeTransposed(finished.data(), height, count, corner, jStride, streaming);
       } else {
         storeRow(finished.data(), corner, jStride, count);
       }

@@ -374,7 +374,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
     for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
       int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
       copyTransposed(firstPlane + (h * g.rowStride + wBegin) * bytes, g.channelStride, channels,
-                     width, target + at * lanes * bytes, lanes, bytes);
+                     width, target + at * lanes * bytes, lanes, bytes, /*streaming=*/false);
     }
     if (in != ElementType::F32)
       widenToFloat(in, raw.data(), planes.data(), planeFloats);

@@ -112,7 +112,8 @@ void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int6
     // GM rows are the tile's columns: transposed in register blocks (a
     // fused convolution's side input, read from NCHW).
     copyTransposed(gm.data + (base + offsets[r] * gm.strides[r] + offsets[c]) * gm.bytes,
-                   gm.strides[r], validCols, validRows, tile.data, cols, gm.bytes);
+                   gm.strides[r], validCols, validRows, tile.data, cols, gm.bytes,
+                   /*streaming=*/false);
     return;
   }
   forElementSize(gm.bytes, [&](auto element) {
@@ -528,7 +529,7 @@ void ascendprec_rt_store(int64_t tileRank, void *tileDesc, int64_t gmRank, void 
       copyTransposed(tile.at(iBegin * tile.strides[0] + jBegin), tile.strides[0], iEnd - iBegin,
                      jEnd - jBegin,
                      gm.at(base + (offsets[r] + jBegin) * gm.strides[r] + offsets[c] + iBegin),
-                     gm.strides[r], bytes);
+                     gm.strides[r], bytes, streamsPastCache(gm.numElements() * bytes));
       return;
     }
     forElementSize(bytes, [&](auto element) {

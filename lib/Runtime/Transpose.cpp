@@ -54,15 +54,15 @@ transpose8x8(const uint32_t *source, int64_t sourceStride, __m256 c[8]) {
 
 /// 16 x 8 blocks of 32-bit elements through AVX registers: each column of a
 /// block is 64 bytes, a whole cache line, written with streaming stores
-/// where the target is aligned (the next kernel reads it from memory
-/// anyway: a 100 MB activation does not stay in cache), so the line is not
-/// read first.
+/// when asked and the target is aligned (a 100 MB activation does not stay
+/// in cache for the next kernel anyway), so the line is not read first.
 __attribute__((target("avx2"))) void copyTransposed32(const uint32_t *source,
                                                       int64_t sourceStride, int64_t rows,
                                                       int64_t cols, uint32_t *target,
-                                                      int64_t targetStride) {
+                                                      int64_t targetStride, bool streaming) {
   int64_t fullRows = rows - rows % 16, fullCols = cols - cols % 8;
-  bool aligned = reinterpret_cast<uintptr_t>(target) % 32 == 0 && targetStride % 8 == 0;
+  bool aligned = streaming && reinterpret_cast<uintptr_t>(target) % 32 == 0 &&
+                 targetStride % 8 == 0;
   for (int64_t i = 0; i < fullRows; i += 16) {
     for (int64_t j = 0; j < fullCols; j += 8) {
       __m256 top[8], bottom[8];
@@ -93,14 +93,17 @@ __attribute__((target("avx2"))) void copyTransposed32(const uint32_t *source,
 
 void ascendprec::runtime::detail::copyTransposed(const uint8_t *source, int64_t sourceStride,
                                                  int64_t rows, int64_t cols, uint8_t *target,
-                                                 int64_t targetStride, size_t bytes) {
+                                                 int64_t targetStride, size_t bytes,
+                                                 bool streaming) {
   if (rows <= 0 || cols <= 0)
     return;
 #if defined(ASCENDPREC_X86_TRANSPOSE)
   static const bool avx2 = __builtin_cpu_supports("avx2");
   if (bytes == 4 && avx2)
     return copyTransposed32(reinterpret_cast<const uint32_t *>(source), sourceStride, rows, cols,
-                            reinterpret_cast<uint32_t *>(target), targetStride);
+                            reinterpret_cast<uint32_t *>(target), targetStride, streaming);
+#else
+  (void)streaming;
 #endif
   // Others in 16-row blocks, so that a block's rows stay in L1 while every
   // column of it is written.

@@ -22,7 +22,7 @@ using ascendprec::runtime::detail::copyTransposed;
 
 namespace {
 
-template <typename T> void checkShape(int64_t rows, int64_t cols, int64_t shift) {
+template <typename T> void checkShape(int64_t rows, int64_t cols, int64_t shift, bool streaming) {
   std::mt19937 random(static_cast<unsigned>(rows * 131 + cols * 7 + shift));
   // Shift 0: an aligned target with a stride of whole 32-byte groups (the
   // streaming path); otherwise an odd stride.
@@ -44,18 +44,21 @@ template <typename T> void checkShape(int64_t rows, int64_t cols, int64_t shift)
     for (int64_t j = 0; j < cols; ++j)
       wanted[j * targetStride + i] = source[i * sourceStride + j];
   copyTransposed(reinterpret_cast<const uint8_t *>(source.data()), sourceStride, rows, cols,
-                 reinterpret_cast<uint8_t *>(target), targetStride, sizeof(T));
+                 reinterpret_cast<uint8_t *>(target), targetStride, sizeof(T), streaming);
   ASSERT_EQ(0, std::memcmp(storage.data(), expected.data(), storage.size() * sizeof(T)))
-      << rows << " x " << cols << ", " << sizeof(T) << "-byte elements, shift " << shift;
+      << rows << " x " << cols << ", " << sizeof(T) << "-byte elements, shift " << shift
+      << (streaming ? ", streaming" : "");
 }
 
 TEST(Transpose, EveryShapeSizeAndAlignmentMatchesThePlainLoop) {
   for (int64_t rows : {1, 7, 8, 15, 16, 17, 33, 160})
     for (int64_t cols : {1, 7, 8, 9, 16, 64})
       for (int64_t shift : {0, 1, 8}) {
-        checkShape<uint32_t>(rows, cols, shift);
-        checkShape<uint16_t>(rows, cols, shift);
-        checkShape<uint64_t>(rows, cols, shift);
+        for (bool streaming : {false, true}) {
+          checkShape<uint32_t>(rows, cols, shift, streaming);
+          checkShape<uint16_t>(rows, cols, shift, streaming);
+          checkShape<uint64_t>(rows, cols, shift, streaming);
+        }
       }
 }
 
