@@ -17,9 +17,16 @@ namespace ascendprec::runtime::detail {
 
 /// Element [i, j] of a rows x cols tile (row i at source + i * sourceStride)
 /// to target[j * targetStride + i], for i < rows, j < cols; strides in
-/// elements of `bytes` (2 or 4 take the blocked path, any size works).
+/// elements of `bytes` (4 takes the blocked path, any size works). With
+/// `streaming`, whole cache lines of an aligned target are written past the
+/// cache (for a tensor too large to stay there for its next reader).
 void copyTransposed(const uint8_t *source, int64_t sourceStride, int64_t rows, int64_t cols,
-                    uint8_t *target, int64_t targetStride, size_t bytes);
+                    uint8_t *target, int64_t targetStride, size_t bytes, bool streaming);
+
+/// Whether writes into a GM tensor of `bytes` should stream past the cache:
+/// when it is too large for the last-level cache to keep for the kernel
+/// that reads it next (32 MiB on the machine this was tuned on).
+inline bool streamsPastCache(size_t bytes) { return bytes >= (size_t(16) << 20); }
 
 } // namespace ascendprec::runtime::detail
 
