@@ -129,27 +129,40 @@ void loadTransposed(const Buffer &gm, const Buffer &tile, const std::vector<int6
 }
 
 void loadBroadcast(const Buffer &gm, const Buffer &tile, int64_t start,
-                   const std::vector<int64_t> &shape) {
-  std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+                   const std::vector<int64_t> &broadcastShape) {
   int64_t total = 1;
-  for (int64_t dim : shape)
+  for (int64_t dim : broadcastShape)
     total *= dim;
-  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t fullRank = static_cast<int64_t>(broadcastShape.size());
   int64_t count = std::min<int64_t>(tile.numElements(), total - start);
-  if (count <= 0 || rank == 0) {
+  if (count < tile.numElements())
+    std::memset(tile.data, 0, tile.numElements() * tile.bytes);
+  if (count <= 0 || fullRank == 0) {
     if (count > 0)
       std::memcpy(tile.data, gm.data, gm.bytes);
     return;
   }
   // GM's dimensions align with the trailing ones of the shape; a dimension
-  // of 1 (or one GM lacks) reads its one element: stride 0.
-  thread_local std::vector<int64_t> index, stride;
-  index.assign(rank, 0);
-  stride.assign(rank, 0);
-  for (int64_t d = rank - gm.rank; d < rank; ++d) {
-    int64_t g = d - (rank - gm.rank);
-    stride[d] = gm.sizes[g] == 1 ? 0 : gm.strides[g];
+  // of 1 (or one GM lacks) reads its one element: stride 0. Adjacent
+  // dimensions that both repeat, or that are contiguous in GM, are one
+  // dimension: a [N, C, 1, 1] scale over [N, C, H, W] repeats runs of H*W.
+  thread_local std::vector<int64_t> index, stride, shape;
+  shape.clear();
+  stride.clear();
+  for (int64_t d = 0; d < fullRank; ++d) {
+    int64_t g = d - (fullRank - gm.rank);
+    int64_t step = g < 0 || gm.sizes[g] == 1 ? 0 : gm.strides[g];
+    int64_t size = broadcastShape[d];
+    if (!shape.empty() && stride.back() == step * size) {
+      shape.back() *= size;
+      stride.back() = step;
+      continue;
+    }
+    shape.push_back(size);
+    stride.push_back(step);
   }
+  int64_t rank = static_cast<int64_t>(shape.size());
+  index.assign(rank, 0);
   for (int64_t d = rank - 1, flat = start; d >= 0; --d) {
     index[d] = flat % shape[d];
     flat /= shape[d];

@@ -6,7 +6,8 @@
 // op's definition: tile [i, j] reads GM [o_r + i, o_c + j] (plain) or
 // [o_r + j, o_c + i] (transposed), 0 outside GM; over tiles inside GM, at
 // its edges, with GM strided, and over stale tile contents (a load must
-// overwrite every element).
+// overwrite every element). Broadcast loads likewise, against the
+// multi-index of each flat element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,60 @@ TEST(TileLoad, TransposedTilesInsideAndAtTheEdges) {
     checkLoad(gm, 0, 0, 40, 16, 16, true);  // GM columns run out: tile rows past them
     checkLoad(gm, 1, 30, 40, 16, 16, true); // both
   }
+}
+
+/// A broadcast load of GM `gmShape` (row-major) to `shape`, flattened, at
+/// flat offset `start` into a tile of `tileSize`: element t is GM's element
+/// at the multi-index of start + t, each GM dimension of 1 (or missing,
+/// leading) read at 0; 0 past the shape's end.
+void checkBroadcast(const std::vector<int64_t> &gmShape, const std::vector<int64_t> &shape,
+                    int64_t start, int64_t tileSize) {
+  int64_t gmCount = 1, total = 1;
+  for (int64_t dim : gmShape)
+    gmCount *= dim;
+  for (int64_t dim : shape)
+    total *= dim;
+  std::vector<float> data(gmCount), tile(tileSize, -7.0f);
+  for (int64_t i = 0; i < gmCount; ++i)
+    data[i] = static_cast<float>(i) + 0.25f;
+  Memref source(data.data(), gmShape), target(tile.data(), {tileSize});
+  std::vector<int64_t> offsets = {start}, params = shape;
+  Memref off(offsets.data(), {1}), par(params.data(), {static_cast<int64_t>(params.size())});
+  ascendprec_rt_load(static_cast<int64_t>(gmShape.size()), source.descriptor(), 1,
+                     target.descriptor(), 1, off.descriptor(), 1, par.descriptor(), 4,
+                     static_cast<int32_t>(LoadMode::Broadcast));
+  int64_t lead = static_cast<int64_t>(shape.size() - gmShape.size());
+  for (int64_t t = 0; t < tileSize; ++t) {
+    float wanted = 0.0f;
+    if (start + t < total) {
+      int64_t flat = start + t, at = 0, scale = 1;
+      for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+        int64_t i = flat % shape[d];
+        flat /= shape[d];
+        if (d >= lead) {
+          int64_t g = d - lead;
+          at += (gmShape[g] == 1 ? 0 : i) * scale;
+          scale *= gmShape[g];
+        }
+      }
+      wanted = data[at];
+    }
+    ASSERT_EQ(tile[t], wanted) << "element " << t << " of the tile at " << start;
+  }
+}
+
+TEST(TileLoad, BroadcastRepeatsRunsAndCopiesContiguousOnes) {
+  // A per-channel scale over NCHW (runs of H*W), from the start, mid-run
+  // and over the end (the tail zero).
+  checkBroadcast({2, 6, 1, 1}, {2, 6, 5, 7}, 0, 128);
+  checkBroadcast({2, 6, 1, 1}, {2, 6, 5, 7}, 33, 128);
+  checkBroadcast({2, 6, 1, 1}, {2, 6, 5, 7}, 400, 128);
+  // A bias over the last axis, GM of lower rank; a middle axis repeated.
+  checkBroadcast({7}, {2, 6, 5, 7}, 19, 100);
+  checkBroadcast({1, 6, 1, 7}, {2, 6, 5, 7}, 51, 200);
+  checkBroadcast({2, 1, 5, 7}, {2, 6, 5, 7}, 0, 420);
+  // A scalar.
+  checkBroadcast({1}, {3, 4}, 2, 16);
 }
 
 } // namespace
