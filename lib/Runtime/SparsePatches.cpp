@@ -349,16 +349,11 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   uint32_t found = 0;
   if (direct) {
-    // fp32 goes straight into the plane; fp16/bf16 through `raw`. Only
-    // what the input does not cover is zeroed: padding rows, and the
+    // Only what the input does not cover is zeroed: padding rows, and the
     // padding columns of the rest.
     planes.resize(planeFloats);
-    uint8_t *target = reinterpret_cast<uint8_t *>(planes.data());
-    if (in != ElementType::F32) {
-      raw.resize(planeFloats * bytes);
-      target = raw.data();
-    }
-    size_t rowBytes = tile.planeWidth * lanes * bytes;
+    size_t rowBytes = tile.planeWidth * lanes * 4;
+    auto *target = reinterpret_cast<uint8_t *>(planes.data());
     for (int64_t r = 0; r < tile.planeRows; ++r) {
       uint8_t *line = target + r * rowBytes;
       int64_t h = top + r;
@@ -366,18 +361,29 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
         std::memset(line, 0, rowBytes);
         continue;
       }
-      size_t before = (g.padLeft + wBegin) * lanes * bytes;
-      size_t inside = width * lanes * bytes;
+      size_t before = (g.padLeft + wBegin) * lanes * 4;
+      size_t inside = width * lanes * 4;
       std::memset(line, 0, before);
       std::memset(line + before + inside, 0, rowBytes - before - inside);
     }
+    // Each input row of the channels, transposed into the lanes: fp32 as
+    // it is, fp16/bf16 widened first (the transpose moves 32-bit
+    // elements in register blocks).
+    raw.resize(in == ElementType::F32 ? 0 : channels * width * 4);
     for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
       int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
-      copyTransposed(firstPlane + (h * g.rowStride + wBegin) * bytes, g.channelStride, channels,
-                     width, target + at * lanes * bytes, lanes, bytes, /*streaming=*/false);
+      const uint8_t *rows = firstPlane + (h * g.rowStride + wBegin) * bytes;
+      int64_t rowStride = g.channelStride;
+      if (in != ElementType::F32) {
+        auto *wide = reinterpret_cast<float *>(raw.data());
+        for (int64_t c = 0; c < channels; ++c)
+          widenToFloat(in, rows + c * g.channelStride * bytes, wide + c * width, width);
+        rows = raw.data();
+        rowStride = width;
+      }
+      copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
+                     /*streaming=*/false);
     }
-    if (in != ElementType::F32)
-      widenToFloat(in, raw.data(), planes.data(), planeFloats);
     found = unusualIn(planes.data(), planeFloats);
   } else {
     planes.assign(planeFloats, 0.0f);
