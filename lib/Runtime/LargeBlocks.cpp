@@ -4,8 +4,9 @@
 // once per launch. Taken from the heap they cost a memset plus a page fault
 // per 4 KiB page, every time. So large blocks are mapped (fresh pages are
 // zero: no memset) and a freed block is kept for the next allocation it
-// can hold, which zeroes it in place: from the second run of a model on,
-// its activations reuse the first run's pages without a fault.
+// can hold, which zeroes it in place if it needs zeros (a kernel output
+// written whole does not): from the second run of a model on, its
+// activations reuse the first run's pages without a fault.
 //
 // Not huge pages: on the 2-core VM this was measured on, MADV_HUGEPAGE made
 // later runs 10% faster but the first run (the one a user sees) 30%
