@@ -35,10 +35,12 @@ const std::vector<FusionPassInfo> &fusionPasses() {
        "Exp, ReduceSum over one axis (keep_dims) and Div, optionally after x - ReduceMax(x) "
        "over the same axis"},
       {"TbeCommonRules0FusionPass", FusionKind::Buffer, true, "Conv2D + elementwise",
-       "after planning: a Conv2D on the AI Core and the chain of up to 4 elementwise vector "
-       "ops after it (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's "
-       "only user: one kernel; the intermediate stays in the accumulator's fp32 and is cast "
-       "once on the way out"},
+       "after planning: a Conv2D on the AI Core (depthwise and grouped ones too) and the "
+       "chain of elementwise vector ops after it, each the previous one's only user: up to "
+       "3 of any kind, 4 or 5 only when all are in CANN's white list (Relu, Relu6, "
+       "LeakyRelu, PRelu, Add, Mul, Minimum, Sigmoid, Tanh, Softplus, Mish, Swish): one "
+       "kernel; the intermediate stays in the accumulator's fp32 and is cast once on the "
+       "way out"},
       {"TbeMatmulElemwiseFusionPass", FusionKind::Buffer, true, "MatMul + elementwise",
        "the same for MatMulV2 and BatchMatMulV2"},
   };

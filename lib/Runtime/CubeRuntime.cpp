@@ -525,11 +525,17 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
 /// The fixpipe's fp32 steps on one row: + bias (in fp32), then ReLU (NaN
 /// passes, -0 becomes +0), written branch-free so that it vectorizes.
 void finishRow(const float *values, const float *bias, bool relu, float *out, int64_t count) {
-  if (bias)
+  if (bias) {
     for (int64_t j = 0; j < count; ++j)
       out[j] = values[j] + bias[j];
-  else
-    std::memcpy(out, values, count * 4);
+  } else {
+    // 16 at a time inline (a cube tile's row is often 16 wide, where a call
+    // of memcpy costs more than the copy), the rest by memcpy.
+    int64_t j = 0;
+    for (; j + 16 <= count; j += 16)
+      std::memcpy(out + j, values + j, 64);
+    std::memcpy(out + j, values + j, (count - j) * 4);
+  }
   if (relu)
     for (int64_t j = 0; j < count; ++j) {
       float v = out[j];
@@ -705,6 +711,16 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
     // is a column of GM: rows are finished in blocks, then each column's
     // run of the block is written, instead of one element per GM row.
     bool byColumns = jStride != 1 && iStride == 1;
+    if (!byColumns && jStride == 1 && out == ElementType::F32 && !saturate) {
+      // Row by row into place (a UB tile, or GM rows): no staging.
+      for (int64_t i = iBegin; i < iEnd; ++i) {
+        const float *values =
+            reinterpret_cast<const float *>(source.data) + i * source.strides[0] + jBegin;
+        auto *line = reinterpret_cast<float *>(target.at(base + i * iStride + jBegin));
+        finishRow(values, hasBias ? biasRow.data() : nullptr, relu, line, count);
+      }
+      return;
+    }
     int64_t block = byColumns ? kTransposeBlock : 1;
     bool streaming = streamsPastCache(target.numElements() * target.bytes);
     finished.resize(block * count);

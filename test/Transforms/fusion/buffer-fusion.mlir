@@ -121,3 +121,90 @@ func.func @exit_cast(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
       : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   return %d : tensor<1x2x4x4xf32>
 }
+
+// CANN's rule for a Conv2D's chain (TbeCommonRules0FusionPass): up to 3
+// elementwise ops of any kind join (HardSwish, Sigmoid, Sub)...
+// CHECK-LABEL: func.func @conv_any_three
+// CHECK: ascend.HardSwish {{.*}}ascend.ub_group = "conv5"
+// CHECK: ascend.Sigmoid {{.*}}ascend.ub_group = "conv5"
+// CHECK: ascend.Sub {{.*}}ascend.ub_group = "conv5"
+func.func @conv_any_three(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w5"}
+  %c = ascend.Conv2D %x, %w {name = "conv5", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %h = ascend.HardSwish %c {name = "hswish5"} : tensor<1x2x4x4xf32>
+  %s = ascend.Sigmoid %h {name = "sig5"} : tensor<1x2x4x4xf32>
+  %y = ascend.Sub %s, %r {name = "sub5"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// ...a fourth only when all four are in CANN's white list; otherwise none
+// join (CANN clears the match).
+// CHECK-LABEL: func.func @conv_four_listed
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv6"
+// CHECK: ascend.Sigmoid {{.*}}ascend.ub_group = "conv6"
+// CHECK: ascend.Tanh {{.*}}ascend.ub_group = "conv6"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv6"
+// CHECK-LABEL: func.func @conv_four_unlisted
+// CHECK-NOT: ub_group
+// CHECK: return
+func.func @conv_four_listed(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w6"}
+  %c = ascend.Conv2D %x, %w {name = "conv6", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Relu %c {name = "relu6a"} : tensor<1x2x4x4xf32>
+  %1 = ascend.Sigmoid %0 {name = "sig6"} : tensor<1x2x4x4xf32>
+  %2 = ascend.Tanh %1 {name = "tanh6"} : tensor<1x2x4x4xf32>
+  %y = ascend.Mul %2, %r {name = "mul6"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+func.func @conv_four_unlisted(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w7"}
+  %c = ascend.Conv2D %x, %w {name = "conv7", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Relu %c {name = "relu7"} : tensor<1x2x4x4xf32>
+  %1 = ascend.Sigmoid %0 {name = "sig7"} : tensor<1x2x4x4xf32>
+  %2 = ascend.Exp %1 {name = "exp7"} : tensor<1x2x4x4xf32>
+  %y = ascend.Mul %2, %r {name = "mul7"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// The chain stops before an op with three inputs (ClipByValue) and before
+// a side input that is neither the chain's shape nor a scalar (a
+// per-channel scale); a scalar side input joins.
+// CHECK-LABEL: func.func @conv_stops
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv8"{{.*}}name = "scale8"
+// CHECK: ascend.ClipByValue
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "clip8"
+// CHECK-LABEL: func.func @conv_channel_scale
+// CHECK: ascend.Conv2D
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "conv9"
+// CHECK: ascend.Mul
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "chscale9"
+func.func @conv_stops(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w8"}
+  %k = ascend.Const dense<0.5> : tensor<f32> {name = "k8"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo8"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi8"}
+  %c = ascend.Conv2D %x, %w {name = "conv8", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Mul %c, %k {name = "scale8"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.ClipByValue %0, %lo, %hi {name = "clip8"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+func.func @conv_channel_scale(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w9"}
+  %s = ascend.Const dense<0.5> : tensor<1x2x1x1xf32> {name = "s9"}
+  %c = ascend.Conv2D %x, %w {name = "conv9", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.Mul %c, %s {name = "chscale9"} : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}

@@ -12,6 +12,8 @@
 #include "PlanningState.h"
 #include "PolicyBridge.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <set>
 
 namespace ascendprec::ascend {
@@ -25,11 +27,61 @@ using namespace ascendprec::ascend;
 
 namespace {
 
-/// At most this many elementwise ops follow the cube op in one group.
-constexpr size_t kMaxChain = 4;
+/// TbeMatmulElemwiseFusionPass: at most this many of the ops isChainOp
+/// names follow the matmul in one group.
+constexpr size_t kMaxMatmulChain = 4;
 
 bool isChainOp(Operation *op) {
   return isa<ReluOp, LeakyReluOp, AddOp, SubOp, MulOp, ClipByValueOp>(op);
+}
+
+/// TbeCommonRules0FusionPass, as CANN's fusion engine defines it
+/// (tbe_common_rules0_fusion_pass.cpp): a convolution and up to 5
+/// elementwise ops; up to 3 of any kind, 4 or 5 only when every one is in
+/// its white list (otherwise nothing fuses).
+constexpr size_t kMaxConvChain = 5, kFreeConvChain = 3;
+
+bool inConvWhiteList(StringRef opType) {
+  static const llvm::StringSet<> kWhiteList = {
+      "Eltwise", "LeakyRelu", "Vadd", "Relu", "Relu6", "Relu6D", "PRelu", "Add",
+      "Mul", "Softplus", "Sigmoid", "Mish", "Minimum", "Tanh", "Swish"};
+  return kWhiteList.contains(opType);
+}
+
+/// An elementwise op (CANN's ELEMWISE pattern) with at most two inputs,
+/// as the pass takes them: the unary and binary float families and PRelu;
+/// not LRN (a window across channels), the bool ops, nor ClipByValue (its
+/// bounds are two more inputs: CANN's pass stops at an op of three).
+bool isElementwise(Operation *op) {
+  if (op->getNumResults() != 1 || !isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
+    return false;
+  if (isa<LRNOp>(op))
+    return false;
+  if (isa<PReluOp>(op))
+    return true;
+  if (op->hasTrait<OpTrait::SameOperandsAndResultType>())
+    return op->getNumOperands() == 1;
+  return op->hasTrait<OpTrait::ResultsBroadcastableShape>() && op->getNumOperands() == 2;
+}
+
+/// Whether `op`, reading the chain's `value`, keeps the chain's shape and
+/// reads every other input whole or as a scalar. CANN stops a chain at an
+/// op that broadcasts the chain's value to a larger shape; the group's
+/// kernel here also loads side inputs tile by tile in the output's layout,
+/// so one that broadcasts along some axes (a per-channel scale) stops it
+/// too (docs/decisions.md).
+bool keepsChainShape(Operation *op, Value value) {
+  auto shape = cast<ShapedType>(value.getType()).getShape();
+  if (cast<ShapedType>(op->getResult(0).getType()).getShape() != shape)
+    return false;
+  for (Value operand : op->getOperands()) {
+    if (operand == value)
+      continue;
+    auto type = cast<ShapedType>(operand.getType());
+    if (type.getShape() != shape && type.getNumElements() != 1)
+      return false;
+  }
+  return true;
 }
 
 /// A decision the user made (customize_dtypes, keep_dtype): not ours to change.
@@ -79,20 +131,27 @@ private:
     return std::nullopt;
   }
 
-  /// The elementwise ops after `cube` that join its kernel.
-  SmallVector<AscendOpInterface> chainAfter(AscendOpInterface cube) const {
+  /// The elementwise ops after `cube` that join its kernel, by the rules
+  /// of the convolution's pass or the matmul's.
+  SmallVector<AscendOpInterface> chainAfter(AscendOpInterface cube, bool convolution) const {
     SmallVector<AscendOpInterface> chain;
     Value value = cube->getResult(0);
-    while (chain.size() < kMaxChain) {
+    size_t limit = convolution ? kMaxConvChain : kMaxMatmulChain;
+    while (chain.size() < limit) {
       Operation *user = soleUser(value);
       auto next = dyn_cast_or_null<AscendOpInterface>(user);
       PrecisionAttr decision = next ? next.getPrecisionDecision() : PrecisionAttr();
-      if (!next || !isChainOp(user) || user->getBlock() != cube->getBlock() || !decision ||
+      bool takes = next && (convolution ? isElementwise(user) && keepsChainShape(user, value)
+                                        : isChainOp(user));
+      if (!takes || user->getBlock() != cube->getBlock() || !decision ||
           decision.getEngine() != Engine::AICoreVector || isPinned(decision))
         break;
       chain.push_back(next);
       value = user->getResult(0);
     }
+    if (convolution && chain.size() > kFreeConvChain &&
+        !llvm::all_of(chain, [](AscendOpInterface op) { return inConvWhiteList(op.getOpType()); }))
+      chain.clear();
     return chain;
   }
 
@@ -100,11 +159,11 @@ private:
     PrecisionAttr decision = cube.getPrecisionDecision();
     if (!decision || decision.getEngine() != Engine::AICoreCube || isPinned(decision))
       return;
-    StringRef pass = isa<Conv2DOp>(cube.getOperation()) ? "TbeCommonRules0FusionPass"
-                                                         : "TbeMatmulElemwiseFusionPass";
+    bool convolution = isa<Conv2DOp>(cube.getOperation());
+    StringRef pass = convolution ? "TbeCommonRules0FusionPass" : "TbeMatmulElemwiseFusionPass";
     if (!policy.fusion.isOn(pass))
       return;
-    SmallVector<AscendOpInterface> chain = chainAfter(cube);
+    SmallVector<AscendOpInterface> chain = chainAfter(cube, convolution);
     if (chain.empty())
       return;
     MLIRContext *context = module.getContext();

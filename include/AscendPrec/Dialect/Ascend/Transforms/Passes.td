@@ -71,10 +71,15 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     Runs after `prec-plan-precision`, as CANN's UB fusion runs after
     operator selection (FU-1): `TbeCommonRules0FusionPass` for Conv2D and
     `TbeMatmulElemwiseFusionPass` for MatMulV2 / BatchMatMulV2. A cube op on
-    the AI Core and the chain of up to four elementwise vector ops after it
-    (Relu, LeakyRelu, Add, Sub, Mul, ClipByValue), each the previous one's
-    only user, become one kernel (`ascend.ub_group`, the cube op's name);
-    the lowering builds one kernel per group.
+    the AI Core and the chain of elementwise vector ops after it, each the
+    previous one's only user, become one kernel (`ascend.ub_group`, the
+    cube op's name); the lowering builds one kernel per group. After a
+    Conv2D, as CANN's pass takes them: up to 3 elementwise ops of any kind
+    (at most two inputs, the chain's shape kept, a side input whole or a
+    scalar), 4 or 5 only when all are in CANN's white list (Relu, Relu6,
+    LeakyRelu, PRelu, Add, Mul, Minimum, Sigmoid, Tanh, Softplus, Mish,
+    Swish), else none. After a matmul: up to four of Relu, LeakyRelu, Add,
+    Sub, Mul and ClipByValue.
 
     When the cube op computes in fp16 or bf16, the group keeps the
     intermediate in the accumulator's fp32: the cube op takes its kernel
