@@ -356,6 +356,38 @@ TEST_P(CubeLoop, KeptTilesOfBLastOneBlockRun) {
   expectSameBits(second, wanted, "after block_begin");
 }
 
+TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
+  // Within a launch no kernel writes B, so its tiles outlive the block
+  // runs; a new launch (or none) starts afresh. The weights are changed
+  // under the cache here only to show which tiles a loop used.
+  ElementType type = GetParam();
+  int32_t bytes = type == ElementType::F32 ? 4 : 2;
+  std::mt19937 random(21);
+  int64_t rows = 16, depth = 32, cols = 16;
+  Stored a(type, rows * depth), b(type, cols * depth);
+  a.fill(random, false);
+  b.fill(random, false);
+  LoopCase c{Memref(a.data(), {rows, depth}), Memref(b.data(), {cols, depth}), {0, 0}, {0, 0},
+             {}, LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32};
+  std::vector<float> before(rows * cols), during(rows * cols), after(rows * cols),
+      wanted(rows * cols);
+  runLoopBySteps(c, type, bytes, before);
+  uint64_t launch = newLaunchId();
+  setLaunchId(launch);
+  ascendprec_rt_block_begin();
+  runFusedLoop(c, type, bytes, during, true);
+  b.fill(random, false);
+  ascendprec_rt_block_begin(); // the next block of the same launch
+  runFusedLoop(c, type, bytes, during, true);
+  expectSameBits(during, before, "a later block of the same launch");
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  runFusedLoop(c, type, bytes, after, true);
+  runLoopBySteps(c, type, bytes, wanted);
+  expectSameBits(after, wanted, "a new launch");
+  setLaunchId(0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Inputs, CubeLoop,
                          ::testing::Values(ElementType::F32, ElementType::F16, ElementType::BF16),
                          [](const ::testing::TestParamInfo<ElementType> &info) {
