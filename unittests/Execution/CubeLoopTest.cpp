@@ -334,57 +334,58 @@ TEST_P(CubeLoop, MatmulMatchesTheLoop) {
   expectSameAsSteps(inside, type, 3, 0, "tiles inside GM");
 }
 
+/// A 16 x 16 x 32 matmul whose B a test changes under the kept tiles, to
+/// see which tiles a loop used.
+struct KeptTileCase {
+  ElementType type;
+  int32_t bytes;
+  std::mt19937 random;
+  Stored a, b;
+  LoopCase loop;
+  KeptTileCase(ElementType type, unsigned seed)
+      : type(type), bytes(type == ElementType::F32 ? 4 : 2), random(seed), a(type, 16 * 32),
+        b(type, 16 * 32),
+        loop{Memref(a.data(), {16, 32}), Memref(b.data(), {16, 32}), {0, 0}, {0, 0}, {},
+             LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32} {
+    a.fill(random, false);
+    b.fill(random, false);
+  }
+  std::vector<float> fused() {
+    std::vector<float> acc(16 * 16);
+    runFusedLoop(loop, type, bytes, acc, true);
+    return acc;
+  }
+  std::vector<float> bySteps() {
+    std::vector<float> acc(16 * 16);
+    runLoopBySteps(loop, type, bytes, acc);
+    return acc;
+  }
+};
+
 TEST_P(CubeLoop, KeptTilesOfBLastOneBlockRun) {
-  ElementType type = GetParam();
-  int32_t bytes = type == ElementType::F32 ? 4 : 2;
-  std::mt19937 random(6);
-  int64_t rows = 16, depth = 32, cols = 16;
-  Stored a(type, rows * depth), b(type, cols * depth);
-  a.fill(random, false);
-  b.fill(random, false);
-  LoopCase c{Memref(a.data(), {rows, depth}), Memref(b.data(), {cols, depth}), {0, 0}, {0, 0},
-             {}, LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32};
+  KeptTileCase c(GetParam(), 6);
   ascendprec_rt_block_begin();
-  std::vector<float> first(rows * cols), wanted(rows * cols);
-  runFusedLoop(c, type, bytes, first, true);
+  c.fused();
   // The next block run may see other weights at the same address.
-  b.fill(random, false);
+  c.b.fill(c.random, false);
   ascendprec_rt_block_begin();
-  std::vector<float> second(rows * cols);
-  runFusedLoop(c, type, bytes, second, true);
-  runLoopBySteps(c, type, bytes, wanted);
-  expectSameBits(second, wanted, "after block_begin");
+  expectSameBits(c.fused(), c.bySteps(), "after block_begin");
 }
 
 TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
   // Within a launch no kernel writes B, so its tiles outlive the block
-  // runs; a new launch (or none) starts afresh. The weights are changed
-  // under the cache here only to show which tiles a loop used.
-  ElementType type = GetParam();
-  int32_t bytes = type == ElementType::F32 ? 4 : 2;
-  std::mt19937 random(21);
-  int64_t rows = 16, depth = 32, cols = 16;
-  Stored a(type, rows * depth), b(type, cols * depth);
-  a.fill(random, false);
-  b.fill(random, false);
-  LoopCase c{Memref(a.data(), {rows, depth}), Memref(b.data(), {cols, depth}), {0, 0}, {0, 0},
-             {}, LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32};
-  std::vector<float> before(rows * cols), during(rows * cols), after(rows * cols),
-      wanted(rows * cols);
-  runLoopBySteps(c, type, bytes, before);
-  uint64_t launch = newLaunchId();
-  setLaunchId(launch);
-  ascendprec_rt_block_begin();
-  runFusedLoop(c, type, bytes, during, true);
-  b.fill(random, false);
-  ascendprec_rt_block_begin(); // the next block of the same launch
-  runFusedLoop(c, type, bytes, during, true);
-  expectSameBits(during, before, "a later block of the same launch");
+  // runs; a new launch (or none) starts afresh.
+  KeptTileCase c(GetParam(), 21);
+  std::vector<float> before = c.bySteps();
   setLaunchId(newLaunchId());
   ascendprec_rt_block_begin();
-  runFusedLoop(c, type, bytes, after, true);
-  runLoopBySteps(c, type, bytes, wanted);
-  expectSameBits(after, wanted, "a new launch");
+  c.fused();
+  c.b.fill(c.random, false);
+  ascendprec_rt_block_begin(); // the next block of the same launch
+  expectSameBits(c.fused(), before, "a later block of the same launch");
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), c.bySteps(), "a new launch");
   setLaunchId(0);
 }
 
