@@ -3,12 +3,14 @@
 // A depthwise convolution runs on the cube as CANN runs it: 16 channels
 // packed into one cube group with a block-diagonal filter (CubeLowering.cpp),
 // so each output channel's column of B holds one channel's window and zeros
-// elsewhere. When B's plan lists its few nonzeros (RhsPlan's column lists)
-// and dropping the zeros changes no bit (no inf, NaN or tiny value among
-// the inputs, no -0 in the accumulator; CubeRuntime.cpp says why), the
-// cube loop skips the img2col gather: each nonzero weight multiplies its
-// channel's input rows where they are, widened once per tile into a
-// zero-bordered plane. Every sum still adds its products in K order with
+// elsewhere. When B's plans list their few nonzeros (RhsPlan's column
+// lists) and dropping the zeros changes no bit (no inf, NaN or tiny value
+// among the inputs, no -0 in the accumulator; CubeRuntime.cpp says why),
+// the cube loop skips the img2col gather: the input rows a tile's windows
+// reach are copied once into a zero-bordered plane, the channels as the
+// fast axis (or one plane per channel when a column draws on several), and
+// each nonzero weight multiplies its channel's rows there, every K step of
+// the loop in one pass. Every sum still adds its products in K order with
 // one rounding each (the padding's products are the zeros they are on the
 // device).
 //
@@ -350,11 +352,16 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   uint32_t found = 0;
   if (direct) {
     // Only what the input does not cover is zeroed: padding rows, and the
-    // padding columns of the rest.
-    planes.resize(planeFloats);
+    // padding columns of the rest; all of it when there are lanes past the
+    // channels (12 channels in 16 lanes), which no row fills.
+    bool spareLanes = lanes != channels;
+    if (spareLanes)
+      planes.assign(planeFloats, 0.0f);
+    else
+      planes.resize(planeFloats);
     size_t rowBytes = tile.planeWidth * lanes * 4;
     auto *target = reinterpret_cast<uint8_t *>(planes.data());
-    for (int64_t r = 0; r < tile.planeRows; ++r) {
+    for (int64_t r = 0; r < tile.planeRows && !spareLanes; ++r) {
       uint8_t *line = target + r * rowBytes;
       int64_t h = top + r;
       if (h < hBegin || h >= hEnd || width == 0) {

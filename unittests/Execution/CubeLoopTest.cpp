@@ -259,6 +259,9 @@ TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 11, 24, 48);
   // The whole K in one step, a tile wider than the map.
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 12, 112, 144);
+  // 12 channels packed (72 depthwise groups): lanes to spare in the plane.
+  checkPackedGroup({12, 9, 11, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 12, 1, 1, GetParam(), false,
+                   false, 19, 24, 144);
   // Channel 5's filter all zeros: the other columns still interleave.
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 18, 24, 144, 5);
   // Stride 2, dilation 2, uneven padding.
