@@ -20,7 +20,7 @@
 #include "Transpose.h"
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
