@@ -11,6 +11,7 @@
 #include "CubeTile.h"
 #include "RuntimeBuffers.h"
 #include "Transpose.h"
+#include "VectorLevel.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
@@ -163,12 +164,11 @@ void multiplySparseColumns(const float *a, int64_t step, const RhsPlan &plan, fl
   thread_local std::vector<float> column;
   column.resize(m);
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
-  if (avx512)
-    return macSparseColumnsAvx512(a, step, plan, c, n, m, column.data());
-  if (fma)
-    return macSparseColumnsFma(a, step, plan, c, n, m, column.data());
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma: return macSparseColumnsAvx512(a, step, plan, c, n, m, column.data());
+  case VectorLevel::Avx2Fma: return macSparseColumnsFma(a, step, plan, c, n, m, column.data());
+  case VectorLevel::Plain: break;
+  }
 #endif
   macSparseColumns(a, step, plan, c, n, m, column.data());
 }
@@ -177,13 +177,12 @@ void multiplySparseColumns(const float *a, int64_t step, const RhsPlan &plan, fl
 void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, int64_t ldb, float *c,
                         int64_t m, int64_t n, int64_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
+  VectorLevel level = vectorLevel();
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
-  if (avx512 && n >= 32)
+  if (level == VectorLevel::Avx512Fma && n >= 32)
     return macTileAvx512Fma(a, lhs, b, ldb, c, m, n, k);
-  if (fma)
+  if (level != VectorLevel::Plain)
     return macTileFma(a, lhs, b, ldb, c, m, n, k);
 #endif
   macTile(a, lhs, b, ldb, c, m, n, k);
@@ -269,13 +268,11 @@ unusualAvx512(const typename Input::Element *run, int64_t count) {
 template <typename Input>
 uint32_t unusualIn(const typename Input::Element *run, int64_t count) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  static const bool avx512 =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  if (avx512)
-    return unusualAvx512<Input>(run, count);
-  if (avx2)
-    return unusualAvx2<Input>(run, count);
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma: return unusualAvx512<Input>(run, count);
+  case VectorLevel::Avx2Fma: return unusualAvx2<Input>(run, count);
+  case VectorLevel::Plain: break;
+  }
 #endif
   return unusualBody<Input>(run, count);
 }
@@ -567,6 +564,10 @@ template <typename T> void storeRow(const T *row, uint8_t *line, int64_t stride,
 }
 
 } // namespace
+
+bool ascendprec::runtime::detail::holdsUnusual(const float *values, int64_t count) {
+  return unusualIn<F32Input>(values, count) != 0;
+}
 
 bool ascendprec::runtime::detail::holdsTiny(ElementType in, const uint8_t *data,
                                             int64_t count) {

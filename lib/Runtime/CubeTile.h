@@ -43,6 +43,11 @@ struct RhsPlan {
   std::vector<float> columnWeights;
 };
 
+/// Whether one of `count` fp32 values is inf, NaN or a nonzero under
+/// 2^-50: one that keeps a multiply from dropping products of B's zeros
+/// (CubeRuntime.cpp says why).
+bool holdsUnusual(const float *values, int64_t count);
+
 /// Whether `count` elements of `in` hold a nonzero value under 2^-50
 /// (fp32 and bf16; fp16 has none), whose products may round a sum to -0.
 bool holdsTiny(ElementType in, const uint8_t *data, int64_t count);

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <limits>
 #include <memory>
+#include <string>
 
 using namespace ascendprec::runtime;
 
@@ -83,19 +83,15 @@ std::shared_ptr<uint8_t> allocateStorage(size_t bytes, bool zeroed) {
 
 /// Whether uninitialized tensors are filled with 0xFF bytes.
 bool poisonOutputs() {
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if defined(ASCENDPREC_ADDRESS_SANITIZER)
   return true;
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#endif
+#else
   static const bool requested = [] {
     const char *value = std::getenv("ASCENDPREC_POISON_OUTPUTS");
     return value && *value && std::string(value) != "0";
   }();
   return requested;
+#endif
 }
 
 int64_t product(const std::vector<int64_t> &shape) {
@@ -127,9 +123,8 @@ HostTensor HostTensor::uninitialized(ElementType type, std::vector<int64_t> shap
   tensor.dims = std::move(shape);
   tensor.count = product(tensor.dims);
   size_t bytes = static_cast<size_t>(tensor.count) * elementBytes(type);
-  bool poison = poisonOutputs();
   tensor.storage = allocateStorage(bytes, /*zeroed=*/false);
-  if (poison)
+  if (poisonOutputs())
     std::memset(tensor.storage.get(), 0xFF, bytes);
   return tensor;
 }

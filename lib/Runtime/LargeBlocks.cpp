@@ -22,15 +22,7 @@
 #include <vector>
 
 // AddressSanitizer checks heap blocks only: its builds take the heap.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASCENDPREC_HEAP_ONLY 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define ASCENDPREC_HEAP_ONLY 1
-#endif
-#if defined(__linux__) && !defined(ASCENDPREC_HEAP_ONLY)
+#if defined(__linux__) && !defined(ASCENDPREC_ADDRESS_SANITIZER)
 #define ASCENDPREC_MAP_LARGE_BLOCKS 1
 #include <sys/mman.h>
 #endif

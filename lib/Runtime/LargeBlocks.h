@@ -11,6 +11,17 @@
 #include <cstdint>
 #include <memory>
 
+// Builds with AddressSanitizer, which checks heap blocks only: they keep
+// tensors on the heap and fill uninitialized ones (HostTensor.cpp).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASCENDPREC_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(ASCENDPREC_ADDRESS_SANITIZER)
+#define ASCENDPREC_ADDRESS_SANITIZER 1
+#endif
+
 namespace ascendprec::runtime::detail {
 
 /// Page-aligned storage of `bytes` (at least kLargeBlockBytes) mapped from

@@ -18,6 +18,7 @@
 
 #include "SparsePatches.h"
 #include "Transpose.h"
+#include "VectorLevel.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -106,6 +107,22 @@ macColumnsAvx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0, int6
   macColumns(g, tile, m0, k0, firstChannel, planes, plan, acc, n, column);
 }
 #endif
+
+/// macColumns in the widest vector code this host runs.
+void macColumnsOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t m0, int64_t k0,
+                      int64_t firstChannel, const float *planes, const RhsPlan &plan, float *acc,
+                      int64_t n, float *column) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma:
+    return macColumnsAvx512(g, tile, m0, k0, firstChannel, planes, plan, acc, n, column);
+  case VectorLevel::Avx2Fma:
+    return macColumnsFma(g, tile, m0, k0, firstChannel, planes, plan, acc, n, column);
+  case VectorLevel::Plain: break;
+  }
+#endif
+  macColumns(g, tile, m0, k0, firstChannel, planes, plan, acc, n, column);
+}
 
 /// The depthwise case: every kept column draws on one input channel, and
 /// the kept columns are adjacent in C. The planes are then interleaved,
@@ -219,6 +236,22 @@ macInterleavedAvx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
 }
 #endif
 
+/// macInterleaved in the widest vector code this host runs.
+void macInterleavedOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                          const Interleaved &layout, const float *planes, const float *weights,
+                          const int64_t *offsets, float *acc, int64_t n) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma:
+    return macInterleavedAvx512(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  case VectorLevel::Avx2Fma:
+    return macInterleavedFma(g, tile, m0, layout, planes, weights, offsets, acc, n);
+  case VectorLevel::Plain: break;
+  }
+#endif
+  macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
+}
+
 /// The interleaved layout of the steps' columns when each draws on one
 /// channel and together they are adjacent (at most 64): `channelOf` gets
 /// each column's channel and `weights` the [window][lanes] weights, every
@@ -255,43 +288,6 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
     }
   }
   return true;
-}
-
-/// Whether a widened value is inf, NaN or a nonzero under 2^-50.
-inline __attribute__((always_inline)) uint32_t unusual(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint32_t magnitude = bits & 0x7FFFFFFFu;
-  return static_cast<uint32_t>(magnitude >= 0x7F800000u) |
-         static_cast<uint32_t>(magnitude - 1 < 0x26800000u - 1);
-}
-
-/// Nonzero when one of `count` values is unusual, scanned as bits so that
-/// it vectorizes.
-inline __attribute__((always_inline)) uint32_t unusualBody(const float *values, int64_t count) {
-  uint32_t found = 0;
-  for (int64_t w = 0; w < count; ++w)
-    found |= unusual(values[w]);
-  return found;
-}
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-__attribute__((target("avx2"))) uint32_t unusualAvx2(const float *values, int64_t count) {
-  return unusualBody(values, count);
-}
-__attribute__((target("avx512f"))) uint32_t unusualAvx512(const float *values, int64_t count) {
-  return unusualBody(values, count);
-}
-#endif
-uint32_t unusualIn(const float *values, int64_t count) {
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512)
-    return unusualAvx512(values, count);
-  if (avx2)
-    return unusualAvx2(values, count);
-#endif
-  return unusualBody(values, count);
 }
 
 } // namespace
@@ -349,7 +345,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t wBegin = std::max<int64_t>(0, -g.padLeft);
   int64_t width = std::max<int64_t>(wEnd - wBegin, 0);
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
-  uint32_t found = 0;
+  bool found = false;
   if (direct) {
     // Only what the input does not cover is zeroed: padding rows, and the
     // padding columns of the rest; all of it when there are lanes past the
@@ -391,7 +387,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
       copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
                      /*streaming=*/false);
     }
-    found = unusualIn(planes.data(), planeFloats);
+    found = holdsUnusual(planes.data(), planeFloats);
   } else {
     planes.assign(planeFloats, 0.0f);
     column.resize(width);
@@ -402,7 +398,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
         const uint8_t *line = channel + (h * g.rowStride + wBegin) * bytes;
         float *target = interleaved ? column.data() : planes.data() + c * planeSize + at;
         widenToFloat(in, line, target, width);
-        found |= unusualIn(target, width);
+        found |= holdsUnusual(target, width);
         // Into the lanes of the columns that draw on this channel.
         for (int64_t t = 0; interleaved && t < layout.columns; ++t)
           if (channelOf[t] == firstChannel + c)
@@ -413,40 +409,20 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   }
   if (found)
     return false;
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  static const bool avx512 = fma && __builtin_cpu_supports("avx512f");
-#else
-  constexpr bool fma = false, avx512 = false;
-#endif
   if (interleaved) {
     thread_local std::vector<int64_t> offsets;
     offsets.resize(window);
     for (int64_t r = 0; r < window; ++r)
       offsets[r] = ((r / g.kernelW) * g.dilationH * tile.planeWidth +
                     (r % g.kernelW) * g.dilationW) * lanes;
-    if (avx512)
-      macInterleavedAvx512(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(),
-                           acc, n);
-    else if (fma)
-      macInterleavedFma(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc,
-                        n);
-    else
-      macInterleaved(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc, n);
+    macInterleavedOnHost(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc,
+                         n);
     return true;
   }
   // Step by step, in K order.
   column.resize(tile.rows);
-  for (const SparseStep &step : steps) {
-    if (avx512)
-      macColumnsAvx512(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
-                       column.data());
-    else if (fma)
-      macColumnsFma(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
-                    column.data());
-    else
-      macColumns(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
-                 column.data());
-  }
+  for (const SparseStep &step : steps)
+    macColumnsOnHost(g, tile, m0, step.k0, firstChannel, planes.data(), *step.plan, acc, n,
+                     column.data());
   return true;
 }

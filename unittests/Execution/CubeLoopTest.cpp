@@ -163,6 +163,32 @@ struct ConvGeometry {
   }
 };
 
+/// The cube loops of a convolution over x [2, 1, channels, H, W] (batch 1
+/// of 2), as the lowering tiles it (img2col tiles of m x k, B read from `w`
+/// by `bMode`), each M tile against the loop's own steps.
+void expectConvolutionSameAsSteps(const ConvGeometry &g, Stored &x, int64_t channels, Memref w,
+                                  LoadMode bMode, std::vector<int64_t> bParams, ElementType type,
+                                  int64_t m, int64_t k, int64_t n, const std::string &what) {
+  int64_t depth = channels * g.kernelH * g.kernelW;
+  LoopCase c{Memref(x.data(), {2, 1, channels, g.height, g.width}),
+             std::move(w),
+             {1, 0, 0, 0},
+             {0, 0, 0},
+             {g.kernelH, g.kernelW, g.strideH, g.strideW, g.padTop, g.padBottom, g.padLeft,
+              g.padRight, g.dilationH, g.dilationW, g.outH(), g.outW(), 16, 1, 1},
+             LoadMode::Img2Col,
+             bMode,
+             3,
+             2,
+             m,
+             k,
+             n,
+             (depth + k - 1) / k * k,
+             std::move(bParams)};
+  int64_t mTiles = (g.outH() * g.outW() + m - 1) / m;
+  expectSameAsSteps(c, type, mTiles, 2, what);
+}
+
 /// A convolution of x [2, 1, C, H, W] (batch 1 of 2) by w [N, C * kh * kw]
 /// as the lowering tiles it: img2col tiles of m x k, transposed filter tiles.
 void checkConvolution(const ConvGeometry &g, ElementType type, bool special, unsigned seed,
@@ -173,23 +199,8 @@ void checkConvolution(const ConvGeometry &g, ElementType type, bool special, uns
   Stored w(type, g.filters * window);
   x.fill(random, special);
   w.fill(random, false);
-  int64_t kEnd = (window + k - 1) / k * k;
-  LoopCase c{Memref(x.data(), {2, 1, g.channels, g.height, g.width}),
-             Memref(w.data(), {1, g.filters, window}),
-             {1, 0, 0, 0},
-             {0, 0, 0},
-             {g.kernelH, g.kernelW, g.strideH, g.strideW, g.padTop, g.padBottom, g.padLeft,
-              g.padRight, g.dilationH, g.dilationW, g.outH(), g.outW(), 16, 1, 1},
-             LoadMode::Img2Col,
-             LoadMode::Transpose,
-             3,
-             2,
-             m,
-             k,
-             n,
-             kEnd};
-  int64_t mTiles = (g.outH() * g.outW() + m - 1) / m;
-  expectSameAsSteps(c, type, mTiles, 2, "convolution");
+  expectConvolutionSameAsSteps(g, x, g.channels, Memref(w.data(), {1, g.filters, window}),
+                               LoadMode::Transpose, {}, type, m, k, n, "convolution");
 }
 
 class CubeLoop : public ::testing::TestWithParam<ElementType> {};
@@ -233,24 +244,10 @@ void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup
   // A filter of zeros: its column of B is all zero, a gap among the rest.
   for (int64_t i = 0; zeroFilter >= 0 && i < inPerGroup * window; ++i)
     w.set(zeroFilter * inPerGroup * window + i, 0.0f);
-  int64_t kEnd = (channels * window + k - 1) / k * k;
-  LoopCase c{Memref(x.data(), {2, 1, channels, g.height, g.width}),
-             Memref(w.data(), {1, filters, inPerGroup * window}),
-             {1, 0, 0, 0},
-             {0, 0, 0},
-             {g.kernelH, g.kernelW, g.strideH, g.strideW, g.padTop, g.padBottom, g.padLeft,
-              g.padRight, g.dilationH, g.dilationW, g.outH(), g.outW(), 16, 1, 1},
-             LoadMode::Img2Col,
-             LoadMode::GroupedFilter,
-             3,
-             2,
-             m,
-             k,
-             filters,
-             kEnd,
-             {enlarge, window}};
-  int64_t mTiles = (g.outH() * g.outW() + m - 1) / m;
-  expectSameAsSteps(c, type, mTiles, 2, "packed group");
+  expectConvolutionSameAsSteps(g, x, channels,
+                               Memref(w.data(), {1, filters, inPerGroup * window}),
+                               LoadMode::GroupedFilter, {enlarge, window}, type, m, k, filters,
+                               "packed group");
 }
 
 TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
