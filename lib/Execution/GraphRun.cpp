@@ -2,6 +2,8 @@
 
 #include "AscendPrec/Execution/GraphRun.h"
 
+#include "ControlFlowRun.h"
+
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "AscendPrec/Execution/AICpuOps.h"
@@ -203,6 +205,9 @@ struct GraphRunner::Impl {
   /// its outputs, which are left unzeroed.
   llvm::StringSet<> accumulatingKernels;
   std::vector<Operation *> widenedCopies;
+  /// Ops in If branches that cannot run, with the reason: an error only
+  /// when a run takes their branch.
+  llvm::DenseMap<Operation *, std::string> deferredProblems;
 
   ~Impl() {
     for (Operation *copy : widenedCopies)
@@ -263,40 +268,60 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
         return false;
     return true;
   };
-  for (Operation &op : graph.getBody().front()) {
-    if (isa<func::ReturnOp, kernel::ViewOp>(op))
-      continue;
-    if (!typesHeld(&op)) {
-      problems.push_back(nameOf(&op) + ": an element type the host executor does not hold");
-      continue;
-    }
-    if (auto constant = dyn_cast<ascend::ConstOp>(op)) {
-      std::string why;
-      if (!constantTensor(constant.getValue(), false, why))
-        problems.push_back(nameOf(&op) + ": a constant that " + why);
-      continue;
-    }
-    auto launch = dyn_cast<kernel::LaunchOp>(op);
-    if (!launch) {
-      problems.push_back(nameOf(&op) + " (" + op.getName().getStringRef().str() +
-                         "): no kernel (not lowered)");
-      continue;
-    }
-    auto kernel = kernels.lookupSymbol<kernel::KernelOp>(launch.getKernel());
-    if (kernel.getEngine() == kernel::Engine::AICPU) {
-      kernel.walk([&](kernel::AICPUCallOp call) {
+  // Ops inside an If branch that cannot run are no reason to refuse the
+  // plan: a run that never takes the branch is fine, and one that does stops
+  // there with the reason (a branch the model's input shapes make invalid
+  // stays generic at import, as onnxruntime fails on it at run time).
+  llvm::DenseMap<Operation *, std::string> deferred;
+  std::function<void(Block &, bool)> check = [&](Block &block, bool inBranch) {
+    auto problem = [&](Operation &op, std::string text) {
+      if (inBranch)
+        deferred[&op] = text;
+      else
+        problems.push_back(std::move(text));
+    };
+    for (Operation &op : block) {
+      if (isa<func::ReturnOp, kernel::ViewOp>(op) || op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (isControlFlow(op)) {
+        for (Region &region : op.getRegions())
+          for (Block &body : region)
+            check(body, inBranch || isa<ascend::IfOp>(op));
+        continue;
+      }
+      if (!typesHeld(&op)) {
+        problem(op, nameOf(&op) + ": an element type the host executor does not hold");
+        continue;
+      }
+      if (auto constant = dyn_cast<ascend::ConstOp>(op)) {
         std::string why;
-        if (!canRunAICpu(call, launch.getNumResults(), why))
-          problems.push_back(nameOf(&op) + ": " + why);
+        if (!constantTensor(constant.getValue(), false, why))
+          problem(op, nameOf(&op) + ": a constant that " + why);
+        continue;
+      }
+      auto launch = dyn_cast<kernel::LaunchOp>(op);
+      if (!launch) {
+        problem(op, nameOf(&op) + " (" + op.getName().getStringRef().str() +
+                        "): no kernel (not lowered)");
+        continue;
+      }
+      auto kernel = kernels.lookupSymbol<kernel::KernelOp>(launch.getKernel());
+      if (kernel.getEngine() == kernel::Engine::AICPU) {
+        kernel.walk([&](kernel::AICPUCallOp call) {
+          std::string why;
+          if (!canRunAICpu(call, launch.getNumResults(), why))
+            problem(op, nameOf(&op) + ": " + why);
+        });
+        continue;
+      }
+      kernel.walk([&](kernel::DmaOp dma) {
+        std::string why;
+        if (!canRunDataMovement(dma, why))
+          problem(op, nameOf(&op) + ": " + why);
       });
-      continue;
     }
-    kernel.walk([&](kernel::DmaOp dma) {
-      std::string why;
-      if (!canRunDataMovement(dma, why))
-        problems.push_back(nameOf(&op) + ": " + why);
-    });
-  }
+  };
+  check(graph.getBody().front(), false);
   if (!problems.empty())
     return nullptr;
   std::unique_ptr<GraphRunner> runner(new GraphRunner());
@@ -323,6 +348,7 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
   }
   runner->impl->options = options;
   runner->impl->module = kernels;
+  runner->impl->deferredProblems = std::move(deferred);
   runner->impl->pool = std::make_unique<BlockPool>(std::max(1u, options.threads));
   bool cached = false;
   runner->jit = KernelJit::compile(kernels, options.numerics, error, &cached);
@@ -363,8 +389,14 @@ std::optional<HostTensor> originalWeights(ascend::ConstOp constant,
 struct GraphExecution::State {
   GraphRunner *runner = nullptr;
   Block::iterator next;
-  llvm::DenseMap<Value, HostTensor> values;
+  ValueTensors values;
   llvm::DenseMap<Operation *, SmallVector<Value>> freeAfter;
+  bool unrunnableOp = false; ///< the run reached an op prepare() deferred
+
+  /// Runs `op` (a constant, view, launch or control flow); a launch at the
+  /// graph's top level fills `record`.
+  bool run(Operation &op, LaunchOutputs *record, std::string &error);
+  bool runLaunch(kernel::LaunchOp launch, LaunchOutputs *record, std::string &error);
 };
 
 GraphExecution::~GraphExecution() = default;
@@ -383,14 +415,9 @@ std::unique_ptr<GraphExecution> GraphRunner::start(const std::vector<HostTensor>
   GraphExecution::State &state = *execution->state;
   state.runner = this;
   state.next = body.begin();
-  // Each value's last use, so intermediates are freed as the run goes.
-  llvm::DenseMap<Value, Operation *> lastUse;
-  for (Operation &op : body)
-    for (Value operand : op.getOperands())
-      lastUse[operand] = &op;
-  for (auto &[value, op] : lastUse)
-    if (!isa<func::ReturnOp>(op))
-      state.freeAfter[op].push_back(value);
+  // Each value's last use, so intermediates are freed as the run goes
+  // (uses inside control flow count for the op that holds them).
+  state.freeAfter = valuesDyingAt(body);
   for (auto [argument, input] : llvm::zip(body.getArguments(), inputs)) {
     auto shaped = cast<ShapedType>(argument.getType());
     if (input.shape() != std::vector<int64_t>(shaped.getShape().begin(), shaped.getShape().end())) {
@@ -417,30 +444,58 @@ bool GraphRunner::run(const std::vector<HostTensor> &inputs, std::vector<HostTen
 
 bool GraphExecution::step(std::string &error) {
   GraphRunner &runner = *state->runner;
-  bool reference = runner.impl->options.numerics.reference;
-  auto &values = state->values;
   launched = false;
   if (done || state->next == runner.function.getBody().front().end()) {
     error = "the graph function has no return";
     return false;
   }
   Operation &op = *state->next++;
-  auto typeOf = [&](Value value) {
-    return *hostElementType(cast<ShapedType>(value.getType()).getElementType(), reference);
-  };
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
     results.clear();
     for (Value value : ret.getOperands())
-      results.push_back(values[value]);
+      results.push_back(state->values[value]);
     done = true;
     return true;
   }
+  auto start = std::chrono::steady_clock::now();
+  LaunchOutputs *record = &last;
+  if (!state->run(op, record, error)) {
+    unrunnable = state->unrunnableOp;
+    return false;
+  }
+  if (isControlFlow(op)) {
+    // One step for the whole op, as one entry of the per-op figures.
+    last.launch = nullptr;
+    last.op = &op;
+    last.nodes = {op.getAttrOfType<StringAttr>("name") ? op.getAttrOfType<StringAttr>("name").str()
+                                                       : op.getName().getStringRef().str()};
+    last.outputs.clear();
+    for (Value result : op.getResults())
+      last.outputs.push_back(state->values.lookup(result));
+    last.hostMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    launched = true;
+  } else {
+    launched = isa<kernel::LaunchOp>(op);
+  }
+  auto freed = state->freeAfter.find(&op);
+  if (freed != state->freeAfter.end())
+    for (Value value : freed->second)
+      state->values.erase(value);
+  return true;
+}
+
+bool GraphExecution::State::run(Operation &op, LaunchOutputs *record, std::string &error) {
+  bool reference = runner->impl->options.numerics.reference;
+  auto typeOf = [&](Value value) {
+    return *hostElementType(cast<ShapedType>(value.getType()).getElementType(), reference);
+  };
   if (auto constant = dyn_cast<ascend::ConstOp>(op)) {
     std::string why;
     ElementsAttr data = constant.getValue();
     std::optional<HostTensor> tensor;
     if (reference)
-      tensor = originalWeights(constant, runner.impl->options.constantOverrides);
+      tensor = originalWeights(constant, runner->impl->options.constantOverrides);
     if (!tensor)
       tensor = constantTensor(data, reference, why);
     if (!tensor) {
@@ -448,87 +503,109 @@ bool GraphExecution::step(std::string &error) {
       return false;
     }
     values[constant.getResult()] = tensor->convertedTo(typeOf(constant.getResult()));
-  } else if (auto view = dyn_cast<kernel::ViewOp>(op)) {
+    return true;
+  }
+  if (auto view = dyn_cast<kernel::ViewOp>(op)) {
     auto shaped = cast<ShapedType>(view.getType());
     values[view.getResult()] =
         values[view.getSource()].view({shaped.getShape().begin(), shaped.getShape().end()});
-  } else if (auto launch = dyn_cast<kernel::LaunchOp>(op)) {
-    auto start = std::chrono::steady_clock::now();
-    StringRef name = launch.getKernel();
-    const CompiledKernel *compiled = runner.jit->lookup(name);
-    // A compiled kernel writes its outputs whole, unless it adds into them.
-    bool zeroOutputs = !compiled || runner.impl->accumulatingKernels.contains(name);
-    std::vector<HostTensor> outputs;
-    for (Value result : launch.getResults()) {
-      auto shaped = cast<ShapedType>(result.getType());
-      std::vector<int64_t> shape(shaped.getShape().begin(), shaped.getShape().end());
-      outputs.push_back(zeroOutputs ? HostTensor(typeOf(result), shape)
-                                    : HostTensor::uninitialized(typeOf(result), shape));
-    }
-    std::vector<HostTensor> arguments;
-    for (Value operand : launch.getArgs())
-      arguments.push_back(values[operand]);
-    if (compiled) {
-      std::vector<std::vector<int64_t>> descriptors;
-      for (HostTensor &tensor : arguments)
-        descriptors.push_back(descriptorOf(tensor));
-      for (HostTensor &tensor : outputs)
-        descriptors.push_back(descriptorOf(tensor));
-      if (descriptors.size() != compiled->numBuffers) {
-        error = "kernel '" + name.str() + "' takes " + std::to_string(compiled->numBuffers) +
-                " buffers, its launch binds " + std::to_string(descriptors.size());
-        return false;
-      }
-      uint64_t launchId = runtime::newLaunchId();
-      runner.impl->pool->run(compiled->blockDim, [&](int64_t block) {
-        std::vector<void *> pointers(descriptors.size());
-        std::vector<void *> args(descriptors.size() + 1);
-        for (size_t i = 0; i < descriptors.size(); ++i) {
-          pointers[i] = descriptors[i].data();
-          args[i] = &pointers[i];
-        }
-        int64_t blockIndex = block;
-        args.back() = &blockIndex;
-        runtime::setLaunchId(launchId);
-        compiled->entry(args.data());
-        runtime::setLaunchId(0);
-      });
-    } else {
-      kernel::DmaOp dma = runner.impl->dmaOps.lookup(name);
-      kernel::AICPUCallOp aicpu = runner.impl->aicpuOps.lookup(name);
-      if (!dma && !aicpu) {
-        error = "kernel '" + name.str() + "' was not compiled";
-        return false;
-      }
-      std::vector<const HostTensor *> in;
-      std::vector<HostTensor *> out;
-      for (HostTensor &tensor : arguments)
-        in.push_back(&tensor);
-      for (HostTensor &tensor : outputs)
-        out.push_back(&tensor);
-      if (dma ? !runDataMovement(dma, in, out, error) : !runAICpu(aicpu, in, out, error)) {
-        error = "kernel '" + name.str() + "': " + error;
-        return false;
-      }
-    }
-    last.launch = launch;
-    last.nodes.clear();
-    if (auto names = launch.getNodesAttr())
-      for (Attribute attr : names)
-        last.nodes.push_back(cast<StringAttr>(attr).str());
-    last.outputs = outputs;
-    last.hostMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    launched = true;
-    for (auto [result, tensor] : llvm::zip(launch.getResults(), outputs))
-      values[result] = tensor;
-  } else {
+    return true;
+  }
+  if (isControlFlow(op))
+    return runControlFlow(
+        op, values,
+        [&](Operation &inner, std::string &innerError) { return run(inner, nullptr, innerError); },
+        reference, error);
+  if (auto launch = dyn_cast<kernel::LaunchOp>(op))
+    return runLaunch(launch, record, error);
+  // An op prepare() let through only inside a branch: the run took it.
+  auto why = runner->impl->deferredProblems.find(&op);
+  if (why == runner->impl->deferredProblems.end()) {
     error = "cannot run '" + op.getName().getStringRef().str() + "'";
     return false;
   }
-  auto freed = state->freeAfter.find(&op);
-  if (freed != state->freeAfter.end())
-    for (Value value : freed->second)
-      values.erase(value);
+  error = why->second;
+  unrunnableOp = true;
+  return false;
+}
+
+bool GraphExecution::State::runLaunch(kernel::LaunchOp launch, LaunchOutputs *record,
+                                      std::string &error) {
+  bool reference = runner->impl->options.numerics.reference;
+  auto typeOf = [&](Value value) {
+    return *hostElementType(cast<ShapedType>(value.getType()).getElementType(), reference);
+  };
+  auto start = std::chrono::steady_clock::now();
+  StringRef name = launch.getKernel();
+  const CompiledKernel *compiled = runner->jit->lookup(name);
+  // A compiled kernel writes its outputs whole, unless it adds into them.
+  bool zeroOutputs = !compiled || runner->impl->accumulatingKernels.contains(name);
+  std::vector<HostTensor> outputs;
+  for (Value result : launch.getResults()) {
+    auto shaped = cast<ShapedType>(result.getType());
+    std::vector<int64_t> shape(shaped.getShape().begin(), shaped.getShape().end());
+    outputs.push_back(zeroOutputs ? HostTensor(typeOf(result), shape)
+                                  : HostTensor::uninitialized(typeOf(result), shape));
+  }
+  std::vector<HostTensor> arguments;
+  for (Value operand : launch.getArgs())
+    arguments.push_back(values[operand]);
+  if (compiled) {
+    std::vector<std::vector<int64_t>> descriptors;
+    for (HostTensor &tensor : arguments)
+      descriptors.push_back(descriptorOf(tensor));
+    for (HostTensor &tensor : outputs)
+      descriptors.push_back(descriptorOf(tensor));
+    if (descriptors.size() != compiled->numBuffers) {
+      error = "kernel '" + name.str() + "' takes " + std::to_string(compiled->numBuffers) +
+              " buffers, its launch binds " + std::to_string(descriptors.size());
+      return false;
+    }
+    uint64_t launchId = runtime::newLaunchId();
+    runner->impl->pool->run(compiled->blockDim, [&](int64_t block) {
+      std::vector<void *> pointers(descriptors.size());
+      std::vector<void *> args(descriptors.size() + 1);
+      for (size_t i = 0; i < descriptors.size(); ++i) {
+        pointers[i] = descriptors[i].data();
+        args[i] = &pointers[i];
+      }
+      int64_t blockIndex = block;
+      args.back() = &blockIndex;
+      runtime::setLaunchId(launchId);
+      compiled->entry(args.data());
+      runtime::setLaunchId(0);
+    });
+  } else {
+    kernel::DmaOp dma = runner->impl->dmaOps.lookup(name);
+    kernel::AICPUCallOp aicpu = runner->impl->aicpuOps.lookup(name);
+    if (!dma && !aicpu) {
+      error = "kernel '" + name.str() + "' was not compiled";
+      return false;
+    }
+    std::vector<const HostTensor *> in;
+    std::vector<HostTensor *> out;
+    for (HostTensor &tensor : arguments)
+      in.push_back(&tensor);
+    for (HostTensor &tensor : outputs)
+      out.push_back(&tensor);
+    if (dma ? !runDataMovement(dma, in, out, error) : !runAICpu(aicpu, in, out, error)) {
+      error = "kernel '" + name.str() + "': " + error;
+      return false;
+    }
+  }
+  if (record) {
+    record->launch = launch;
+    record->op = launch;
+    record->nodes.clear();
+    if (auto names = launch.getNodesAttr())
+      for (Attribute attr : names)
+        record->nodes.push_back(cast<StringAttr>(attr).str());
+    record->outputs = outputs;
+    record->hostMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  for (auto [result, tensor] : llvm::zip(launch.getResults(), outputs))
+    values[result] = tensor;
   return true;
 }

@@ -210,8 +210,11 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
   double planMs = 0;
   while (!planRun->finished()) {
     auto start = std::chrono::steady_clock::now();
-    if (!planRun->step(error))
+    if (!planRun->step(error)) {
+      if (planRun->reachedUnrunnableOp())
+        problems.push_back(error + " (the branch these inputs take)");
       return std::nullopt;
+    }
     planMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                   .count();
     if (!referenceRun->step(error))
@@ -222,14 +225,16 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
       continue;
     OpAccuracy op;
     op.nodes = planLaunch->nodes;
-    op.kernel = planLaunch->launch.getKernel().str();
+    op.kernel = planLaunch->launch ? planLaunch->launch.getKernel().str()
+                                   : "(host control flow: " +
+                                         planLaunch->op->getName().getStringRef().str() + ")";
     op.vsReference = worstOf(planLaunch->outputs, referenceLaunch->outputs);
     op.hostMs = planLaunch->hostMs;
     double inputError = 0;
-    for (Value operand : planLaunch->launch.getArgs())
+    for (Value operand : planLaunch->op->getOperands())
       inputError = std::max(inputError, errorOf(operand));
     op.inputRelRmse = inputError;
-    for (Value resultValue : planLaunch->launch.getResults())
+    for (Value resultValue : planLaunch->op->getResults())
       valueError[resultValue] = op.vsReference.relRmse;
     // An infinite error (an overflow) jumps where it first appears, not
     // again in every op it flows through.

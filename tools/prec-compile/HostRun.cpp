@@ -213,7 +213,7 @@ int driver::runOnHost(mlir::ModuleOp kernels, const std::string &runFolder, cons
     if (!problems.empty()) {
       llvm::errs() << "prec-compile: error: the plan cannot run on the host: "
                    << problems.size() << (problems.size() == 1 ? " op" : " ops")
-                   << " cannot be executed (nothing was run or written):\n";
+                   << " cannot be executed (nothing was written):\n";
       for (size_t i = 0; i < problems.size() && i < 20; ++i)
         llvm::errs() << "  " << policy::escapeForDisplay(problems[i]) << "\n";
       if (problems.size() > 20)

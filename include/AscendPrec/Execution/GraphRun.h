@@ -37,7 +37,10 @@ struct GraphRunOptions {
 
 /// What one launch produced, for per-op accuracy.
 struct LaunchOutputs {
+  /// The launch; null for a control-flow op (If/Loop/Scan), which counts as
+  /// one step with the op's results as its outputs.
   mutable kernel::LaunchOp launch;
+  mlir::Operation *op = nullptr; ///< the launch or control-flow op
   std::vector<std::string> nodes; ///< graph nodes it computes (fused ones too)
   std::vector<runtime::HostTensor> outputs;
   double hostMs = 0;
@@ -57,13 +60,17 @@ public:
   /// The launch the last step ran, if it was one.
   const LaunchOutputs *lastLaunch() const { return launched ? &last : nullptr; }
   const std::vector<runtime::HostTensor> &outputs() const { return results; }
+  /// After a failed step: the run took an If branch holding an op the host
+  /// cannot execute (the error names it), a limit of the plan rather than
+  /// a failure of the executor.
+  bool reachedUnrunnableOp() const { return unrunnable; }
 
 private:
   friend class GraphRunner;
   GraphExecution() = default;
   struct State;
   std::unique_ptr<State> state;
-  bool done = false, launched = false;
+  bool done = false, launched = false, unrunnable = false;
   LaunchOutputs last;
   std::vector<runtime::HostTensor> results;
 };

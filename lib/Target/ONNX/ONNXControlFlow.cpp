@@ -34,6 +34,38 @@ Type moreSpecific(Type preferred, Type fallback) {
   return fits && isa<RankedTensorType>(preferred) ? preferred : fallback;
 }
 
+/// What holds whichever of two values a branch yields: the dimensions both
+/// know alike; unranked when their ranks differ.
+Type common(Type first, Type second) {
+  auto a = dyn_cast<RankedTensorType>(first);
+  auto b = dyn_cast<RankedTensorType>(second);
+  if (a && b && a.getElementType() == b.getElementType() && a.getRank() == b.getRank()) {
+    SmallVector<int64_t> shape(a.getShape());
+    for (auto [dim, other] : llvm::zip(shape, b.getShape()))
+      if (dim != other)
+        dim = ShapedType::kDynamic;
+    return a.clone(shape);
+  }
+  return UnrankedTensorType::get(getElementTypeOrSelf(first));
+}
+
+/// What two compatible descriptions of one value say together: every
+/// dimension either knows (ONNX's `?x1` and both branches' `1x1` give
+/// `1x1`); `first` when they disagree.
+Type joined(Type first, Type second) {
+  auto a = dyn_cast_or_null<RankedTensorType>(first);
+  auto b = dyn_cast_or_null<RankedTensorType>(second);
+  if (!a || !b)
+    return moreSpecific(first, second);
+  if (a.getElementType() != b.getElementType() || failed(verifyCompatibleShape(a, b)))
+    return first;
+  SmallVector<int64_t> shape(a.getShape());
+  for (auto [dim, other] : llvm::zip(shape, b.getShape()))
+    if (ShapedType::isDynamic(dim))
+      dim = other;
+  return a.clone(shape);
+}
+
 /// `slice` with a dynamic dimension inserted at `axis`: one scan output.
 Type stacked(Type slice, int64_t axis) {
   auto ranked = dyn_cast<RankedTensorType>(slice);
@@ -185,11 +217,8 @@ LogicalResult Importer::convertIf(NodeConverter &converter) {
   for (int i = 0; i < node.output_size(); ++i) {
     Type fromThen = thenYield.getValues()[i].getType();
     Type fromElse = elseYield.getValues()[i].getType();
-    Type branches = moreSpecific(fromThen, fromElse) == fromThen &&
-                            moreSpecific(fromElse, fromThen) == fromElse
-                        ? fromThen
-                        : UnrankedTensorType::get(getElementTypeOrSelf(fromThen));
-    resultTypes.push_back(moreSpecific(typeOf(node.output(i)), branches));
+    Type branches = common(fromThen, fromElse);
+    resultTypes.push_back(joined(typeOf(node.output(i)), branches));
   }
   OperationState state(converter.loc, ascend::IfOp::getOperationName());
   state.addOperands(cond);

@@ -164,6 +164,121 @@ std::optional<int64_t> axisFor(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+/// The element at `coords` of a row-major tensor of `shape`.
+size_t flatIndex(const std::vector<int64_t> &shape, const std::vector<int64_t> &coords) {
+  size_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    flat = flat * static_cast<size_t>(shape[d]) + static_cast<size_t>(coords[d]);
+  return flat;
+}
+
+/// Copies element `from` of `source` to the end of `target`.
+void appendElement(Tensor &target, const Tensor &source, size_t from) {
+  if (source.isFloat)
+    target.floats.push_back(source.floats[from]);
+  else
+    target.ints.push_back(source.ints[from]);
+}
+
+/// ONNX Slice on any rank (TorchScript's F.pad builds its pads with a
+/// reversed Slice of a 2-D tensor): starts/ends/axes/steps from inputs
+/// (opset 10+) or attributes.
+std::optional<Tensor> sliceOf(NodeConverter &n) {
+  std::optional<DenseElementsAttr> dataAttr = n.constantInput(0);
+  std::optional<Tensor> data = dataAttr ? fromAttr(*dataAttr) : std::nullopt;
+  if (!data)
+    return std::nullopt;
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (n.opset >= 10) {
+    starts = n.constantInts(1);
+    ends = n.constantInts(2);
+    if (n.hasInput(3) && !(axes = n.constantInts(3)))
+      return std::nullopt;
+    if (n.hasInput(4) && !(steps = n.constantInts(4)))
+      return std::nullopt;
+  } else {
+    starts = n.intsAttr("starts");
+    ends = n.intsAttr("ends");
+    axes = n.intsAttr("axes");
+  }
+  if (!starts || !ends || starts->size() != ends->size())
+    return std::nullopt;
+  int64_t rank = static_cast<int64_t>(data->shape.size());
+  std::vector<int64_t> begin(rank, 0), step(rank, 1), count = data->shape;
+  for (size_t i = 0; i < starts->size(); ++i) {
+    std::optional<int64_t> axis = axisFor(axes ? axes->at(i) : static_cast<int64_t>(i), rank);
+    int64_t stride = steps && i < steps->size() ? (*steps)[i] : 1;
+    if (!axis || stride == 0 || (axes && axes->size() != starts->size()))
+      return std::nullopt;
+    int64_t length = data->shape[*axis];
+    auto clampIndex = [&](int64_t v, int64_t low, int64_t high) {
+      if (v < 0)
+        v += length;
+      return std::clamp(v, low, high);
+    };
+    int64_t first = stride > 0 ? clampIndex((*starts)[i], 0, length)
+                               : clampIndex((*starts)[i], -1, length - 1);
+    int64_t last = stride > 0 ? clampIndex((*ends)[i], 0, length)
+                              : clampIndex((*ends)[i], -1, length - 1);
+    int64_t span = stride > 0 ? last - first : first - last;
+    int64_t magnitude = stride > 0 ? stride : -stride;
+    begin[*axis] = first;
+    step[*axis] = stride;
+    count[*axis] = span <= 0 ? 0 : (span + magnitude - 1) / magnitude;
+  }
+  Tensor out;
+  out.shape = count;
+  out.element = data->element;
+  out.isFloat = data->isFloat;
+  if (out.size() > kMaxFoldedElements)
+    return std::nullopt;
+  std::vector<int64_t> coords(rank);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    int64_t rest = i;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      coords[d] = begin[d] + (rest % count[d]) * step[d];
+      rest /= count[d];
+    }
+    appendElement(out, *data, flatIndex(data->shape, coords));
+  }
+  return out;
+}
+
+/// ONNX Transpose (no `perm`: the dimensions reversed).
+std::optional<Tensor> transposed(const Tensor &in, std::optional<std::vector<int64_t>> perm) {
+  size_t rank = in.shape.size();
+  if (!perm) {
+    perm.emplace(rank);
+    for (size_t d = 0; d < rank; ++d)
+      (*perm)[d] = static_cast<int64_t>(rank - 1 - d);
+  }
+  if (perm->size() != rank)
+    return std::nullopt;
+  std::vector<bool> seen(rank, false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= static_cast<int64_t>(rank) || seen[p])
+      return std::nullopt;
+    seen[p] = true;
+  }
+  Tensor out;
+  out.element = in.element;
+  out.isFloat = in.isFloat;
+  for (int64_t p : *perm)
+    out.shape.push_back(in.shape[p]);
+  std::vector<int64_t> coords(rank), source(rank);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    int64_t rest = i;
+    for (size_t d = rank; d-- > 0;) {
+      coords[d] = rest % out.shape[d];
+      rest /= out.shape[d];
+    }
+    for (size_t d = 0; d < rank; ++d)
+      source[(*perm)[d]] = coords[d];
+    appendElement(out, in, flatIndex(in.shape, source));
+  }
+  return out;
+}
+
 } // namespace
 
 std::optional<DenseElementsAttr> ascendprec::onnximport::foldShapeComputation(
@@ -323,41 +438,12 @@ std::optional<DenseElementsAttr> ascendprec::onnximport::foldShapeComputation(
     }
     return result(out);
   }
-  if (type == "Slice") {
-    if (!need(3) || in[0].shape.size() != 1 || in[1].size() != 1 || in[2].size() != 1)
+  if (type == "Slice")
+    return result(sliceOf(n));
+  if (type == "Transpose") {
+    if (!need(1))
       return std::nullopt;
-    if (n.hasInput(3)) {
-      std::optional<std::vector<int64_t>> axes = n.constantInts(3);
-      if (!axes || axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1))
-        return std::nullopt;
-    }
-    int64_t step = 1;
-    if (n.hasInput(4)) {
-      std::optional<std::vector<int64_t>> steps = n.constantInts(4);
-      if (!steps || steps->size() != 1 || (*steps)[0] == 0)
-        return std::nullopt;
-      step = (*steps)[0];
-    }
-    int64_t length = in[0].shape[0];
-    auto clampIndex = [&](int64_t v, int64_t low, int64_t high) {
-      if (v < 0)
-        v += length;
-      return std::clamp(v, low, high);
-    };
-    int64_t start = step > 0 ? clampIndex(in[1].ints[0], 0, length)
-                             : clampIndex(in[1].ints[0], -1, length - 1);
-    int64_t end = step > 0 ? clampIndex(in[2].ints[0], 0, length)
-                           : clampIndex(in[2].ints[0], -1, length - 1);
-    Tensor out;
-    out.element = in[0].element;
-    out.isFloat = in[0].isFloat;
-    for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
-      if (out.isFloat)
-        out.floats.push_back(in[0].floats[i]);
-      else
-        out.ints.push_back(in[0].ints[i]);
-    out.shape = {static_cast<int64_t>(out.isFloat ? out.floats.size() : out.ints.size())};
-    return result(out);
+    return result(transposed(in[0], n.intsAttr("perm")));
   }
   if (type == "Expand") {
     if (!need(2))

@@ -456,6 +456,12 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
     return success();
   }
 
+  // Types ONNX's pass could not give, from what the import knows by now
+  // (folded shapes, outer values of a subgraph); folding below needs them.
+  refineOutputTypes(converter);
+  if (failedLookup)
+    return reportFailedLookup(converter.loc, name, node.op_type());
+
   // Shape arithmetic on known inputs is a compile-time value, like a
   // Constant node.
   if ((node.domain().empty() || node.domain() == "ai.onnx") && node.output_size() == 1)

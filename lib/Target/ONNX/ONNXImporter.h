@@ -294,6 +294,14 @@ private:
   /// the small initializers' values and the main graph's node locations.
   void prepareWhileInferring();
   void convertGeneric(NodeConverter &converter);
+  /// Runs the node's ONNX inference function again on its imported inputs
+  /// when that can type outputs ONNX's pass left untyped or dynamic
+  /// (ONNXNodeInference.cpp).
+  void refineOutputTypes(NodeConverter &converter);
+  /// A value's type without converting it (an initializer stays unused until
+  /// a converter takes it); `smallConstant` gets its values when it is a
+  /// small compile-time constant.
+  Type peekInput(const std::string &valueName, std::optional<DenseElementsAttr> &smallConstant);
   void warnAboutGenericNodes(Block *body);
   LogicalResult applyInputShapes();
   /// --input_shape, ONNX's checker and shape inference, the opset: fails

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Models exported the way public exporters write them (issue 31), with
+random weights: what matters is the graph's shape, not what it learned.
+
+  svtr  Paddle2ONNX-style text recognizer: Conv/BN/Swish stem, Squeeze,
+        attention whose Reshape targets are computed as
+        Concat(Cast(Constant), Cast(Slice(Cast(Shape(t)))), ...), as
+        Paddle's int32 shape tensors are exported.
+  vad   Silero-style voice-activity detector: the whole body sits in an If on
+        the sample-rate input (16 kHz / 8 kHz branches); the branches read the
+        outer graph's input, LSTM state and weights by name, and ONNX writes no
+        types for the branch values.
+
+Usage: real_models.py OUT_DIR [--only NAME,...]
+Writes NAME.onnx and NAME.inputs.txt (an --input_shape suggestion) for each.
+"""
+import argparse
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+
+class Graph:
+    """Collects nodes and initializers with Paddle/PyTorch-like names."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.nodes, self.inits = [], []
+        self.count = {}
+
+    def name(self, op):
+        k = self.count.get(op, 0)
+        self.count[op] = k + 1
+        return f"{op.lower()}_{k}"
+
+    def node(self, op, inputs, outputs=1, **attrs):
+        name = self.name(op)
+        outs = [f"{name}.tmp_{i}" for i in range(outputs)] if isinstance(outputs, int) else outputs
+        self.nodes.append(h.make_node(op, inputs, outs, name=name, **attrs))
+        return outs[0] if len(outs) == 1 else outs
+
+    def weight(self, *shape, scale=None):
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
+        scale = scale if scale is not None else 1.0 / np.sqrt(fan_in)
+        name = self.name("w")
+        self.inits.append(nh.from_array((self.rng.standard_normal(shape) * scale).astype(np.float32), name))
+        return name
+
+    def const(self, values, dtype):
+        name = self.name("fill_constant")
+        arr = np.array(values, dtype=dtype)
+        self.nodes.append(h.make_node("Constant", [], [name], name=name + "_node",
+                                      value=nh.from_array(arr, name)))
+        return name
+
+    def init(self, values, dtype):
+        name = self.name("c")
+        self.inits.append(nh.from_array(np.array(values, dtype=dtype), name))
+        return name
+
+
+# --- svtr -------------------------------------------------------------------
+
+def paddle_shape_entry(g, t, start):
+    """Paddle's shape(t)[start]: int32 shape, sliced, cast back to int64."""
+    s = g.node("Shape", [t])
+    s32 = g.node("Cast", [s], to=T.INT32)
+    sl = g.node("Slice", [s32, g.init([start], np.int64), g.init([start + 1], np.int64),
+                          g.init([0], np.int64)])
+    return g.node("Cast", [sl], to=T.INT64)
+
+
+def paddle_const_entry(g, value):
+    return g.node("Cast", [g.const([value], np.int32)], to=T.INT64)
+
+
+def conv_bn_swish(g, x, cin, cout, k, stride, pad):
+    y = g.node("Conv", [x, g.weight(cout, cin, k, k)], kernel_shape=[k, k],
+               strides=stride, pads=[pad] * 4)
+    scale = g.init(1 + 0.1 * g.rng.standard_normal(cout), np.float32)
+    bias = g.init(0.1 * g.rng.standard_normal(cout), np.float32)
+    mean = g.init(0.1 * g.rng.standard_normal(cout), np.float32)
+    var = g.init(1 + 0.2 * np.abs(g.rng.standard_normal(cout)), np.float32)
+    y = g.node("BatchNormalization", [y, scale, bias, mean, var], epsilon=1e-5)
+    return g.node("Mul", [y, g.node("Sigmoid", [y])])
+
+
+def svtr(path):
+    g = Graph(31)
+    x = conv_bn_swish(g, "x", 3, 32, 3, [2, 2], 1)        # 24 x 160
+    x = conv_bn_swish(g, x, 32, 64, 3, [2, 2], 1)          # 12 x 80
+    x = conv_bn_swish(g, x, 64, 64, 3, [2, 1], 1)          # 6 x 80
+    x = g.node("Conv", [x, g.weight(64, 64, 6, 1)], kernel_shape=[6, 1])  # 1 x 80
+    seq = g.node("Transpose", [g.node("Squeeze", [x], axes=[2])], perm=[0, 2, 1])  # B,80,64
+    dim, heads = 64, 2
+    for block in range(2):
+        ln_in = seq
+        qkv = g.node("Add", [g.node("MatMul", [seq, g.weight(dim, 3 * dim)]),
+                             g.init(0.02 * g.rng.standard_normal(3 * dim), np.float32)])
+        # reshape(qkv, [0, -1, 3, heads, dim/heads]) with -1 read from shape(qkv)[1]
+        target = g.node("Concat", [paddle_const_entry(g, 0), paddle_shape_entry(g, qkv, 1),
+                                   paddle_const_entry(g, 3), paddle_const_entry(g, heads),
+                                   paddle_const_entry(g, dim // heads)], axis=0)
+        qkv = g.node("Transpose", [g.node("Reshape", [qkv, target])], perm=[2, 0, 3, 1, 4])
+        q, k, v = (g.node("Squeeze", [g.node("Slice", [qkv, g.init([i], np.int64),
+                                                       g.init([i + 1], np.int64),
+                                                       g.init([0], np.int64)])], axes=[0])
+                   for i in range(3))
+        scores = g.node("Mul", [g.node("MatMul", [q, g.node("Transpose", [k], perm=[0, 1, 3, 2])]),
+                                g.init(1.0 / np.sqrt(dim // heads), np.float32)])
+        attn = g.node("MatMul", [g.node("Softmax", [scores], axis=-1), v])
+        attn = g.node("Transpose", [attn], perm=[0, 2, 1, 3])
+        target = g.node("Concat", [paddle_const_entry(g, 0), paddle_shape_entry(g, attn, 1),
+                                   paddle_const_entry(g, dim)], axis=0)
+        attn = g.node("Reshape", [attn, target])
+        seq = g.node("Add", [ln_in, g.node("MatMul", [attn, g.weight(dim, dim)])])
+        mean = g.node("ReduceMean", [seq], axes=[-1])
+        centered = g.node("Sub", [seq, mean])
+        var = g.node("ReduceMean", [g.node("Mul", [centered, centered])], axes=[-1])
+        seq = g.node("Div", [centered, g.node("Sqrt", [g.node("Add", [var, g.init(1e-5, np.float32)])])])
+    logits = g.node("Add", [g.node("MatMul", [seq, g.weight(dim, 97)]),
+                            g.init(np.zeros(97), np.float32)])
+    probs = g.node("Softmax", [logits], outputs=["softmax_out"], axis=2)
+    graph = h.make_graph(g.nodes, "svtr", [h.make_tensor_value_info("x", T.FLOAT, ["p2o.DynamicDimension.0", 3, 48, 320])],
+                         [h.make_tensor_value_info(probs, T.FLOAT, ["p2o.DynamicDimension.0", 80, 97])], g.inits)
+    save(graph, path, 11, "x:1,3,48,320")
+
+
+# --- vad --------------------------------------------------------------------
+
+def vad_branch(g, name, window, hop, state_h, state_c, lstm):
+    """One sample-rate branch: framing conv (an STFT as a Conv1d), magnitude,
+    encoder, LSTM on the outer state, decoder and mean over time."""
+    b = Graph(0)
+    b.rng, b.count = g.rng, g.count
+    x = b.node("Unsqueeze", ["input", b.init([1], np.int64)])                 # B,1,S
+    x = b.node("Pad", [x, b.init([0, 0, window // 2, 0, 0, window // 2], np.int64)], mode="reflect")
+    bins = window // 2 + 1
+    basis = g.weight(2 * bins, 1, window)                                   # outer-scope weight
+    spec = b.node("Conv", [x, basis], kernel_shape=[window], strides=[hop])   # B,2F,T
+    real = b.node("Slice", [spec, b.init([0], np.int64), b.init([bins], np.int64), b.init([1], np.int64)])
+    imag = b.node("Slice", [spec, b.init([bins], np.int64), b.init([2 * bins], np.int64), b.init([1], np.int64)])
+    mag = b.node("Sqrt", [b.node("Add", [b.node("Mul", [real, real]), b.node("Mul", [imag, imag])])])
+    y = b.node("Relu", [b.node("Conv", [mag, g.weight(32, bins, 3), g.init(np.zeros(32), np.float32)],
+                                kernel_shape=[3], pads=[1, 1])])
+    y = b.node("Relu", [b.node("Conv", [y, g.weight(64, 32, 3), g.init(np.zeros(64), np.float32)],
+                                kernel_shape=[3], pads=[1, 1], strides=[2])])
+    seq = b.node("Transpose", [y], perm=[2, 0, 1])                            # T,B,64
+    W, R, B = lstm
+    Y, Yh, Yc = b.node("LSTM", [seq, W, R, B, "", state_h, state_c],
+                       outputs=[f"{name}/Y", f"{name}/hn", f"{name}/cn"], hidden_size=64)
+    y = b.node("Transpose", [b.node("Squeeze", [Y, b.init([1], np.int64)])], perm=[1, 2, 0])
+    y = b.node("Sigmoid", [b.node("Conv", [b.node("Relu", [y]), g.weight(1, 64, 1), g.init([0.0], np.float32)],
+                                   kernel_shape=[1])])
+    out = b.node("ReduceMean", [y], outputs=[f"{name}/out"], axes=[2], keepdims=0)
+    # Exporters leave the branch outputs untyped.
+    outputs = [h.make_tensor_value_info(n, T.FLOAT, None) for n in (out, Yh, Yc)]
+    for o in outputs:
+        o.type.tensor_type.ClearField("shape")
+    return h.make_graph(b.nodes, name, [], outputs, b.inits)
+
+
+def vad(path):
+    g = Graph(7)
+    lstm = (g.weight(1, 256, 64), g.weight(1, 256, 64), g.init(np.zeros((1, 512)), np.float32))
+    then_g = vad_branch(g, "sr16k", 64, 32, "h", "c", lstm)
+    else_g = vad_branch(g, "sr8k", 32, 16, "h", "c", lstm)
+    is16k = g.node("Equal", ["sr", g.init(16000, np.int64)])
+    g.node("If", [is16k], outputs=["output", "hn", "cn"], then_branch=then_g, else_branch=else_g)
+    graph = h.make_graph(
+        g.nodes, "vad",
+        [h.make_tensor_value_info("input", T.FLOAT, ["batch", "samples"]),
+         h.make_tensor_value_info("sr", T.INT64, []),
+         h.make_tensor_value_info("h", T.FLOAT, [1, "batch", 64]),
+         h.make_tensor_value_info("c", T.FLOAT, [1, "batch", 64])],
+        [h.make_tensor_value_info("output", T.FLOAT, ["batch", 1]),
+         h.make_tensor_value_info("hn", T.FLOAT, [1, "batch", 64]),
+         h.make_tensor_value_info("cn", T.FLOAT, [1, "batch", 64])], g.inits)
+    save(graph, path, 16, "input:1,512;sr:;h:1,1,64;c:1,1,64")
+
+
+def save(graph, path, opset, shapes):
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
+                         producer_name="real_models.py")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+    with open(path[:-len(".onnx")] + ".inputs.txt", "w") as f:
+        f.write(shapes + "\n")
+
+
+MODELS = {"svtr": svtr, "vad": vad}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("--only", default=",".join(MODELS))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.only.split(","):
+        MODELS[name](os.path.join(args.out, name + ".onnx"))
+        print(os.path.join(args.out, name + ".onnx"))
+
+
+if __name__ == "__main__":
+    main()
