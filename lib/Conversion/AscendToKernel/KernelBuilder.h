@@ -71,8 +71,9 @@ public:
   void setTiling(ArrayRef<std::pair<StringRef, int64_t>> entries);
   void setDoubleBuffer() { kernelOp.setDoubleBuffer(true); }
   /// Double-buffered steps of `tiling.tile` `unit`s (rows, planes, ...).
-  void setStepTiling(StringRef unit, const VectorTiling &tiling) {
-    setDoubleBuffer();
+  void setStepTiling(StringRef unit, const VectorTiling &tiling, bool doubleBuffer = true) {
+    if (doubleBuffer)
+      setDoubleBuffer();
     setTiling({{unit, tiling.tile}, {"tiles", tiling.tiles}});
   }
 

@@ -27,6 +27,7 @@ namespace {
 struct RowPlan {
   std::array<int64_t, 3> view = {1, 1, 1};
   VectorTiling rows;
+  bool doubleBuffered = true;
 };
 
 /// Bytes per row: `full` buffers of a whole row at `bytes` each, plus
@@ -36,18 +37,20 @@ struct RowPlan {
 /// statistics) and once (`fixedBytes`: parameters shared by all rows).
 RowPlan planRows(ShapedType type, ArrayRef<int64_t> axes, int64_t bytesPerElement,
                  const LoweringContext &context, int64_t bytesPerRow = 16,
-                 int64_t fixedBytes = 0) {
+                 int64_t fixedBytes = 0, bool doubleBuffered = true) {
   RowPlan plan;
   std::optional<std::array<int64_t, 3>> view = rowView(type, axes);
   if (!view)
     return plan;
   plan.view = *view;
+  plan.doubleBuffered = doubleBuffered;
+  int64_t copies = doubleBuffered ? 2 : 1;
   int64_t rowBytes = (*view)[1] * (*view)[2] * bytesPerElement + bytesPerRow * (*view)[2];
   CoreFacts facts = context.facts;
-  facts.ub -= 2 * fixedBytes; // double-buffered like every buffer
+  facts.ub -= copies * fixedBytes;
   if (facts.ub <= 0)
     return plan;
-  plan.rows = chooseRowTiling((*view)[0], rowBytes, facts, context.vectorCores);
+  plan.rows = chooseRowTiling((*view)[0], rowBytes, facts, context.vectorCores, copies);
   return plan;
 }
 
@@ -85,6 +88,20 @@ int64_t softmaxBytes(Type data, Type compute) {
   return 2 * elementBytes(data) + 2 * elementBytes(compute);
 }
 
+/// A softmax's rows, double-buffered when a row fits UB twice; else (a long
+/// row: an OCR head's 6,625 classes in fp32) once, a kernel that loads its
+/// next tile only after computing this one (no overlap: the cost model adds
+/// the steps up).
+RowPlan planSoftmaxRows(ShapedType type, ArrayRef<int64_t> axes, Type compute,
+                        const LoweringContext &context) {
+  Type data = type.getElementType();
+  RowPlan plan = planRows(type, axes, softmaxBytes(data, compute), context);
+  if (plan.rows.tile != 0)
+    return plan;
+  return planRows(type, axes, softmaxBytes(data, compute), context, /*bytesPerRow=*/16,
+                  /*fixedBytes=*/0, /*doubleBuffered=*/false);
+}
+
 int64_t layerNormBytes(Type data, Type compute) {
   return 2 * elementBytes(data) + 2 * elementBytes(compute);
 }
@@ -118,8 +135,8 @@ struct SoftmaxLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
     Type data = type.getElementType();
     Type compute = vectorCompute(op, "exp", data).first;
     Type acc = accumulationType(op, "sum", compute);
-    RowPlan plan = planRows(type, op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef(),
-                            softmaxBytes(data, compute), context);
+    RowPlan plan = planSoftmaxRows(
+        type, op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef(), compute, context);
     auto [outer, reduced, inner] = plan.view;
     if (launchCachedKernel(rewriter, context, op, operands))
       return success();
@@ -127,7 +144,7 @@ struct SoftmaxLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
                      op->getResultTypes(), nodesOf(op));
     OpBuilder &b = kb.builder();
     Location loc = kb.loc();
-    kb.setStepTiling("rows", plan.rows);
+    kb.setStepTiling("rows", plan.rows, plan.doubleBuffered);
     int64_t rows = plan.rows.tile;
     Value x = kb.reshapeGM(kb.arg(0), {outer, reduced, inner});
     Value y = kb.reshapeGM(kb.output(), {outer, reduced, inner});
@@ -375,7 +392,7 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
   if (!rowView(type, axes))
     return std::string("normalizes over axes that are not contiguous");
   Type compute = Float32Type::get(op->getContext());
-  if (planRows(type, axes, softmaxBytes(type.getElementType(), compute), context).rows.tile == 0)
+  if (planSoftmaxRows(type, axes, compute, context).rows.tile == 0)
     return std::string("normalizes rows too long for UB");
   return std::nullopt;
 }

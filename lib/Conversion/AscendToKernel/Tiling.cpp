@@ -109,10 +109,11 @@ VectorTiling ascendprec::kernel::chooseVectorTiling(int64_t elements, int64_t by
 }
 
 VectorTiling ascendprec::kernel::chooseRowTiling(int64_t rows, int64_t bytesPerRow,
-                                                 const CoreFacts &facts, int64_t cores) {
+                                                 const CoreFacts &facts, int64_t cores,
+                                                 int64_t copies) {
   VectorTiling tiling;
   cores = std::max<int64_t>(cores, 1);
-  int64_t fit = facts.ub / (2 * std::max<int64_t>(bytesPerRow, 1));
+  int64_t fit = facts.ub / (std::max<int64_t>(copies, 1) * std::max<int64_t>(bytesPerRow, 1));
   if (fit <= 0 || rows <= 0)
     return tiling;
   tiling.tile = std::min(fit, ceilDiv(rows, cores));

@@ -41,6 +41,14 @@ func.func @softmax(%x: tensor<16x128xf32>) -> tensor<16x128xf32> {
   return %y : tensor<16x128xf32>
 }
 
+// A row that fits UB once but not twice (12,000 fp32 classes need 192,000
+// bytes of buffers): one tile at a time, without double buffering.
+// CHECK-LABEL: akernel.kernel @softmax_long_{{[0-9]+}} attributes {block_dim = 2 : i64, engine = #akernel.engine<vector>, nodes = ["softmax_long"], tiling = {rows = 1 : i64, tiles = 2 : i64}}
+func.func @softmax_long(%x: tensor<2x12000xf32>) -> tensor<2x12000xf32> {
+  %y = ascend.SoftmaxV2 %x {name = "softmax_long", axes = array<i64: -1>} : tensor<2x12000xf32>
+  return %y : tensor<2x12000xf32>
+}
+
 // LayerNorm over the last axis (begin_norm_axis = -1): mean, variance,
 // rsqrt(var + eps), gamma and beta loaded once per core.
 // CHECK-LABEL: akernel.kernel @ln

@@ -77,9 +77,10 @@ VectorTiling chooseVectorTiling(int64_t elements, int64_t bytesPerElement,
                                 int64_t alignElements, const CoreFacts &facts, int64_t cores);
 
 /// Rows of a row-wise kernel (reductions, Softmax, LayerNorm): `rows` rows
-/// of `bytesPerRow` UB bytes each. Zero tiles when one row does not fit.
+/// of `bytesPerRow` UB bytes each, every buffer held `copies` times (2:
+/// double-buffered). Zero tiles when one row does not fit.
 VectorTiling chooseRowTiling(int64_t rows, int64_t bytesPerRow, const CoreFacts &facts,
-                             int64_t cores);
+                             int64_t cores, int64_t copies = 2);
 
 } // namespace ascendprec::kernel
 
