@@ -164,6 +164,15 @@ OPS = {
     "OneHot": (["indices", "depth", "on_value", "off_value"], ["y"], None, "Opaque"),
     "TopKV2": (["x", "k"], ["values", "indices"], None, "Opaque"),
     "Size": (["x"], ["y"], None, "Opaque"),
+    # Element-indexed ops (AscendIndexOps.td): moved, not computed, except
+    # Cumsum, which accumulates (black like ReduceSum).
+    "GatherElements": (["x", "index"], ["y"], None, "Opaque"),
+    "ScatterElements": (["data", "indices", "updates"], ["y"], None, "Opaque"),
+    "GatherNd": (["x", "indices"], ["y"], None, "Opaque"),
+    "TensorScatterUpdate": (["x", "indices", "updates"], ["y"], None, "Opaque"),
+    "Tril": (["x", "k"], ["y"], None, "Opaque"),
+    "Triu": (["x", "k"], ["y"], None, "Opaque"),
+    "Cumsum": (["x", "axis"], ["y"], False, "Opaque"),
 }
 
 COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
@@ -227,6 +236,17 @@ def rows_for(soc, op):
         return uniform([FP16] + ([FP32, BF16] if FP32_CUBE[soc] else []))
     if op in DATA_MOVEMENT:
         return uniform([FP16, FP32, I8, U8, I32, I64, BOOL] + bf)
+    if op in ("GatherElements", "GatherNd"):
+        return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+                for idx in (I32, I64)]
+    if op in ("ScatterElements", "TensorScatterUpdate"):
+        return [([d, idx, d], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+                for idx in (I32, I64)]
+    if op in ("Tril", "Triu"):
+        return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
+                for idx in (I32, I64)]
+    if op == "Cumsum":
+        return [([d, idx], [d]) for d in [FP16, FP32, I32, I64] + bf for idx in (I32, I64)]
     if op == "GatherV2":
         return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
                 for idx in (I32, I64)]
@@ -344,7 +364,7 @@ def aicore_json(soc):
         for i, name in enumerate(ins):
             entry[f"input{i}"] = {
                 "dtype": ",".join(r[0][i] for r in rows), "name": name,
-                "paramType": "optional" if name == "bias" else "required"}
+                "paramType": "optional" if name in ("bias", "k") else "required"}
         entry["op"] = {"pattern": pattern}
         for i, name in enumerate(outs):
             entry[f"output{i}"] = {"dtype": ",".join(r[1][i] for r in rows),

@@ -14,6 +14,7 @@ using namespace ascendprec;
 using namespace ascendprec::exec;
 using runtime::ElementType;
 using runtime::HostTensor;
+using runtime::shapeText;
 
 namespace {
 
@@ -21,13 +22,6 @@ std::string nameOf(Operation &op) {
   if (auto name = op.getAttrOfType<StringAttr>("name"))
     return name.str();
   return op.getName().getStringRef().str();
-}
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
 }
 
 /// `tensor` as `value`'s host type; fails when its shape contradicts the

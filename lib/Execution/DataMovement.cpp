@@ -18,6 +18,8 @@
 #include "AscendPrec/Execution/DataMovement.h"
 #include "AscendPrec/Execution/GraphRun.h"
 
+#include "IndexMovement.h"
+
 #include "AscendPrec/Dialect/Ascend/IR/AscendDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -1428,6 +1430,8 @@ bool checkTensor(const HostTensor *tensor, const Buffer &buffer, const llvm::Twi
 } // namespace
 
 bool ascendprec::exec::canRunDataMovement(ascendprec::kernel::DmaOp op, std::string &why) {
+  if (isIndexMovementKind(op.getKind()))
+    return canRunIndexMovement(op, why);
   Plan plan;
   return makePlan(op, plan, why);
 }
@@ -1436,6 +1440,8 @@ bool ascendprec::exec::runDataMovement(ascendprec::kernel::DmaOp op,
                                        llvm::ArrayRef<const runtime::HostTensor *> inputs,
                                        llvm::ArrayRef<runtime::HostTensor *> outputs,
                                        std::string &error) {
+  if (isIndexMovementKind(op.getKind()))
+    return runIndexMovement(op, inputs, outputs, error);
   Plan plan;
   if (!makePlan(op, plan, error))
     return false;

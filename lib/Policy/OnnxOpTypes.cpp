@@ -19,7 +19,9 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"And", "LogicalAnd"}, {"Or", "LogicalOr"}, {"Not", "LogicalNot"},
       {"Gelu", "GeluV2"}, {"Pad", "PadV3"}, {"Split", "SplitV"},
       {"MaxPool", "MaxPoolV3"}, {"LSTM", "DynamicRNN"}, {"GRU", "DynamicGRUV2"},
-      {"ArgMax", "ArgMaxV2"}, {"Sum", "AddN"}, {"IsNaN", "IsNan"}};
+      {"ArgMax", "ArgMaxV2"}, {"Sum", "AddN"}, {"IsNaN", "IsNan"},
+      {"GatherND", "GatherNd"}, {"ScatterND", "TensorScatterUpdate"}, {"CumSum", "Cumsum"},
+      {"Scatter", "ScatterElements"}, {"Trilu", "Triu"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

@@ -213,3 +213,10 @@ void HostTensor::setInt(int64_t index, int64_t value) {
   default: return set(index, static_cast<double>(value), Rounding::Trunc);
   }
 }
+
+std::string ascendprec::runtime::shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}

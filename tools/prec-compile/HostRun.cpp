@@ -20,6 +20,7 @@
 
 using namespace ascendprec;
 using namespace ascendprec::driver;
+using runtime::shapeText;
 namespace fs = std::filesystem;
 
 namespace {
@@ -36,13 +37,6 @@ mlir::func::FuncOp graphOf(mlir::ModuleOp kernels) {
     if (!function.isPrivate() && !function.isExternal())
       return function;
   return nullptr;
-}
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
 }
 
 /// `tensor` as `type`: the same bits for a uint16 file feeding bf16 (how

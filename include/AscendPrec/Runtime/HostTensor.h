@@ -39,6 +39,8 @@ void narrowToBFloat16(const float *source, uint16_t *target, int64_t count, Over
 
 /// Bytes per element (I1 is stored as one byte, 0 or 1).
 size_t elementBytes(ElementType type);
+/// A shape as messages print it: "[2,3]" ("[]" for a scalar).
+std::string shapeText(const std::vector<int64_t> &shape);
 /// "f16", "bf16", "f32", ..., "i1", "ui8": MLIR's spelling.
 const char *elementTypeName(ElementType type);
 bool isFloat(ElementType type);

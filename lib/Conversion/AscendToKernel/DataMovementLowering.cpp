@@ -80,7 +80,14 @@ struct DmaLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
     int64_t bytes = bytesOf(op->getResultTypes()) + bytesOf(ValueRange(operands).getTypes());
     int64_t blocks = std::clamp<int64_t>(bytes / (32 * 1024), 1, context.vectorCores);
     kb.kernel().setBlockDim(blocks);
-    auto dma = DmaOp::create(kb.builder(), kb.loc(), *kind, inputs, outputs, paramsOf(op),
+    DictionaryAttr params = paramsOf(op);
+    if (*kind == "triangle") {
+      // Tril and Triu share the kind; which side is kept goes with it.
+      NamedAttrList withSide(params);
+      withSide.set("upper", rewriter.getBoolAttr(isa<ascend::TriuOp>(op.getOperation())));
+      params = withSide.getDictionary(op->getContext());
+    }
+    auto dma = DmaOp::create(kb.builder(), kb.loc(), *kind, inputs, outputs, params,
                              /*bounds_check=*/false);
     // IM-7: support_out_of_bound_index adds index checks to Gather.
     if (op.getImplModeValue() == ascend::ImplMode::SupportOutOfBoundIndex &&

@@ -93,7 +93,10 @@ std::optional<StringRef> ascendprec::kernel::dmaKindOf(StringRef opType) {
       {"StridedSlice", "slice"}, {"Pad", "pad"}, {"GatherV2", "gather"}, {"Tile", "tile"},
       {"BroadcastTo", "broadcast"}, {"DepthToSpace", "depth_to_space"},
       {"SpaceToDepth", "space_to_depth"}, {"OneHot", "one_hot"}, {"Range", "arange"},
-      {"Fill", "fill"}, {"ResizeNearestNeighborV2", "resize"}};
+      {"Fill", "fill"}, {"ResizeNearestNeighborV2", "resize"},
+      {"GatherElements", "gather_elements"}, {"ScatterElements", "scatter_elements"},
+      {"GatherNd", "gather_nd"}, {"TensorScatterUpdate", "scatter_nd"}, {"Tril", "triangle"},
+      {"Triu", "triangle"}, {"Cumsum", "cumsum"}};
   auto found = kinds.find(opType);
   if (found == kinds.end())
     return std::nullopt;

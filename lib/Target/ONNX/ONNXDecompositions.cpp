@@ -80,6 +80,19 @@ LogicalResult selu(NodeConverter &n) {
   return setResult(n, buildValue(n, "ascend.Mul", {elu, gamma}, x));
 }
 
+/// Xor on bools: (a or b) and not (a and b). CANN's ONNX parser computes it
+/// as Cast(int32) -> BitwiseXor -> Cast(bool); on bools both give the same
+/// values, and the logical ops need no casts.
+LogicalResult logicalXor(NodeConverter &n) {
+  RankedTensorType y = n.outputType(0);
+  if (!y || !y.getElementType().isInteger(1))
+    return failure();
+  Value either = buildValue(n, "ascend.LogicalOr", {n.input(0), n.input(1)}, y, {}, "/or");
+  Value both = buildValue(n, "ascend.LogicalAnd", {n.input(0), n.input(1)}, y, {}, "/and");
+  Value notBoth = buildValue(n, "ascend.LogicalNot", {both}, y, {}, "/not_and");
+  return setResult(n, buildValue(n, "ascend.LogicalAnd", {either, notBoth}, y));
+}
+
 /// Celu: alpha * Elu(x / alpha, 1).
 LogicalResult celu(NodeConverter &n) {
   RankedTensorType x = n.inputType(0);
@@ -305,6 +318,8 @@ LogicalResult ascendprec::onnximport::convertDecomposedOp(NodeConverter &n) {
     return selu(n);
   if (type == "Celu")
     return celu(n);
+  if (type == "Xor")
+    return logicalXor(n);
   if (type == "IsInf")
     return isInfOneSign(n);
   if (type == "Shrink")

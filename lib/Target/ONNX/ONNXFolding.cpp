@@ -320,6 +320,35 @@ std::optional<DenseElementsAttr> ascendprec::onnximport::foldShapeComputation(
     std::vector<int64_t> slice(dims.begin() + start, dims.begin() + end);
     return result(ints(i64, {static_cast<int64_t>(slice.size())}, slice));
   }
+  if (type == "EyeLike") {
+    // Ones on diagonal k of a matrix shaped like the input: known from the
+    // shape alone. (CANN's parser builds it from Shape, Split, Fill and
+    // MatrixDiagV2; the values are the same.)
+    RankedTensorType x = n.inputType(0);
+    if (!x || !x.hasStaticShape() || x.getRank() != 2)
+      return std::nullopt;
+    Type element = n.attr("dtype")
+                       ? elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("dtype", 0)))
+                       : x.getElementType();
+    if (!element)
+      return std::nullopt;
+    Tensor out;
+    out.shape = {x.getDimSize(0), x.getDimSize(1)};
+    out.element = element;
+    out.isFloat = isa<FloatType>(element);
+    if (out.size() > kMaxFoldedElements)
+      return std::nullopt;
+    int64_t k = n.intAttr("k", 0);
+    for (int64_t r = 0; r < out.shape[0]; ++r)
+      for (int64_t c = 0; c < out.shape[1]; ++c) {
+        int64_t one = c - r == k ? 1 : 0;
+        if (out.isFloat)
+          out.floats.push_back(static_cast<double>(one));
+        else
+          out.ints.push_back(one);
+      }
+    return result(out);
+  }
   if (type == "ConstantOfShape") {
     if (!need(1))
       return std::nullopt;

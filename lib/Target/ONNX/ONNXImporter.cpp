@@ -372,6 +372,7 @@ bool Importer::convertToDedicatedOps(NodeConverter &converter) {
                    succeeded(convertShapeOp(converter)) ||
                    succeeded(convertRecurrentOp(converter)) ||
                    succeeded(convertTensorOp(converter)) ||
+                   succeeded(convertIndexOp(converter)) ||
                    succeeded(convertDecomposedOp(converter));
   if (!converted) {
     // Drop anything a converter built before giving up.

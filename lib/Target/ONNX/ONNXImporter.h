@@ -236,6 +236,9 @@ LogicalResult convertRecurrentOp(NodeConverter &node);
 /// Fill, Range, BroadcastTo, Tile, OneHot, TopKV2, Size, Einsum,
 /// GridSampler2D, LRN, Mod (ONNXTensorOps.cpp).
 LogicalResult convertTensorOp(NodeConverter &node);
+/// GatherElements, ScatterElements, GatherND, ScatterND, Trilu, CumSum
+/// (ONNXIndexOps.cpp).
+LogicalResult convertIndexOp(NodeConverter &node);
 /// Nodes that become several ascend ops (ONNXDecompositions.cpp).
 LogicalResult convertDecomposedOp(NodeConverter &node);
 

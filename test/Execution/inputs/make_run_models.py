@@ -1,7 +1,7 @@
 """Models for the --run tests, exported the way PyTorch does (opset 13).
 Usage: make_run_models.py OUT_DIR
   dynamic.onnx   x: [batch, 8] -> Relu(x @ W)           (a dynamic batch)
-  generic.onnx   x: [1, 8, 2, 2] -> Relu(GatherElements(x, idx))  (a generic op: no kernel)
+  generic.onnx   x: [1, 8, 2, 2] -> Relu(LpNormalization(x))  (a generic op: no kernel)
   reduce.onnx    x: [1, 1048576] -> ReduceSum over axis 1 (split across cores)
   small_input.pb a [1, 2] float TensorProto (the wrong shape)
   x_2x8.pb       a [2, 8] float TensorProto named x"""
@@ -26,11 +26,10 @@ save([helper.make_node("MatMul", ["x", "W"], ["h"], name="fc"),
       helper.make_node("Relu", ["h"], ["y"], name="relu")],
      [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 8])],
      [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])], [w], "dynamic")
-idx = numpy_helper.from_array(np.zeros((1, 8, 2, 2), dtype=np.int64), "idx")
-save([helper.make_node("GatherElements", ["x", "idx"], ["h"], name="gather", axis=1),
+save([helper.make_node("LpNormalization", ["x"], ["h"], name="lpnorm", axis=1, p=2),
       helper.make_node("Relu", ["h"], ["y"], name="relu")],
      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 2, 2])],
-     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 2, 2])], [idx], "generic")
+     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 2, 2])], [], "generic")
 axes = numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")
 save([helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=0)],
      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1048576])],

@@ -58,7 +58,7 @@ save("mapped", [
 half = helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.5, -2.0])
 save("unnamed", [
     n("Add", ["x", "h"], ["sum"]),
-    n("Trilu", ["sum"], ["soft"]),
+    n("LpNormalization", ["sum"], ["soft"], axis=-1, p=2),
     n("Transpose", ["soft"], ["y"]),
 ], [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [3, 2])],
    [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])], [half])

@@ -258,7 +258,8 @@ LogicalResult DmaOp::verify() {
   static const char *const kKinds[] = {
       "transpose", "concat", "split", "slice", "pad", "gather", "scatter", "tile",
       "broadcast", "depth_to_space", "space_to_depth", "reverse", "one_hot", "copy",
-      "resize", "arange", "fill"};
+      "resize", "arange", "fill", "gather_elements", "scatter_elements", "gather_nd",
+      "scatter_nd", "triangle", "cumsum"};
   if (!llvm::is_contained(kKinds, getKind()))
     return emitOpError("has an unknown kind '") << getKind() << "'";
   if (getOutputs().empty())

@@ -891,6 +891,7 @@ def Ascend_GenericOp : Ascend_OpBase<"generic", [Ascend_AscendOpInterface]> {
 include "AscendPrec/Dialect/Ascend/IR/AscendRecurrent.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendVolumeOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendTensorOps.td"
+include "AscendPrec/Dialect/Ascend/IR/AscendIndexOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendImageOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendControlFlow.td"
 

@@ -193,8 +193,10 @@ def Kernel_DmaOp : Kernel_Op<"dma", [AttrSizedOperandSegments]> {
   let description = [{
     Layout and indexing ops that move data without computing on it
     (`transpose`, `concat`, `split`, `slice`, `pad`, `gather`, `tile`,
-    `broadcast`, `depth_to_space`, ...): the MTEs read every input byte and
-    write every output byte through UB. `params` keeps the graph op's
+    `broadcast`, `depth_to_space`, ...; element-indexed `gather_elements`,
+    `scatter_elements`, `gather_nd`, `scatter_nd`, `triangle` and the
+    running sums of `cumsum`): the MTEs read every input byte and write
+    every output byte through UB. `params` keeps the graph op's
     attributes (perm, axis, ...). With `bounds_check`, indices are checked
     against the gathered axis (support_out_of_bound_index, IM-7).
 

@@ -1,0 +1,106 @@
+//===- ONNXIndexOps.cpp - element-indexed ONNX ops ------------------------===//
+//
+// GatherElements, ScatterElements (and opset 9's Scatter), GatherND,
+// ScatterND, Trilu and CumSum become the ops of AscendIndexOps.td, under
+// CANN's op types (docs/onnx-import.md). Trilu's k and CumSum's axis may be
+// known only at run time: the kernels read them then.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporter.h"
+
+using namespace mlir;
+using namespace ascendprec;
+using namespace ascendprec::onnximport;
+
+namespace {
+
+NamedAttribute intAttr(NodeConverter &n, StringRef name, int64_t value) {
+  return n.builder.getNamedAttr(name, n.builder.getI64IntegerAttr(value));
+}
+
+/// `reduction` as ONNX spells it (none, add, mul, max, min), or a rejection.
+std::optional<NamedAttribute> reductionAttr(NodeConverter &n) {
+  std::string reduction = n.stringAttr("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" &&
+      reduction != "min") {
+    n.rejection = "reduction '" + reduction + "'";
+    return std::nullopt;
+  }
+  return n.builder.getNamedAttr("reduction", n.builder.getStringAttr(reduction));
+}
+
+LogicalResult gatherElements(NodeConverter &n) {
+  return setResult(n, buildValue(n, "ascend.GatherElements", {n.input(0), n.input(1)},
+                                 n.outputType(0), {intAttr(n, "dim", n.intAttr("axis", 0))}));
+}
+
+LogicalResult scatterElements(NodeConverter &n) {
+  std::optional<NamedAttribute> reduction = reductionAttr(n);
+  if (!reduction)
+    return failure();
+  return setResult(n, buildValue(n, "ascend.ScatterElements",
+                                 {n.input(0), n.input(1), n.input(2)}, n.outputType(0),
+                                 {intAttr(n, "axis", n.intAttr("axis", 0)), *reduction}));
+}
+
+LogicalResult gatherND(NodeConverter &n) {
+  // CANN's GatherNd has no batch dimensions: its ONNX parser drops
+  // batch_dims with a warning and computes something else.
+  if (n.intAttr("batch_dims", 0) != 0) {
+    n.rejection = "batch_dims other than 0 (CANN's GatherNd has none)";
+    return failure();
+  }
+  return setResult(n, buildValue(n, "ascend.GatherNd", {n.input(0), n.input(1)}, n.outputType(0),
+                                 {intAttr(n, "batch_dims", n.intAttr("batch_dims", 0))}));
+}
+
+LogicalResult scatterND(NodeConverter &n) {
+  std::optional<NamedAttribute> reduction = reductionAttr(n);
+  if (!reduction)
+    return failure();
+  return setResult(n, buildValue(n, "ascend.TensorScatterUpdate", {n.input(0), n.input(1), n.input(2)},
+                                 n.outputType(0), {*reduction}));
+}
+
+LogicalResult trilu(NodeConverter &n) {
+  SmallVector<Value> operands = {n.input(0)};
+  int64_t diagonal = 0;
+  if (n.hasInput(1)) {
+    std::optional<std::vector<int64_t>> k = n.constantInts(1);
+    if (k && k->size() == 1)
+      diagonal = (*k)[0];
+    else
+      operands.push_back(n.input(1)); // read when the kernel runs
+  }
+  bool upper = n.intAttr("upper", 1) != 0;
+  return setResult(n, buildValue(n, upper ? "ascend.Triu" : "ascend.Tril", operands,
+                                 n.outputType(0), {intAttr(n, "diagonal", diagonal)}));
+}
+
+LogicalResult cumSum(NodeConverter &n) {
+  return setResult(n, buildValue(n, "ascend.Cumsum", {n.input(0), n.input(1)}, n.outputType(0),
+                                 {n.builder.getNamedAttr("exclusive", n.builder.getBoolAttr(
+                                                                          n.intAttr("exclusive", 0))),
+                                  n.builder.getNamedAttr("reverse", n.builder.getBoolAttr(
+                                                                        n.intAttr("reverse", 0)))}));
+}
+
+} // namespace
+
+LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
+  const std::string &type = n.node.op_type();
+  if (type == "GatherElements")
+    return gatherElements(n);
+  if (type == "ScatterElements" || type == "Scatter")
+    return scatterElements(n);
+  if (type == "GatherND")
+    return gatherND(n);
+  if (type == "ScatterND")
+    return scatterND(n);
+  if (type == "Trilu")
+    return trilu(n);
+  if (type == "CumSum")
+    return cumSum(n);
+  return failure();
+}
