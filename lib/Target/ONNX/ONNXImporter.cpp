@@ -373,6 +373,7 @@ bool Importer::convertToDedicatedOps(NodeConverter &converter) {
                    succeeded(convertRecurrentOp(converter)) ||
                    succeeded(convertTensorOp(converter)) ||
                    succeeded(convertIndexOp(converter)) ||
+                   succeeded(convertLossOp(converter)) ||
                    succeeded(convertDecomposedOp(converter));
   if (!converted) {
     // Drop anything a converter built before giving up.

@@ -239,6 +239,9 @@ LogicalResult convertTensorOp(NodeConverter &node);
 /// GatherElements, ScatterElements, GatherND, ScatterND, Trilu, CumSum
 /// (ONNXIndexOps.cpp).
 LogicalResult convertIndexOp(NodeConverter &node);
+/// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as the ops of their
+/// function bodies (ONNXLossOps.cpp).
+LogicalResult convertLossOp(NodeConverter &node);
 /// Nodes that become several ascend ops (ONNXDecompositions.cpp).
 LogicalResult convertDecomposedOp(NodeConverter &node);
 
