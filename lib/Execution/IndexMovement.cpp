@@ -333,6 +333,8 @@ void runTriangle(const IndexPlan &plan, const HostTensor &x, HostTensor &y) {
 
 void runCumsum(const IndexPlan &plan, const HostTensor &x, HostTensor &y) {
   const std::vector<int64_t> &shape = plan.ins[0];
+  if (count(shape) == 0)
+    return;
   int64_t length = shape[plan.axis];
   int64_t inner = strides(shape)[plan.axis];
   int64_t outer = count(shape) / (length * inner);
