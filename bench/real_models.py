@@ -10,6 +10,8 @@ random weights: what matters is the graph's shape, not what it learned.
         the sample-rate input (16 kHz / 8 kHz branches); the branches read the
         outer graph's input, LSTM state and weights by name, and ONNX writes no
         types for the branch values.
+  bert  BERT-style encoder layer: token embedding through Gather, a causal
+        mask from Trilu and Where, a GatherElements head.
 
 Usage: real_models.py OUT_DIR [--only NAME,...]
 Writes NAME.onnx and NAME.inputs.txt (an --input_shape suggestion) for each.
@@ -183,6 +185,51 @@ def vad(path):
     save(graph, path, 16, "input:1,512;sr:;h:1,1,64;c:1,1,64")
 
 
+# --- bert -------------------------------------------------------------------
+
+def bert(path):
+    """A BERT-style encoder layer as PyTorch's dynamo exporter writes it: a
+    causal mask built with Trilu and Where on the attention scores, token ids
+    through Gather (embedding), a GatherElements picking each position's
+    score of its own token (a log-likelihood head), and the sequence length
+    read through Shape/Gather/Range."""
+    g = Graph(11)
+    vocab, dim, heads, seq = 100, 32, 2, 16
+    table = g.weight(vocab, dim, scale=0.5)
+    x = g.node("Gather", [table, "ids"], axis=0)                              # B,S,D
+    positions = g.node("Range", [g.init(0, np.int64),
+                                 g.node("Gather", [g.node("Shape", ["ids"]), g.init(1, np.int64)], axis=0),
+                                 g.init(1, np.int64)])
+    x = g.node("Add", [x, g.node("Gather", [g.weight(seq, dim, scale=0.5), positions], axis=0)])
+    q = g.node("Transpose", [g.node("Reshape", [g.node("MatMul", [x, g.weight(dim, dim)]),
+                                                g.init([0, seq, heads, dim // heads], np.int64)])],
+               perm=[0, 2, 1, 3])
+    k = g.node("Transpose", [g.node("Reshape", [g.node("MatMul", [x, g.weight(dim, dim)]),
+                                                g.init([0, seq, heads, dim // heads], np.int64)])],
+               perm=[0, 2, 3, 1])
+    v = g.node("Transpose", [g.node("Reshape", [g.node("MatMul", [x, g.weight(dim, dim)]),
+                                                g.init([0, seq, heads, dim // heads], np.int64)])],
+               perm=[0, 2, 1, 3])
+    scores = g.node("Div", [g.node("MatMul", [q, k]), g.init(np.sqrt(dim // heads), np.float32)])
+    ones = g.node("ConstantOfShape", [g.init([seq, seq], np.int64)],
+                  value=nh.from_array(np.array([1], np.float32)))
+    causal = g.node("Cast", [g.node("Trilu", [ones, g.init(0, np.int64)], upper=0)], to=T.BOOL)
+    scores = g.node("Where", [causal, scores, g.init(-1e4, np.float32)])
+    attn = g.node("MatMul", [g.node("Softmax", [scores], axis=-1), v])
+    attn = g.node("Reshape", [g.node("Transpose", [attn], perm=[0, 2, 1, 3]),
+                              g.init([0, seq, dim], np.int64)])
+    hidden = g.node("Add", [x, g.node("MatMul", [attn, g.weight(dim, dim)])])
+    hidden = g.node("LayerNormalization", [hidden, g.init(np.ones(dim), np.float32),
+                                           g.init(np.zeros(dim), np.float32)], axis=-1, epsilon=1e-5)
+    logits = g.node("MatMul", [hidden, g.weight(dim, vocab)])
+    logp = g.node("LogSoftmax", [logits], axis=-1)
+    own = g.node("GatherElements", [logp, g.node("Unsqueeze", ["ids", g.init([2], np.int64)])], axis=2)
+    g.node("Squeeze", [own, g.init([2], np.int64)], outputs=["token_logp"])
+    graph = h.make_graph(g.nodes, "bert", [h.make_tensor_value_info("ids", T.INT64, ["batch", seq])],
+                         [h.make_tensor_value_info("token_logp", T.FLOAT, ["batch", seq])], g.inits)
+    save(graph, path, 17, "ids:2,16")
+
+
 def save(graph, path, opset, shapes):
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
                          producer_name="real_models.py")
@@ -193,7 +240,7 @@ def save(graph, path, opset, shapes):
         f.write(shapes + "\n")
 
 
-MODELS = {"svtr": svtr, "vad": vad}
+MODELS = {"svtr": svtr, "vad": vad, "bert": bert}
 
 
 def main():
