@@ -11,6 +11,7 @@ from pathlib import Path
 
 FP16, FP32, BF16 = "float16", "float", "bfloat16"
 I8, U8, I32, I64, BOOL, F64 = "int8", "uint8", "int32", "int64", "bool", "double"
+U16, U32, U64 = "uint16", "uint32", "uint64"
 
 SOCS = ["Ascend910", "Ascend910B", "Ascend310P"]
 HAS_BF16 = {"Ascend910": False, "Ascend910B": True, "Ascend310P": False}
@@ -173,6 +174,9 @@ OPS = {
     "Tril": (["x", "k"], ["y"], None, "Opaque"),
     "Triu": (["x", "k"], ["y"], None, "Opaque"),
     "Cumsum": (["x", "axis"], ["y"], False, "Opaque"),
+    # AI CPU only: no AI Core entry is written (rows_for gives none).
+    "LeftShift": (["x", "y"], ["z"], None, "Broadcast"),
+    "RightShift": (["x", "y"], ["z"], None, "Broadcast"),
 }
 
 COMPARISONS = ["Equal", "Less", "Greater", "LessEqual", "GreaterEqual"]
@@ -247,6 +251,8 @@ def rows_for(soc, op):
                 for idx in (I32, I64)]
     if op == "Cumsum":
         return [([d, idx], [d]) for d in [FP16, FP32, I32, I64] + bf for idx in (I32, I64)]
+    if op in ("LeftShift", "RightShift"):
+        return []
     if op == "GatherV2":
         return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
                 for idx in (I32, I64)]
@@ -297,10 +303,13 @@ AICPU = {
     "StridedSlice": AICPU_FLOAT + [I32, I64], "Pad": AICPU_FLOAT + [I32, I64],
     "Reshape": AICPU_FLOAT + [I32, I64], "Einsum": AICPU_FLOAT,
     "Mod": AICPU_FLOAT + [I32, I64], "FloorMod": AICPU_FLOAT + [I32, I64],
+    # AI CPU only (no AI Core kernel): ONNX BitShift.
+    "LeftShift": [U8, U16, U32, U64], "RightShift": [U8, U16, U32, U64],
 }
 
 DT_NAMES = {FP16: "DT_FLOAT16", FP32: "DT_FLOAT", F64: "DT_DOUBLE",
-            I32: "DT_INT32", I64: "DT_INT64", BF16: "DT_BFLOAT16"}
+            I32: "DT_INT32", I64: "DT_INT64", BF16: "DT_BFLOAT16", U8: "DT_UINT8",
+            U16: "DT_UINT16", U32: "DT_UINT32", U64: "DT_UINT64"}
 
 # Impl-mode lists (IM-2) and the modes each op has (all_ops_impl_mode.ini).
 PRECISION_SENSITIVE = ["SoftmaxV2", "LogSoftmaxV2", "Gelu", "Tanh", "Sigmoid",
@@ -360,6 +369,8 @@ def aicore_json(soc):
     doc = {}
     for op, (ins, outs, reduce_flag, pattern) in OPS.items():
         rows = rows_for(soc, op)
+        if not rows:
+            continue  # an AI CPU-only op
         entry = {}
         for i, name in enumerate(ins):
             entry[f"input{i}"] = {

@@ -12,6 +12,7 @@
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::exec;
+using runtime::ElementType;
 using runtime::HostTensor;
 
 namespace {
@@ -72,6 +73,16 @@ const llvm::StringMap<Elementwise> &elementwiseOps() {
       {"Reciprocal", {1, [](double a, double) { return 1 / a; }, {}}},
       {"Sign", {1, [](double a, double) { return a > 0 ? 1.0 : a < 0 ? -1.0 : a; },
                 [](int64_t a, int64_t) { return int64_t(a > 0) - int64_t(a < 0); }}},
+      // Unsigned shifts (ONNX BitShift): the bits as uint64, a shift of 64 or
+      // more gives 0; the result is cut to the output's width when stored.
+      {"LeftShift", {2, {}, [](int64_t a, int64_t b) {
+                       auto bits = static_cast<uint64_t>(a), by = static_cast<uint64_t>(b);
+                       return static_cast<int64_t>(by >= 64 ? 0 : bits << by);
+                     }}},
+      {"RightShift", {2, {}, [](int64_t a, int64_t b) {
+                        auto bits = static_cast<uint64_t>(a), by = static_cast<uint64_t>(b);
+                        return static_cast<int64_t>(by >= 64 ? 0 : bits >> by);
+                      }}},
   };
   return ops;
 }
@@ -159,6 +170,10 @@ bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string 
     why = "an AI CPU " + op.getOpType().str() + " on integers, which the host does not run";
     return false;
   }
+  if (!isa<IntegerType>(element) && !found->second.onFloats) {
+    why = "an AI CPU " + op.getOpType().str() + " on floats, which the host does not run";
+    return false;
+  }
   return true;
 }
 
@@ -187,12 +202,20 @@ bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
       return false;
     }
   bool integers = !runtime::isFloat(output.type()) && fn.onIntegers;
+  // Unsigned results wrap around their width (a uint8 200 << 1 is 144).
+  uint64_t wrap = ~uint64_t(0);
+  ElementType out = output.type();
+  if (out == ElementType::U8 || out == ElementType::U16 || out == ElementType::U32)
+    wrap = (uint64_t(1) << (8 * runtime::elementBytes(out))) - 1;
   for (int64_t i = 0; i < output.numElements(); ++i) {
     int64_t a = broadcastIndex(*inputs[0], output.shape(), i);
     int64_t b = fn.arity > 1 ? broadcastIndex(*inputs[1], output.shape(), i) : 0;
     if (integers) {
-      output.setInt(i, fn.onIntegers(inputs[0]->getInt(a),
-                                     fn.arity > 1 ? inputs[1]->getInt(b) : 0));
+      int64_t value =
+          fn.onIntegers(inputs[0]->getInt(a), fn.arity > 1 ? inputs[1]->getInt(b) : 0);
+      if (wrap != ~uint64_t(0))
+        value = static_cast<int64_t>(static_cast<uint64_t>(value) & wrap);
+      output.setInt(i, value);
     } else {
       output.set(i, fn.onFloats(inputs[0]->get(a), fn.arity > 1 ? inputs[1]->get(b) : 0.0));
     }

@@ -408,6 +408,15 @@ LogicalResult ascendprec::onnximport::convertMathOp(NodeConverter &n) {
     return n.numInputs() == 1 ? forward(n) : variadic(n, "ascend.Add");
   if (type == "Pow")
     return pow(n);
+  if (type == "BitShift") {
+    // CANN's parser: RightShift for "RIGHT", LeftShift for "LEFT".
+    std::string direction = n.stringAttr("direction", "");
+    if (direction != "LEFT" && direction != "RIGHT") {
+      n.rejection = "direction '" + direction + "'";
+      return failure();
+    }
+    return binary(n, direction == "LEFT" ? "ascend.LeftShift" : "ascend.RightShift");
+  }
   if (type == "Mean")
     return mean(n);
   if (auto it = reductions.find(type); it != reductions.end())

@@ -309,6 +309,11 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     decision.origin = decision.compute = getElementTypeOrSelf(data);
     keepAsIs(op, decision, {"OP-4", {}, dimensionsOnly ? "reads only its input's dimensions"
                                                        : "no floating-point data"});
+    // An op only the AI CPU implements (BitShift's LeftShift/RightShift)
+    // runs there whatever its dtype (OP-4).
+    if (const policy::OpInfo *info = policy.library.find(shape.query.opType);
+        info && !info->aicore && info->aicpu)
+      decision.engine = ascend::Engine::AICPU;
   } else if (!inLibrary) {
     (misfit ? misfitGenericOpTypes : unknownOpTypes).insert(shape.query.opType);
     keepAsIs(op, decision,

@@ -123,6 +123,12 @@ def Ascend_PowOp : Ascend_BinaryOp<"Pow", "x1 ^ x2">;
 // FloorMod floors (the sign of x2; ONNX integer Mod with fmod = 0).
 def Ascend_ModOp : Ascend_BinaryOp<"Mod", "x1 - x2 * trunc(x1 / x2)">;
 def Ascend_FloorModOp : Ascend_BinaryOp<"FloorMod", "x1 - x2 * floor(x1 / x2)">;
+// ONNX BitShift (unsigned integers; a shift of the width or more gives 0).
+// CANN runs both on the AI CPU only.
+def Ascend_LeftShiftOp : Ascend_BinaryOp<"LeftShift", "x1 << x2",
+                                         RankedTensorOf<[AnyUnsignedInteger]>>;
+def Ascend_RightShiftOp : Ascend_BinaryOp<"RightShift", "x1 >> x2",
+                                          RankedTensorOf<[AnyUnsignedInteger]>>;
 
 def Ascend_NegOp : Ascend_UnaryOp<"Neg", "-x", Ascend_Tensor>;
 def Ascend_AbsOp : Ascend_UnaryOp<"Abs", "|x|", Ascend_Tensor>;
