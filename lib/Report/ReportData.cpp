@@ -66,14 +66,20 @@ size_t ReportData::distinctKernels() const {
 double ReportData::estDeviceUs() const {
   double total = 0;
   for (const KernelEstimate &kernel : kernels)
-    total += kernel.us;
+    if (kernel.counted)
+      total += kernel.us;
   return total;
+}
+
+size_t ReportData::uncountedLaunches() const {
+  return static_cast<size_t>(llvm::count_if(
+      kernels, [](const KernelEstimate &kernel) { return !kernel.counted; }));
 }
 
 double ReportData::estCastUs() const {
   double total = 0;
   for (const KernelEstimate &kernel : kernels)
-    if (kernel.castOnly)
+    if (kernel.castOnly && kernel.counted)
       total += kernel.us;
   return total;
 }
@@ -81,14 +87,16 @@ double ReportData::estCastUs() const {
 std::map<std::string, double> ReportData::estUsByEngine() const {
   std::map<std::string, double> byEngine;
   for (const KernelEstimate &kernel : kernels)
-    byEngine[kernel.engine] += kernel.us;
+    if (kernel.counted)
+      byEngine[kernel.engine] += kernel.us;
   return byEngine;
 }
 
 std::vector<const KernelEstimate *> ReportData::longestKernels(size_t count) const {
   std::vector<const KernelEstimate *> sorted;
   for (const KernelEstimate &kernel : kernels)
-    sorted.push_back(&kernel);
+    if (kernel.counted)
+      sorted.push_back(&kernel);
   // A partial sort: a large model has a kernel per op.
   count = std::min(count, sorted.size());
   std::partial_sort(sorted.begin(), sorted.begin() + count, sorted.end(),

@@ -330,6 +330,9 @@ static std::string estimateText(const ReportData &report) {
                      std::to_string(launches) + (launches == 1 ? " kernel" : " kernels");
   if (distinct < launches)
     text += " (" + std::to_string(distinct) + " distinct)";
+  if (size_t uncounted = report.uncountedLaunches())
+    text += " (each If's longer branch counted; " + std::to_string(uncounted) +
+            (uncounted == 1 ? " launch" : " launches") + " of shorter branches not)";
   if (!report.unlowered.empty())
     text += " (" + std::to_string(report.unlowered.size()) +
             (report.unlowered.size() == 1 ? " op" : " ops") + " without a kernel)";

@@ -67,6 +67,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
       if (report.lowered) {
         json.attribute("kernels", static_cast<int64_t>(report.distinctKernels()));
         json.attribute("launches", static_cast<int64_t>(report.kernels.size()));
+        if (size_t uncounted = report.uncountedLaunches())
+          json.attribute("uncounted_launches", static_cast<int64_t>(uncounted));
         json.attribute("unlowered_ops", static_cast<int64_t>(report.unlowered.size()));
         json.attribute("est_device_us", roundedUs(report.estDeviceUs()));
         json.attribute("est_cast_us", roundedUs(report.estCastUs()));

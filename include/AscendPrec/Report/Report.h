@@ -94,6 +94,9 @@ struct KernelEstimate {
   double us = 0, cubeUs = 0, vectorUs = 0, moveUs = 0;
   std::vector<std::string> nodes;
   bool castOnly = false; ///< computes only inserted Casts
+  /// In the totals: false for the launches of an If's shorter branch (an If
+  /// runs one branch; the estimate counts the longer).
+  bool counted = true;
 };
 
 /// The node name, followed by the names fused into it: "conv (+bn, relu)".
@@ -134,6 +137,8 @@ struct ReportData {
   std::vector<std::string> unlowered;
   /// The sum of every kernel's estimate, microseconds.
   double estDeviceUs() const;
+  /// Launches left out of the totals (in the shorter branch of an If).
+  size_t uncountedLaunches() const;
   /// Of which in kernels that only compute inserted Casts.
   double estCastUs() const;
   /// Estimated time by kernel engine (cube, vector, mix, aicpu).

@@ -3,6 +3,9 @@
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
@@ -10,6 +13,57 @@
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
+
+namespace {
+
+/// The device time of `block`'s launches (report.kernels[launch index]), an
+/// If counting its longer branch; the launches of each shorter branch are
+/// marked as not counted. A Loop or Scan body counts once (its trip count
+/// is a run-time value in general).
+double blockUs(Block &block, const llvm::DenseMap<Operation *, size_t> &launchIndex,
+               report::ReportData &report) {
+  double total = 0;
+  for (Operation &op : block) {
+    if (auto found = launchIndex.find(&op); found != launchIndex.end()) {
+      total += report.kernels[found->second].us;
+      continue;
+    }
+    if (op.getName().getStringRef() == "ascend.If" && op.getNumRegions() == 2) {
+      Block &thenBlock = op.getRegion(0).front(), &elseBlock = op.getRegion(1).front();
+      double thenUs = blockUs(thenBlock, launchIndex, report);
+      double elseUs = blockUs(elseBlock, launchIndex, report);
+      Block &shorter = thenUs >= elseUs ? elseBlock : thenBlock;
+      shorter.walk([&](LaunchOp launch) {
+        if (auto found = launchIndex.find(launch); found != launchIndex.end())
+          report.kernels[found->second].counted = false;
+      });
+      total += std::max(thenUs, elseUs);
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &body : region)
+        total += blockUs(body, launchIndex, report);
+  }
+  return total;
+}
+
+/// Marks the launches an If's shorter branch holds as not counted in the
+/// totals (an If runs one branch on the device, chosen at run time).
+void countLongerBranches(ModuleOp module, report::ReportData &report) {
+  SymbolTable symbols(module);
+  llvm::DenseMap<Operation *, size_t> launchIndex;
+  size_t next = 0;
+  // The order estimateModule gives its costs in.
+  module.walk([&](LaunchOp launch) {
+    if (symbols.lookup<KernelOp>(launch.getKernel()) && next < report.kernels.size())
+      launchIndex[launch] = next++;
+  });
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal())
+      blockUs(function.getBody().front(), launchIndex, report);
+}
+
+} // namespace
 
 void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportData &report) {
   auto target = module->getAttrOfType<TargetAttr>("akernel.target");
@@ -63,6 +117,7 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
     estimate.nodes = std::move(cost.nodes);
     report.kernels.push_back(std::move(estimate));
   }
+  countLongerBranches(module, report);
   module.walk([&](ViewOp view) {
     if (auto nodes = view->getAttrOfType<ArrayAttr>("nodes"))
       for (Attribute name : nodes) {
