@@ -303,6 +303,8 @@ AICPU = {
     "StridedSlice": AICPU_FLOAT + [I32, I64], "Pad": AICPU_FLOAT + [I32, I64],
     "Reshape": AICPU_FLOAT + [I32, I64], "Einsum": AICPU_FLOAT,
     "Mod": AICPU_FLOAT + [I32, I64], "FloorMod": AICPU_FLOAT + [I32, I64],
+    # With a run-time axis CANN runs Cumsum on the AI CPU (also in fp64).
+    "Cumsum": AICPU_FLOAT + [I32, I64],
     # AI CPU only (no AI Core kernel): ONNX BitShift.
     "LeftShift": [U8, U16, U32, U64], "RightShift": [U8, U16, U32, U64],
 }
@@ -390,10 +392,16 @@ def aicpu_json(soc):
     doc = {}
     for op, dtypes in AICPU.items():
         ins, outs, _, _ = OPS[op]
+        # Rows are read column-wise; a shape operand is int64 in every row,
+        # an axis operand int32 or int64 (each data dtype with both).
+        index_list = [I64] * len(dtypes)
+        if "axis" in ins:
+            index_list = [I32] * len(dtypes) + [I64] * len(dtypes)
+            dtypes = list(dtypes) * 2
         types = ",".join(DT_NAMES[d] for d in dtypes)
-        # Rows are read column-wise; a shape operand is int64 in every row.
-        index_types = ",".join(DT_NAMES[I64] for _ in dtypes)
-        entry = {f"input{i}": {"name": n, "type": index_types if n == "shape" else types}
+        index_types = ",".join(DT_NAMES[d] for d in index_list)
+        entry = {f"input{i}": {"name": n,
+                               "type": index_types if n in ("shape", "axis") else types}
                  for i, n in enumerate(ins)}
         entry["opInfo"] = {"engine": "DNN_VM_AICPU", "opKernelLib": "AICPUKernel",
                            "computeCost": "100", "flagAsync": "False",

@@ -3,6 +3,8 @@
 #include "AscendPrec/Execution/AICpuOps.h"
 #include "AscendPrec/Execution/Einsum.h"
 
+#include "IndexMovement.h"
+
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
@@ -150,13 +152,27 @@ std::optional<EinsumPlan> einsumPlanOf(kernel::AICPUCallOp op, std::string &why)
 
 } // namespace
 
+/// A Cumsum's flag (`exclusive`, `reverse`) from the kernel's attributes.
+bool cumsumFlag(kernel::AICPUCallOp op, StringRef name) {
+  auto flag = op.getAttrs() ? op.getAttrs()->getAs<BoolAttr>(name) : BoolAttr();
+  return flag && flag.getValue();
+}
+
 bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string &why) {
   if (op.getOpType() == "Einsum")
     return numOutputs == 1 && einsumPlanOf(op, why).has_value();
+  if (op.getOpType() == "Cumsum") {
+    // x, axis (read when the kernel runs), y.
+    if (numOutputs == 1 && op.getBuffers().size() == 3 &&
+        isa<IntegerType>(getElementTypeOrSelf(op.getBuffers()[1].getType())))
+      return true;
+    why = "an AI CPU Cumsum whose buffers are not x, an integer axis and y";
+    return false;
+  }
   auto found = elementwiseOps().find(op.getOpType());
   if (found == elementwiseOps().end()) {
     why = "an AI CPU kernel (" + op.getOpType().str() +
-          "), which the host runs only for elementwise ops and Einsum";
+          "), which the host runs only for elementwise ops, Einsum and Cumsum";
     return false;
   }
   if (numOutputs != 1 || op.getBuffers().size() != found->second.arity + 1) {
@@ -180,6 +196,12 @@ bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string 
 bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
                     ArrayRef<HostTensor *> outputs, std::string &error) {
   std::string why;
+  if (op.getOpType() == "Cumsum") {
+    if (!canRunAICpu(op, outputs.size(), error) || inputs.size() != 2)
+      return false;
+    return runCumsum(*inputs[0], inputs[1]->getInt(0), cumsumFlag(op, "exclusive"),
+                     cumsumFlag(op, "reverse"), *outputs.front(), error);
+  }
   bool einsum = op.getOpType() == "Einsum";
   // An Einsum's check is its plan: planned once, then run.
   std::optional<EinsumPlan> plan;

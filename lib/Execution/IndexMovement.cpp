@@ -331,35 +331,6 @@ void runTriangle(const IndexPlan &plan, const HostTensor &x, HostTensor &y) {
   }
 }
 
-void runCumsum(const IndexPlan &plan, const HostTensor &x, HostTensor &y) {
-  const std::vector<int64_t> &shape = plan.ins[0];
-  if (count(shape) == 0)
-    return;
-  int64_t length = shape[plan.axis];
-  int64_t inner = strides(shape)[plan.axis];
-  int64_t outer = count(shape) / (length * inner);
-  bool isFloat = ascendprec::runtime::isFloat(x.type());
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t k = 0; k < inner; ++k) {
-      // fp32 running sums for floats (f16/bf16 outputs rounded from them),
-      // exact ones for integers.
-      float sum = 0;
-      int64_t intSum = 0;
-      for (int64_t s = 0; s < length; ++s) {
-        int64_t step = plan.reverse ? length - 1 - s : s;
-        int64_t at = (o * length + step) * inner + k;
-        if (plan.exclusive)
-          isFloat ? y.set(at, sum) : y.setInt(at, intSum);
-        if (isFloat)
-          sum = sum + static_cast<float>(x.get(at));
-        else
-          intSum += x.getInt(at);
-        if (!plan.exclusive)
-          isFloat ? y.set(at, sum) : y.setInt(at, intSum);
-      }
-    }
-}
-
 } // namespace
 
 bool ascendprec::exec::isIndexMovementKind(StringRef kind) {
@@ -404,10 +375,55 @@ bool ascendprec::exec::runIndexMovement(ascendprec::kernel::DmaOp op,
     runTriangle(plan, *inputs[0], y);
     return true;
   }
-  plan.axis = inputs[1]->getInt(0);
-  Checker axisCheck(plan, DictionaryAttr(), error);
-  if (!axisCheck.axisIn(plan.axis, static_cast<int64_t>(plan.ins[0].size())))
+  return ascendprec::exec::runCumsum(*inputs[0], inputs[1]->getInt(0), plan.exclusive,
+                                     plan.reverse, y, error);
+}
+
+bool ascendprec::exec::runCumsum(const HostTensor &x, int64_t axis, bool exclusive, bool reverse,
+                                 HostTensor &y, std::string &error) {
+  const std::vector<int64_t> &shape = x.shape();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (axis < -rank || axis >= rank) {
+    error = "cumsum: 'axis' = " + std::to_string(axis) + " is outside [" + std::to_string(-rank) +
+            ", " + std::to_string(rank) + ")";
     return false;
-  runCumsum(plan, *inputs[0], y);
+  }
+  if (axis < 0)
+    axis += rank;
+  if (count(shape) == 0)
+    return true;
+  int64_t length = shape[axis];
+  int64_t inner = strides(shape)[axis];
+  int64_t outer = count(shape) / (length * inner);
+  bool isFloat = ascendprec::runtime::isFloat(x.type());
+  bool wide = x.type() == ElementType::F64;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < inner; ++k) {
+      // Running sums in fp32 for f16/bf16/f32 (each output rounded to the
+      // dtype), in fp64 for f64, exactly for integers.
+      float sum = 0;
+      double wideSum = 0;
+      int64_t intSum = 0;
+      auto store = [&](int64_t at) {
+        if (!isFloat)
+          y.setInt(at, intSum);
+        else
+          y.set(at, wide ? wideSum : static_cast<double>(sum));
+      };
+      for (int64_t s = 0; s < length; ++s) {
+        int64_t step = reverse ? length - 1 - s : s;
+        int64_t at = (o * length + step) * inner + k;
+        if (exclusive)
+          store(at);
+        if (!isFloat)
+          intSum += x.getInt(at);
+        else if (wide)
+          wideSum += x.get(at);
+        else
+          sum = sum + static_cast<float>(x.get(at));
+        if (!exclusive)
+          store(at);
+      }
+    }
   return true;
 }

@@ -24,6 +24,12 @@ bool canRunIndexMovement(kernel::DmaOp op, std::string &why);
 bool runIndexMovement(kernel::DmaOp op, llvm::ArrayRef<const runtime::HostTensor *> inputs,
                       llvm::ArrayRef<runtime::HostTensor *> outputs, std::string &error);
 
+/// Running sums of `x` along `axis` (negative from the end) into `y` (same
+/// shape and dtype): fp32 sums for 16/32-bit floats, fp64 for f64, exact
+/// for integers. Shared by the `cumsum` DMA kind and the AI CPU Cumsum.
+bool runCumsum(const runtime::HostTensor &x, int64_t axis, bool exclusive, bool reverse,
+               runtime::HostTensor &y, std::string &error);
+
 } // namespace ascendprec::exec
 
 #endif // ASCENDPREC_LIB_EXECUTION_INDEXMOVEMENT_H
