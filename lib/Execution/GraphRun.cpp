@@ -392,6 +392,9 @@ struct GraphExecution::State {
   ValueTensors values;
   llvm::DenseMap<Operation *, SmallVector<Value>> freeAfter;
   bool unrunnableOp = false; ///< the run reached an op prepare() deferred
+  /// With recordInner: the launches the last control-flow step ran, in order.
+  bool recordInner = false;
+  std::vector<LaunchOutputs> innerLaunches;
 
   /// Runs `op` (a constant, view, launch or control flow); a launch at the
   /// graph's top level fills `record`.
@@ -450,6 +453,7 @@ bool GraphExecution::step(std::string &error) {
     return false;
   }
   Operation &op = *state->next++;
+  state->innerLaunches.clear();
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
     results.clear();
     for (Value value : ret.getOperands())
@@ -514,7 +518,15 @@ bool GraphExecution::State::run(Operation &op, LaunchOutputs *record, std::strin
   if (isControlFlow(op))
     return runControlFlow(
         op, values,
-        [&](Operation &inner, std::string &innerError) { return run(inner, nullptr, innerError); },
+        [&](Operation &inner, std::string &innerError) {
+          if (!recordInner || !isa<kernel::LaunchOp>(inner))
+            return run(inner, nullptr, innerError);
+          LaunchOutputs launch;
+          if (!run(inner, &launch, innerError))
+            return false;
+          innerLaunches.push_back(std::move(launch));
+          return true;
+        },
         reference, error);
   if (auto launch = dyn_cast<kernel::LaunchOp>(op))
     return runLaunch(launch, record, error);
@@ -608,4 +620,10 @@ bool GraphExecution::State::runLaunch(kernel::LaunchOp launch, LaunchOutputs *re
   for (auto [result, tensor] : llvm::zip(launch.getResults(), outputs))
     values[result] = tensor;
   return true;
+}
+
+void GraphExecution::recordInnerLaunches(bool record) { state->recordInner = record; }
+
+const std::vector<LaunchOutputs> &GraphExecution::innerLaunches() const {
+  return state->innerLaunches;
 }

@@ -207,6 +207,70 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
     auto found = valueError.find(value);
     return found == valueError.end() ? 0.0 : found->second;
   };
+  // One entry per launch: its error against the reference's, and whether
+  // the error jumps there. Returns the entry's index.
+  auto addEntry = [&](const exec::LaunchOutputs &planLaunch,
+                      const exec::LaunchOutputs &referenceLaunch,
+                      std::optional<double> inherited) {
+    OpAccuracy op;
+    op.nodes = planLaunch.nodes;
+    op.kernel = planLaunch.launch ? planLaunch.launch.getKernel().str()
+                                  : "(host control flow: " +
+                                        planLaunch.op->getName().getStringRef().str() + ")";
+    op.vsReference = worstOf(planLaunch.outputs, referenceLaunch.outputs);
+    op.hostMs = planLaunch.hostMs;
+    double inputError = 0;
+    for (Value operand : planLaunch.op->getOperands())
+      inputError = std::max(inputError, errorOf(operand));
+    // A control-flow op inherits what its body computed.
+    op.inputRelRmse = inherited ? std::max(inputError, *inherited) : inputError;
+    for (Value resultValue : planLaunch.op->getResults())
+      valueError[resultValue] = op.vsReference.relRmse;
+    // An infinite error (an overflow) jumps where it first appears, not
+    // again in every op it flows through.
+    if (op.vsReference.relRmse >= kJumpFloor && std::isfinite(op.inputRelRmse) &&
+        op.vsReference.relRmse >= kJumpFactor * op.inputRelRmse)
+      result.errorJumps.push_back(result.ops.size());
+    result.ops.push_back(std::move(op));
+    return result.ops.size() - 1;
+  };
+  // The launches inside a control-flow step, paired with the reference's
+  // when both took the same path; a launch a Loop runs again keeps its
+  // worst iteration. The largest error among them, or nothing.
+  auto addInnerEntries = [&]() -> std::optional<double> {
+    const std::vector<exec::LaunchOutputs> &planInner = planRun->innerLaunches();
+    const std::vector<exec::LaunchOutputs> &referenceInner = referenceRun->innerLaunches();
+    if (planInner.empty() || planInner.size() != referenceInner.size())
+      return std::nullopt;
+    for (size_t i = 0; i < planInner.size(); ++i)
+      if (planInner[i].op != referenceInner[i].op)
+        return std::nullopt; // the runs took different branches
+    llvm::DenseMap<Operation *, size_t> entryOf;
+    double worst = 0;
+    for (size_t i = 0; i < planInner.size(); ++i) {
+      size_t jumps = result.errorJumps.size();
+      size_t index = addEntry(planInner[i], referenceInner[i], std::nullopt);
+      auto [it, first] = entryOf.try_emplace(planInner[i].op, index);
+      worst = std::max(worst, result.ops[index].vsReference.relRmse);
+      if (first)
+        continue;
+      // A later iteration: keep the worse of the two in the first entry.
+      OpAccuracy later = std::move(result.ops.back());
+      result.ops.pop_back();
+      result.errorJumps.resize(jumps);
+      OpAccuracy &kept = result.ops[it->second];
+      if (later.vsReference.relRmse > kept.vsReference.relRmse) {
+        later.hostMs = kept.hostMs;
+        kept = std::move(later);
+      }
+    }
+    return worst;
+  };
+  // Which entry each step's launch is: the timed runs below give each step
+  // its own time (they do not record the launches inside control flow).
+  std::vector<size_t> stepEntry;
+  planRun->recordInnerLaunches(true);
+  referenceRun->recordInnerLaunches(true);
   double planMs = 0;
   while (!planRun->finished()) {
     auto start = std::chrono::steady_clock::now();
@@ -223,25 +287,8 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
     const exec::LaunchOutputs *referenceLaunch = referenceRun->lastLaunch();
     if (!planLaunch || !referenceLaunch)
       continue;
-    OpAccuracy op;
-    op.nodes = planLaunch->nodes;
-    op.kernel = planLaunch->launch ? planLaunch->launch.getKernel().str()
-                                   : "(host control flow: " +
-                                         planLaunch->op->getName().getStringRef().str() + ")";
-    op.vsReference = worstOf(planLaunch->outputs, referenceLaunch->outputs);
-    op.hostMs = planLaunch->hostMs;
-    double inputError = 0;
-    for (Value operand : planLaunch->op->getOperands())
-      inputError = std::max(inputError, errorOf(operand));
-    op.inputRelRmse = inputError;
-    for (Value resultValue : planLaunch->op->getResults())
-      valueError[resultValue] = op.vsReference.relRmse;
-    // An infinite error (an overflow) jumps where it first appears, not
-    // again in every op it flows through.
-    if (op.vsReference.relRmse >= kJumpFloor && std::isfinite(inputError) &&
-        op.vsReference.relRmse >= kJumpFactor * inputError)
-      result.errorJumps.push_back(result.ops.size());
-    result.ops.push_back(std::move(op));
+    std::optional<double> inner = planLaunch->launch ? std::nullopt : addInnerEntries();
+    stepEntry.push_back(addEntry(*planLaunch, *referenceLaunch, inner));
   }
   result.runMs.push_back(planMs);
   result.planOutputs = planRun->outputs();
@@ -260,7 +307,7 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
   // The timed runs, each launch's time kept too: an op's host_ms is then
   // its median over them, not the first run's (which pays for first
   // touches and shares the caches with the reference's run).
-  std::vector<std::vector<double>> launchMs(result.ops.size());
+  std::vector<std::vector<double>> launchMs(stepEntry.size());
   for (unsigned iteration = 1; iteration < run.iterations; ++iteration) {
     auto start = std::chrono::steady_clock::now();
     std::unique_ptr<exec::GraphExecution> execution = plan->start(inputs, error);
@@ -279,7 +326,7 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
   }
   for (size_t i = 0; i < launchMs.size(); ++i)
     if (!launchMs[i].empty())
-      result.ops[i].hostMs = median(launchMs[i]);
+      result.ops[stepEntry[i]].hostMs = median(launchMs[i]);
   return result;
 }
 

@@ -59,6 +59,13 @@ public:
   bool finished() const { return done; }
   /// The launch the last step ran, if it was one.
   const LaunchOutputs *lastLaunch() const { return launched ? &last : nullptr; }
+  /// Keep, for each control-flow step, the launches it ran inside (their
+  /// outputs stay alive until the next step): per-op errors inside If,
+  /// Loop and Scan bodies.
+  void recordInnerLaunches(bool record);
+  /// The launches the last step ran inside control flow, in order (a Loop
+  /// body's once per iteration); empty unless recorded.
+  const std::vector<LaunchOutputs> &innerLaunches() const;
   const std::vector<runtime::HostTensor> &outputs() const { return results; }
   /// After a failed step: the run took an If branch holding an op the host
   /// cannot execute (the error names it), a limit of the plan rather than
