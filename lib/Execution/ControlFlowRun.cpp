@@ -59,7 +59,7 @@ bool runBlock(Block &block, ArrayRef<HostTensor> arguments, ValueTensors &values
               std::string &error) {
   for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
     if (!bindValue(argument, tensor, values, reference,
-              where + " argument " + std::to_string(argument.getArgNumber()), error))
+                   where + " argument " + std::to_string(argument.getArgNumber()), error))
       return false;
   llvm::DenseMap<Operation *, SmallVector<Value>> freeAfter = valuesDyingAt(block);
   bool ok = true;
@@ -161,6 +161,35 @@ std::vector<int64_t> emptySliceShape(Value result, int64_t axis) {
   return shape;
 }
 
+/// Binds a Loop's or Scan's results: the final carried values, then each
+/// scan output's slices stacked along `axisOf(k, rank)` (rank: the stacked
+/// result's).
+bool bindLoopResults(Operation &op, const std::string &what, ArrayRef<HostTensor> carried,
+                     ArrayRef<std::vector<HostTensor>> scans,
+                     llvm::function_ref<int64_t(size_t, int64_t)> axisOf, ValueTensors &values,
+                     bool reference, std::string &error) {
+  for (auto [k, tensor] : llvm::enumerate(carried))
+    if (!bindValue(op.getResult(k), tensor, values, reference,
+                   what + " output " + std::to_string(k), error))
+      return false;
+  for (auto [k, slices] : llvm::enumerate(scans)) {
+    Value result = op.getResult(carried.size() + k);
+    auto type = cast<ShapedType>(result.getType());
+    int64_t rank = type.hasRank() ? type.getRank()
+                   : slices.empty() ? 1
+                                    : static_cast<int64_t>(slices[0].shape().size()) + 1;
+    int64_t axis = axisOf(k, rank);
+    ElementType element = slices.empty()
+                              ? *hostElementType(type.getElementType(), reference)
+                              : slices[0].type();
+    HostTensor stacked = stackAlong(slices, axis, element, emptySliceShape(result, axis));
+    if (!bindValue(result, stacked, values, reference,
+                   what + " scan output " + std::to_string(k), error))
+      return false;
+  }
+  return true;
+}
+
 bool runIf(ascend::IfOp op, ValueTensors &values, OpRunner runOp, bool reference,
            std::string &error) {
   std::string name = nameOf(*op);
@@ -177,7 +206,7 @@ bool runIf(ascend::IfOp op, ValueTensors &values, OpRunner runOp, bool reference
   }
   for (auto [result, tensor] : llvm::zip(op.getResults(), yielded))
     if (!bindValue(result, tensor, values, reference,
-              where + " output " + std::to_string(result.getResultNumber()), error))
+                   where + " output " + std::to_string(result.getResultNumber()), error))
       return false;
   return true;
 }
@@ -223,21 +252,9 @@ bool runLoop(ascend::LoopOp op, ValueTensors &values, OpRunner runOp, bool refer
     for (size_t k = 0; k < numScans; ++k)
       scans[k].push_back(yielded[1 + numCarried + k]);
   }
-  for (size_t k = 0; k < numCarried; ++k)
-    if (!bindValue(op.getResult(k), carried[k], values, reference,
-              "Loop '" + name + "' output " + std::to_string(k), error))
-      return false;
-  for (size_t k = 0; k < numScans; ++k) {
-    Value result = op.getResult(numCarried + k);
-    ElementType type = scans[k].empty()
-                           ? *hostElementType(getElementTypeOrSelf(result.getType()), reference)
-                           : scans[k][0].type();
-    HostTensor stacked = stackAlong(scans[k], 0, type, emptySliceShape(result, 0));
-    if (!bindValue(result, stacked, values, reference,
-              "Loop '" + name + "' scan output " + std::to_string(k), error))
-      return false;
-  }
-  return true;
+  return bindLoopResults(
+      *op, "Loop '" + name + "'", carried, scans, [](size_t, int64_t) { return int64_t(0); },
+      values, reference, error);
 }
 
 int64_t attrAt(std::optional<ArrayRef<int64_t>> values, size_t index) {
@@ -293,28 +310,15 @@ bool runScan(ascend::ScanOp op, ValueTensors &values, OpRunner runOp, bool refer
     for (size_t k = 0; k < numScans; ++k)
       scans[k].push_back(yielded[numStates + k]);
   }
-  for (size_t k = 0; k < numStates; ++k)
-    if (!bindValue(op.getResult(k), states[k], values, reference,
-              "Scan '" + name + "' output " + std::to_string(k), error))
-      return false;
-  for (size_t k = 0; k < numScans; ++k) {
-    Value result = op.getResult(numStates + k);
-    int64_t rank = cast<ShapedType>(result.getType()).hasRank()
-                       ? cast<ShapedType>(result.getType()).getRank()
-                       : (scans[k].empty() ? 1 : static_cast<int64_t>(scans[k][0].shape().size()) + 1);
-    int64_t axis = attrAt(op.getScanOutputAxes(), k);
-    axis = axis < 0 ? axis + rank : axis;
+  for (size_t k = 0; k < numScans; ++k)
     if (attrAt(op.getScanOutputDirections(), k) != 0)
       std::reverse(scans[k].begin(), scans[k].end());
-    ElementType type = scans[k].empty()
-                           ? *hostElementType(getElementTypeOrSelf(result.getType()), reference)
-                           : scans[k][0].type();
-    HostTensor stacked = stackAlong(scans[k], axis, type, emptySliceShape(result, axis));
-    if (!bindValue(result, stacked, values, reference,
-              "Scan '" + name + "' scan output " + std::to_string(k), error))
-      return false;
-  }
-  return true;
+  auto outputAxis = [&](size_t k, int64_t rank) {
+    int64_t axis = attrAt(op.getScanOutputAxes(), k);
+    return axis < 0 ? axis + rank : axis;
+  };
+  return bindLoopResults(*op, "Scan '" + name + "'", states, scans, outputAxis, values,
+                         reference, error);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #define ASCENDPREC_UNITTESTS_EXECUTION_DMATESTFIXTURE_H
 
 #include "AscendPrec/Execution/DataMovement.h"
+#include "AscendPrec/Execution/GraphRun.h"
 
 #include "AscendPrec/InitAll.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -39,24 +40,9 @@ inline constexpr const char *kTarget =
     "l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, "
     "l2_rate = 128, cube_inputs = [f16, i8]>";
 
+/// The host's element type of an MLIR one (the executor's own mapping).
 inline ElementType elementTypeOf(Type type) {
-  if (type.isF16())
-    return ElementType::F16;
-  if (type.isBF16())
-    return ElementType::BF16;
-  if (type.isF32())
-    return ElementType::F32;
-  if (type.isF64())
-    return ElementType::F64;
-  auto integer = cast<IntegerType>(type);
-  bool u = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 1: return ElementType::I1;
-  case 8: return u ? ElementType::U8 : ElementType::I8;
-  case 16: return u ? ElementType::U16 : ElementType::I16;
-  case 32: return u ? ElementType::U32 : ElementType::I32;
-  default: return u ? ElementType::U64 : ElementType::I64;
-  }
+  return *ascendprec::exec::hostElementType(type, /*reference=*/false);
 }
 
 /// A tensor holding `values` (rounded to nearest even into its dtype).

@@ -22,6 +22,8 @@ namespace ascendprec::onnximport {
 
 /// Maps an ONNX element type to MLIR's; null for unsupported ones.
 Type elementType(MLIRContext *context, int32_t onnxType);
+/// The inverse: the ONNX element type of an MLIR one, if ONNX has it.
+std::optional<int32_t> onnxElementType(Type element);
 /// An ONNX TypeProto as a tensor type: ranked when the shape is known
 /// (symbolic dims become `?`), unranked when not, null when not a tensor.
 Type tensorType(MLIRContext *context, const onnx::TypeProto &type);

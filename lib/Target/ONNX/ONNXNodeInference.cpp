@@ -34,32 +34,6 @@ namespace {
 /// vectors, axes and scalars decide an output's shape.
 constexpr int64_t kMaxDataElements = 4096;
 
-std::optional<int32_t> onnxElementType(Type element) {
-  if (element.isF32())
-    return onnx::TensorProto_DataType_FLOAT;
-  if (element.isF16())
-    return onnx::TensorProto_DataType_FLOAT16;
-  if (element.isBF16())
-    return onnx::TensorProto_DataType_BFLOAT16;
-  if (element.isF64())
-    return onnx::TensorProto_DataType_DOUBLE;
-  auto integer = dyn_cast<IntegerType>(element);
-  if (!integer)
-    return std::nullopt;
-  bool isUnsigned = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 1: return onnx::TensorProto_DataType_BOOL;
-  case 8: return isUnsigned ? onnx::TensorProto_DataType_UINT8 : onnx::TensorProto_DataType_INT8;
-  case 16:
-    return isUnsigned ? onnx::TensorProto_DataType_UINT16 : onnx::TensorProto_DataType_INT16;
-  case 32:
-    return isUnsigned ? onnx::TensorProto_DataType_UINT32 : onnx::TensorProto_DataType_INT32;
-  case 64:
-    return isUnsigned ? onnx::TensorProto_DataType_UINT64 : onnx::TensorProto_DataType_INT64;
-  default: return std::nullopt;
-  }
-}
-
 /// `type` as ONNX writes it: dynamic dimensions are left without a value.
 std::optional<onnx::TypeProto> typeProto(Type type) {
   auto tensor = dyn_cast_or_null<TensorType>(type);
@@ -210,28 +184,34 @@ void Importer::refineOutputTypes(NodeConverter &converter) {
     else if (!isStatic(recorded))
       partial = true;
   }
-  std::vector<std::optional<onnx::TypeProto>> inputs;
-  std::vector<std::optional<onnx::TensorProto>> data;
+  if (!missing && !partial)
+    return;
+  // What the import knows of the inputs; the protos are built only when
+  // inference runs.
+  SmallVector<Type> inputTypes;
+  SmallVector<std::optional<DenseElementsAttr>> constants;
   bool inputsStatic = true;
   for (unsigned i = 0; i < converter.numInputs(); ++i) {
-    if (!converter.hasInput(i)) {
-      inputs.emplace_back();
-      data.emplace_back();
+    inputTypes.emplace_back();
+    constants.emplace_back();
+    if (!converter.hasInput(i))
       continue;
-    }
-    std::optional<DenseElementsAttr> constant;
-    Type type = peekInput(node.input(i), constant);
-    inputsStatic &= isStatic(type);
-    inputs.push_back(typeProto(type));
-    data.push_back(constant ? tensorProto(*constant) : std::nullopt);
+    inputTypes.back() = peekInput(node.input(i), constants.back());
+    inputsStatic &= isStatic(inputTypes.back());
   }
-  if (!missing && !(partial && inputsStatic))
+  if (!missing && !inputsStatic)
     return;
 
   const onnx::OpSchema *schema =
       onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
   if (!schema || !schema->has_type_and_shape_inference_function())
     return;
+  std::vector<std::optional<onnx::TypeProto>> inputs;
+  std::vector<std::optional<onnx::TensorProto>> data;
+  for (auto [type, constant] : llvm::zip(inputTypes, constants)) {
+    inputs.push_back(type ? typeProto(type) : std::nullopt);
+    data.push_back(constant ? tensorProto(*constant) : std::nullopt);
+  }
   NodeContext context(node, std::move(inputs), std::move(data));
   try {
     schema->GetTypeAndShapeInferenceFunction()(context);

@@ -49,6 +49,32 @@ Type ascendprec::onnximport::elementType(MLIRContext *context,
   }
 }
 
+std::optional<int32_t> ascendprec::onnximport::onnxElementType(Type element) {
+  if (element.isF32())
+    return onnx::TensorProto_DataType_FLOAT;
+  if (element.isF16())
+    return onnx::TensorProto_DataType_FLOAT16;
+  if (element.isBF16())
+    return onnx::TensorProto_DataType_BFLOAT16;
+  if (element.isF64())
+    return onnx::TensorProto_DataType_DOUBLE;
+  auto integer = dyn_cast<IntegerType>(element);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1: return onnx::TensorProto_DataType_BOOL;
+  case 8: return isUnsigned ? onnx::TensorProto_DataType_UINT8 : onnx::TensorProto_DataType_INT8;
+  case 16:
+    return isUnsigned ? onnx::TensorProto_DataType_UINT16 : onnx::TensorProto_DataType_INT16;
+  case 32:
+    return isUnsigned ? onnx::TensorProto_DataType_UINT32 : onnx::TensorProto_DataType_INT32;
+  case 64:
+    return isUnsigned ? onnx::TensorProto_DataType_UINT64 : onnx::TensorProto_DataType_INT64;
+  default: return std::nullopt;
+  }
+}
+
 Type ascendprec::onnximport::tensorType(MLIRContext *context,
                                               const onnx::TypeProto &type) {
   if (!type.has_tensor_type())

@@ -28,6 +28,7 @@ double blockUs(Block &block, const llvm::DenseMap<Operation *, size_t> &launchIn
       total += report.kernels[found->second].us;
       continue;
     }
+    // By name: this analysis sits below the ascend dialect's library.
     if (op.getName().getStringRef() == "ascend.If" && op.getNumRegions() == 2) {
       Block &thenBlock = op.getRegion(0).front(), &elseBlock = op.getRegion(1).front();
       double thenUs = blockUs(thenBlock, launchIndex, report);
