@@ -386,6 +386,9 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
      << " of " << distinct << (distinct == 1 ? " distinct kernel" : " distinct kernels");
   if (report.estCastUs() > 0)
     os << ", of which " << formatUs(report.estCastUs()) << " in inserted Casts";
+  if (size_t uncounted = report.uncountedLaunches())
+    os << "; each If counts its longer branch (" << uncounted
+       << (uncounted == 1 ? " launch" : " launches") << " of shorter branches not in the total)";
   if (!report.unlowered.empty())
     os << "; " << report.unlowered.size() << " ops have no kernel and no estimate: "
        << escapeHtml(join(report.unlowered));
