@@ -12,6 +12,11 @@ random weights: what matters is the graph's shape, not what it learned.
         types for the branch values.
   bert  BERT-style encoder layer: token embedding through Gather, a causal
         mask from Trilu and Where, a GatherElements head.
+  qdq_cnn  int8 QDQ CNN as AMCT's ONNX export and onnxruntime's quantizer
+        write it: QuantizeLinear/DequantizeLinear before every Conv and the
+        Gemm, weights as DequantizeLinear of int8 initializers with one scale
+        per output channel, int32 biases through DequantizeLinear, a
+        residual Add, Relu, MaxPool and global pooling in float between.
 
 Usage: real_models.py OUT_DIR [--only NAME,...]
 Writes NAME.onnx and NAME.inputs.txt (an --input_shape suggestion) for each.
@@ -230,6 +235,49 @@ def bert(path):
     save(graph, path, 17, "ids:2,16")
 
 
+# --- qdq_cnn ----------------------------------------------------------------
+
+def qdq_cnn(path):
+    """Symmetric int8 QDQ: activation scales from a calibration-like range,
+    weights per output channel, biases int32 with scale x_scale * w_scale."""
+    g = Graph(41)
+
+    def qdq(x, scale):
+        s, z = g.init(scale, np.float32), g.init(0, np.int8)
+        return g.node("DequantizeLinear", [g.node("QuantizeLinear", [x, s, z]), s, z])
+
+    def qconv(x, x_scale, cin, cout, k, stride=1, group=1):
+        w = g.rng.standard_normal((cout, cin // group, k, k)).astype(np.float32) / np.sqrt(cin * k * k / group)
+        w_scale = (np.abs(w).reshape(cout, -1).max(axis=1) / 127).astype(np.float32)
+        w_q = np.clip(np.rint(w / w_scale[:, None, None, None]), -127, 127).astype(np.int8)
+        b_scale = (np.float32(x_scale) * w_scale).astype(np.float32)
+        b_q = np.rint(g.rng.standard_normal(cout) * 0.05 / b_scale).astype(np.int32)
+        wq, ws, bq, bs = (g.init(w_q, np.int8), g.init(w_scale, np.float32),
+                          g.init(b_q, np.int32), g.init(b_scale, np.float32))
+        w_dq = g.node("DequantizeLinear", [wq, ws], axis=0)
+        b_dq = g.node("DequantizeLinear", [bq, bs], axis=0)
+        pad = k // 2
+        return g.node("Conv", [qdq(x, x_scale), w_dq, b_dq], kernel_shape=[k, k],
+                      strides=[stride, stride], pads=[pad] * 4, group=group)
+
+    x = g.node("Relu", [qconv("image", 1 / 64, 3, 16, 3, 2)])
+    x = g.node("MaxPool", [x], kernel_shape=[2, 2], strides=[2, 2])
+    y = g.node("Relu", [qconv(x, 1 / 16, 16, 16, 3)])
+    y = qconv(y, 1 / 16, 16, 16, 3, group=4)
+    x = g.node("Relu", [g.node("Add", [x, y])])
+    x = g.node("Relu", [qconv(x, 1 / 16, 16, 32, 1)])
+    x = g.node("Flatten", [g.node("GlobalAveragePool", [x])])
+    w = (g.rng.standard_normal((10, 32)) / np.sqrt(32)).astype(np.float32)
+    w_scale = (np.abs(w).max(axis=1) / 127).astype(np.float32)
+    w_q = np.clip(np.rint(w / w_scale[:, None]), -127, 127).astype(np.int8)
+    w_dq = g.node("DequantizeLinear", [g.init(w_q, np.int8), g.init(w_scale, np.float32)], axis=0)
+    g.node("Gemm", [qdq(x, 1 / 32), w_dq, g.init(g.rng.standard_normal(10) * 0.1, np.float32)],
+           outputs=["logits"], transB=1)
+    graph = h.make_graph(g.nodes, "qdq_cnn", [h.make_tensor_value_info("image", T.FLOAT, [1, 3, 64, 64])],
+                         [h.make_tensor_value_info("logits", T.FLOAT, [1, 10])], g.inits)
+    save(graph, path, 13, "image:1,3,64,64")
+
+
 def save(graph, path, opset, shapes):
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
                          producer_name="real_models.py")
@@ -240,7 +288,7 @@ def save(graph, path, opset, shapes):
         f.write(shapes + "\n")
 
 
-MODELS = {"svtr": svtr, "vad": vad, "bert": bert}
+MODELS = {"svtr": svtr, "vad": vad, "bert": bert, "qdq_cnn": qdq_cnn}
 
 
 def main():

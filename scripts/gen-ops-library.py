@@ -174,6 +174,11 @@ OPS = {
     "Tril": (["x", "k"], ["y"], None, "Opaque"),
     "Triu": (["x", "k"], ["y"], None, "Opaque"),
     "Cumsum": (["x", "axis"], ["y"], False, "Opaque"),
+    # Quantization (AMCT's deploy ops). CANN's deq_scale is uint64 (the fp32
+    # scale in its low 32 bits); AscendPrec passes the fp32 scales.
+    "AscendQuant": (["x"], ["y"], None, "quant"),
+    "AscendDequant": (["x", "deq_scale"], ["y"], None, "dequant"),
+    "AscendAntiQuant": (["x"], ["y"], None, "ElemWise"),
     # AI CPU only: no AI Core entry is written (rows_for gives none).
     "LeftShift": (["x", "y"], ["z"], None, "Broadcast"),
     "RightShift": (["x", "y"], ["z"], None, "Broadcast"),
@@ -278,6 +283,12 @@ def rows_for(soc, op):
         return [([d], [idx]) for d in [FP16, FP32, I32] + bf for idx in (I32, I64)]
     if op in ("Sign", "ReduceMin", "ReduceProd"):
         return uniform([FP16, FP32, I32] + bf)
+    if op == "AscendQuant":
+        return [([FP16], [I8]), ([FP32], [I8])]
+    if op == "AscendDequant":
+        return [([I32, FP32], [FP16]), ([I32, FP32], [FP32])]
+    if op == "AscendAntiQuant":
+        return [([I8], [FP16]), ([I8], [FP32])]
     if op == "Cast":
         types = [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
         return [([a], [b]) for a in types for b in types if a != b]

@@ -27,6 +27,17 @@ StoreOp storeTile(OpBuilder &b, Location loc, Value source, Value target, ValueR
 VectorOp vectorOp(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value output,
                   Type compute);
 
+/// Builds the body of an elementwise vector kernel: the output split into
+/// UB tiles over the vector cores, each input's tile loaded (a one-element
+/// input as a scalar tile, a smaller one broadcast; a 1-D one along
+/// `channelAxis` when given), `emit` computing the output tile from the
+/// input tiles, the tile stored. `scratchBytesPerElement` is UB `emit`
+/// allocates per element beyond the inputs and output.
+void buildElementwiseBody(class KernelBuilder &kb, LoweringContext &context, ValueRange inputs,
+                          ShapedType outType, Type compute, std::optional<int64_t> channelAxis,
+                          function_ref<void(OpBuilder &, ValueRange, Value)> emit,
+                          int64_t scratchBytesPerElement = 0);
+
 /// What decides an op's kernel: the op, its operand and result types and
 /// its attributes, without its name, plan provenance or fusion bookkeeping.
 std::string kernelSignature(Operation *op, TypeRange operandTypes);

@@ -57,7 +57,8 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (decision && decision.getEngine() == ascend::Engine::AICPU)
     return std::nullopt;
   if (isViewOpType(opType) || dmaKindOf(opType) || elementwiseKindOf(op) ||
-      isa<ascend::CastOp, ascend::BatchNormOp>(op))
+      isa<ascend::CastOp, ascend::BatchNormOp, ascend::AscendQuantOp, ascend::AscendDequantOp,
+          ascend::AscendAntiQuantOp>(op))
     return std::nullopt;
   if (isa<ascend::MatMulV2Op, ascend::BatchMatMulV2Op, ascend::Conv2DOp,
           ascend::Conv2DBackpropInputOp, ascend::Conv3DOp, ascend::Conv3DBackpropInputOp>(op))
@@ -114,6 +115,7 @@ struct ConvertAscendToKernelPass
     populateAICpuLoweringPatterns(patterns, context);
     populateCubeLoweringPatterns(patterns, context);
     populateVectorLoweringPatterns(patterns, context);
+    populateQuantLoweringPatterns(patterns, context);
     populateReductionLoweringPatterns(patterns, context);
     populateInterpolationLoweringPatterns(patterns, context);
     populateRecurrentLoweringPatterns(patterns, context);

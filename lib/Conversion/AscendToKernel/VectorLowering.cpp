@@ -80,12 +80,12 @@ Value alignedForBroadcast(KernelBuilder &kb, Value gm, ArrayRef<int64_t> outShap
   return kb.reshapeGM(gm, shape);
 }
 
-/// Builds the kernel body of an elementwise op: tile loop, loads, `emit`
-/// computing the output tile from the input tiles, store.
-void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRange inputs,
+} // namespace
+
+void ascendprec::kernel::buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRange inputs,
                           ShapedType outType, Type compute, std::optional<int64_t> channelAxis,
                           function_ref<void(OpBuilder &, ValueRange, Value)> emit,
-                          int64_t scratchBytesPerElement = 0) {
+                          int64_t scratchBytesPerElement) {
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   int64_t elements = outType.getNumElements();
@@ -130,6 +130,8 @@ void buildElementwiseBody(KernelBuilder &kb, LoweringContext &context, ValueRang
   storeTile(b, loc, outTile, outFlat, ValueRange{offset});
   kb.closeLoop();
 }
+
+namespace {
 
 /// Any op whose kind the elementwise table knows.
 struct ElementwiseLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {

@@ -367,7 +367,8 @@ bool Importer::convertToDedicatedOps(NodeConverter &converter) {
   // The last op before conversion (not the op count: a block's size() walks
   // the whole list, which made import quadratic in the node count).
   Operation *last = block->empty() ? nullptr : &block->back();
-  bool converted = succeeded(convertMathOp(converter)) ||
+  bool converted = succeeded(convertQuantOp(converter)) ||
+                   succeeded(convertMathOp(converter)) ||
                    succeeded(convertNNOp(converter)) ||
                    succeeded(convertShapeOp(converter)) ||
                    succeeded(convertRecurrentOp(converter)) ||
@@ -414,6 +415,13 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
       [this](const std::string &v) { return lookup(v); },
       [this](const std::string &v) { return constantOf(v); },
       [this](const std::string &v) { return typeOf(v); });
+  converter.producerOf = [this](const std::string &v) -> const onnx::NodeProto * {
+    auto it = producers.find(v);
+    return it == producers.end() ? nullptr : it->second;
+  };
+  for (const std::string &output : node.output())
+    if (!output.empty())
+      producers[output] = &node;
   if (stats)
     ++stats->nodes;
 
@@ -487,8 +495,12 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (failedLookup)
     return reportFailedLookup(converter.loc, name, node.op_type());
 
-  bool converted = (node.domain().empty() || node.domain() == "ai.onnx") &&
-                   convertToDedicatedOps(converter);
+  // Other domains' nodes stay generic, except CANN's own quantization ops
+  // (AMCT's deploy models name them; ONNXQuantOps.cpp).
+  bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  bool amctOp = node.op_type() == "AscendQuant" || node.op_type() == "AscendDequant" ||
+                node.op_type() == "AscendAntiQuant";
+  bool converted = (defaultDomain || amctOp) && convertToDedicatedOps(converter);
   if (failedLookup)
     return reportFailedLookup(converter.loc, name, node.op_type());
   if (converted) {

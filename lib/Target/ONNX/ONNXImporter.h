@@ -167,6 +167,17 @@ public:
   std::string stringAttr(const std::string &attrName, const std::string &fallback) const;
   std::optional<std::vector<int64_t>> intsAttr(const std::string &attrName) const;
 
+  /// Any value, constant or type of the graph by its ONNX name (a
+  /// converter that looks through its inputs' producers).
+  Value valueNamed(const std::string &valueName) const { return lookup(valueName); }
+  std::optional<DenseElementsAttr> constantNamed(const std::string &valueName) const {
+    return constant(valueName);
+  }
+  Type typeNamed(const std::string &valueName) const { return typeOf(valueName); }
+  /// The node that defines a value (null for graph inputs, initializers and
+  /// values of an enclosing graph not seen yet).
+  std::function<const onnx::NodeProto *(const std::string &)> producerOf;
+
   StringAttr nameAttr() const { return builder.getStringAttr(name); }
   /// A named scalar/vector constant for operands ONNX gives as attributes.
   Value makeConst(DenseElementsAttr value, const std::string &suffix);
@@ -244,6 +255,29 @@ LogicalResult convertIndexOp(NodeConverter &node);
 /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as the ops of their
 /// function bodies (ONNXLossOps.cpp).
 LogicalResult convertLossOp(NodeConverter &node);
+/// QuantizeLinear, DequantizeLinear, and AMCT's AscendQuant, AscendDequant
+/// and AscendAntiQuant nodes (ONNXQuantOps.cpp).
+LogicalResult convertQuantOp(NodeConverter &node);
+
+/// The int8 form of a Conv, MatMul or Gemm in a QDQ model: its data input a
+/// DequantizeLinear of int8 data, its weight a DequantizeLinear of int8
+/// constants, both with zero points of 0 (ONNXQuantOps.cpp).
+struct QuantizedCube {
+  Value x;        ///< the int8 data
+  Value weight;   ///< the int8 weights (a constant)
+  Value bias;     ///< the bias requantized to int32 (a constant), or null
+  Value deqScale; ///< fp32 scales of the int32 accumulator, per output channel or one
+};
+/// `weightAxis`: the weight's output-channel dimension; `biasInput`: the
+/// node's bias input, if it has one. Nothing when the node is not quantized
+/// that way (it then imports in float, from the dequantized values).
+std::optional<QuantizedCube> matchQuantizedCube(NodeConverter &node, int64_t weightAxis,
+                                                std::optional<unsigned> biasInput);
+/// The node's float result from a quantized cube op's int32 accumulator:
+/// an AscendDequant along `channelAxis`, named "<node>/dequant".
+Value dequantizeCube(NodeConverter &node, Value accumulator, const QuantizedCube &cube,
+                     RankedTensorType result, int64_t channelAxis);
+
 /// Nodes that become several ascend ops (ONNXDecompositions.cpp).
 LogicalResult convertDecomposedOp(NodeConverter &node);
 
@@ -374,6 +408,9 @@ private:
   };
   NameMap<KnownConstant> constants;
   NameMap<Type> types;
+  /// The node that defines each value (a QDQ model's Conv looks through
+  /// its DequantizeLinear inputs).
+  NameMap<const onnx::NodeProto *> producers;
   /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
   struct GenericNodes {
     std::optional<Location> loc;

@@ -90,7 +90,8 @@ LogicalResult buildWindowOp(NodeConverter &n, StringRef opName, SmallVector<Valu
                             RankedTensorType y, ArrayRef<NamedAttribute> attrs, bool oneD) {
   RankedTensorType y2d = oneD ? withUnitHeight(y) : y;
   if (oneD)
-    operands[0] = reshapeTo(n, operands[0], withUnitHeight(n.inputType(0)), "/to_2d");
+    operands[0] = reshapeTo(n, operands[0],
+                            withUnitHeight(cast<RankedTensorType>(operands[0].getType())), "/to_2d");
   Operation *op = buildOp(n, opName, operands, {y2d}, attrs);
   if (!op)
     return failure();
@@ -175,15 +176,30 @@ LogicalResult conv(NodeConverter &n, bool transposed) {
                  : windowPads(n, x, kernel, *strides, *dilations);
   if (!pads)
     return failure();
+  // A QDQ model's int8 convolution: int8 operands, an int32 result that
+  // AscendDequant scales back (ONNXQuantOps.cpp).
+  std::optional<QuantizedCube> quantized;
+  if (!transposed)
+    quantized = matchQuantizedCube(n, /*weightAxis=*/0, 2);
+  // int8 data accumulates in int32 on the cube (AMCT's deploy models feed
+  // AscendQuant's int8 straight into the Conv; ONNX infers int8).
+  bool int8Data = x.getElementType().isSignlessInteger(8);
+  RankedTensorType result = quantized || int8Data ? y.clone(n.builder.getI32Type()) : y;
   SmallVector<Value> operands = {n.input(0), n.input(1)};
+  if (quantized)
+    operands = {quantized->x, quantized->weight};
   if (oneD) {
-    operands[1] = reshapeTo(n, operands[1], withUnitHeight(w), "/weight_2d");
+    operands[1] = reshapeTo(n, operands[1],
+                            withUnitHeight(cast<RankedTensorType>(operands[1].getType())),
+                            "/weight_2d");
     addUnitHeight(*strides, 1);
     addUnitHeight(*dilations, 1);
     addUnitHeight(*outputPadding, 0);
     addUnitHeight(*pads, 0, /*pairs=*/true);
   }
-  if (n.hasInput(2))
+  if (quantized && quantized->bias)
+    operands.push_back(quantized->bias);
+  else if (!quantized && n.hasInput(2))
     operands.push_back(n.input(2));
   SmallVector<NamedAttribute> attrs = {
       array(n, "strides", *strides), array(n, "pads", *pads), array(n, "dilations", *dilations),
@@ -193,7 +209,11 @@ LogicalResult conv(NodeConverter &n, bool transposed) {
   const char *opName = spatial == 3
                            ? (transposed ? "ascend.Conv3DBackpropInput" : "ascend.Conv3D")
                            : (transposed ? "ascend.Conv2DBackpropInput" : "ascend.Conv2D");
-  return buildWindowOp(n, opName, operands, y, attrs, oneD);
+  if (failed(buildWindowOp(n, opName, operands, result, attrs, oneD)))
+    return failure();
+  if (quantized)
+    return setResult(n, dequantizeCube(n, n.results[0], *quantized, y, /*channelAxis=*/1));
+  return success();
 }
 
 LogicalResult matmul(NodeConverter &n) {
@@ -209,10 +229,19 @@ LogicalResult matmul(NodeConverter &n) {
     batch.push_back(b.getDimSize(b.getRank() - 1));
     y = refineType(y, a.clone(batch));
   }
-  Operation *op = buildOp(n, plain ? "ascend.MatMulV2" : "ascend.BatchMatMulV2",
-                          {n.input(0), n.input(1)}, {y});
+  // A QDQ model's int8 MatMul (weights [K, N], scales per N or one).
+  std::optional<QuantizedCube> quantized;
+  if (b.getRank() == 2 && y)
+    quantized = matchQuantizedCube(n, /*weightAxis=*/1, std::nullopt);
+  SmallVector<Value> operands = {n.input(0), n.input(1)};
+  if (quantized)
+    operands = {quantized->x, quantized->weight};
+  Operation *op = buildOp(n, plain ? "ascend.MatMulV2" : "ascend.BatchMatMulV2", operands,
+                          {quantized ? y.clone(n.builder.getI32Type()) : y});
   if (!op)
     return failure();
+  if (quantized)
+    return setResult(n, dequantizeCube(n, op->getResult(0), *quantized, y, y.getRank() - 1));
   n.results = {op->getResult(0)};
   return success();
 }
@@ -236,6 +265,21 @@ LogicalResult gemm(NodeConverter &n) {
   SmallVector<Value> operands = {n.input(0), n.input(1)};
   bool asBias = c && alpha == 1.0f && beta == 1.0f && c.getRank() == 1 &&
                 c.getDimSize(0) == y.getDimSize(1) && !ShapedType::isDynamic(y.getDimSize(1));
+  // A QDQ model's int8 Gemm: alpha = 1 and C absent or its bias.
+  if (alpha == 1.0f && (!useC || asBias)) {
+    bool transB = n.intAttr("transB", 0) != 0;
+    if (std::optional<QuantizedCube> quantized = matchQuantizedCube(
+            n, /*weightAxis=*/transB ? 0 : 1, useC ? std::optional<unsigned>(2) : std::nullopt)) {
+      SmallVector<Value> quantizedOperands = {quantized->x, quantized->weight};
+      if (quantized->bias)
+        quantizedOperands.push_back(quantized->bias);
+      Operation *mm = buildOp(n, "ascend.MatMulV2", quantizedOperands,
+                              {y.clone(n.builder.getI32Type())}, attrs);
+      if (!mm)
+        return failure();
+      return setResult(n, dequantizeCube(n, mm->getResult(0), *quantized, y, 1));
+    }
+  }
   if (asBias)
     operands.push_back(n.input(2));
   bool last = !(useC && !asBias) && alpha == 1.0f;

@@ -54,6 +54,8 @@ std::optional<std::string> whyNotLowerable(Operation *op, const LoweringContext 
 
 void populateCubeLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 void populateVectorLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
+/// AscendQuant, AscendDequant and AscendAntiQuant (QuantLowering.cpp).
+void populateQuantLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 void populateReductionLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 void populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
                                           LoweringContext &context);

@@ -295,6 +295,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
   bool misfit = false;
   bool inLibrary = inOperatorLibrary(op, shape.query.opType, misfit);
   bool dimensionsOnly = op->hasTrait<ascend::ReadsOnlyDimensions>();
+  bool isQuantization = isa<AscendQuantOp, AscendDequantOp, AscendAntiQuantOp>(op.getOperation());
   if (isa<CastOp>(op.getOperation())) {
     // A Cast an option asked for (--input_fp16_nodes, --output_type) names
     // that option as its source.
@@ -302,6 +303,15 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     if (auto option = op->getAttrOfType<StringAttr>(ascend::kRequestedByAttr))
       from = policy::SourceLoc{option.str()};
     keepAsIs(op, decision, {"OP-4", from, "Cast keeps its target dtype; its input follows its producer"});
+  } else if (isQuantization) {
+    // QT-1: the quantization parameters fix these dtypes; no mode or list
+    // changes them (docs/quantization.md).
+    keepAsIs(op, decision, {"QT-1", {}, "a quantization op keeps the dtypes its quantization fixed"});
+    policy::DiagnosticList diags;
+    if (policy.customizeDTypes(shape.query, diags).pinned || policy.keepDType(shape.query).keep)
+      op->emitWarning() << "node '" << shape.query.nodeName << "' (" << shape.query.opType
+                        << ") is a quantization op: its dtypes are fixed by the quantization, "
+                           "so its customize_dtypes / keep_dtype entry has no effect [QT-1]";
   } else if (shape.primaryInput < 0 && shape.primaryOutput < 0) {
     // Integer and bool ops compute in their own dtype; Shape and Size in
     // their result's.
@@ -326,7 +336,7 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     return failure();
   }
   // Lists sort floating-point computation; integer ops are on none.
-  decision.listed = policy::isMixedMode(policy.mode) && inLibrary &&
+  decision.listed = policy::isMixedMode(policy.mode) && inLibrary && !isQuantization &&
                     (shape.primaryInput >= 0 || shape.primaryOutput >= 0);
   recordDecision(op, shape, decision);
   return success();

@@ -898,6 +898,7 @@ include "AscendPrec/Dialect/Ascend/IR/AscendRecurrent.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendVolumeOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendTensorOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendIndexOps.td"
+include "AscendPrec/Dialect/Ascend/IR/AscendQuantOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendImageOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendControlFlow.td"
 
