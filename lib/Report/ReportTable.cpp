@@ -238,7 +238,7 @@ std::string groupedTable(const ReportData &report, unsigned width, bool implMode
   const size_t source = rows.front().size() - 2, first = rows.front().size() - 1;
   std::string out = "Ops grouped by decision (" + std::to_string(report.nodes.size()) +
                     " rows in " + std::to_string(groups.size()) + " groups):\n";
-  return out + fitTable(rows, width, {{first, 16}, {source, 16}, {1, 10}, {4, 11}, {5, 11}});
+  return out + fitTable(rows, width, {{first, 16}, {source, 16}, {1, 13}, {4, 11}, {5, 11}});
 }
 
 } // namespace
@@ -274,7 +274,7 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
   const size_t source =
       rows.front().size() - (report.lowered ? 2 : 1) - (report.measured ? 1 : 0);
   std::vector<size_t> widths =
-      fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 10}, {4, 11}, {5, 11}});
+      fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 13}, {4, 11}, {5, 11}});
   // A fused op names what it absorbed while that fits (and stays short);
   // else how many, in the longest form that fits, rather than a name cut
   // in the middle (report.txt and report.html list them all).

@@ -271,11 +271,14 @@ bool PrecisionPlanner::inOperatorLibrary(AscendOpInterface op, const std::string
 
 void PrecisionPlanner::keepAsIs(AscendOpInterface op, OpDecision &decision,
                                 policy::Provenance why) {
-  // Casts keep their conversion: the input follows its producer.
+  // Casts keep their conversion: the input follows its producer. So does
+  // AscendQuant's fp16 or fp32 input (its kernel takes both, QT-1).
   bool isCast = isa<CastOp>(op.getOperation());
+  bool followsProducer = isCast || isa<AscendQuantOp>(op.getOperation());
   for (Value operand : op->getOperands()) {
     Type in = planned.lookup(operand);
-    decision.inputs.push_back(in && isCast ? in : getElementTypeOrSelf(operand));
+    bool accepted = in && (isCast || in.isF16() || in.isF32());
+    decision.inputs.push_back(followsProducer && accepted ? in : getElementTypeOrSelf(operand));
   }
   for (Value result : op->getResults())
     decision.outputs.push_back(getElementTypeOrSelf(result));
@@ -307,6 +310,12 @@ LogicalResult PrecisionPlanner::planOp(AscendOpInterface op) {
     // QT-1: the quantization parameters fix these dtypes; no mode or list
     // changes them (docs/quantization.md).
     keepAsIs(op, decision, {"QT-1", {}, "a quantization op keeps the dtypes its quantization fixed"});
+    // What the kernel computes in (docs/quantization.md): fp16, except
+    // AscendDequant's fp32 product outside the Ascend910 (v100) family.
+    bool halfDequant = policy.soc.family == "Ascend910" || policy.soc.family == "Ascend310";
+    decision.compute = isa<AscendDequantOp>(op.getOperation()) && !halfDequant
+                           ? Type(Float32Type::get(op->getContext()))
+                           : Type(Float16Type::get(op->getContext()));
     policy::DiagnosticList diags;
     if (policy.customizeDTypes(shape.query, diags).pinned || policy.keepDType(shape.query).keep)
       op->emitWarning() << "node '" << shape.query.nodeName << "' (" << shape.query.opType
