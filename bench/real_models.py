@@ -12,6 +12,11 @@ random weights: what matters is the graph's shape, not what it learned.
         types for the branch values.
   bert  BERT-style encoder layer: token embedding through Gather, a causal
         mask from Trilu and Where, a GatherElements head.
+  yolo  YOLOv8-style detector as Ultralytics exports it with NMS: a SiLU
+        (Sigmoid * Mul) conv backbone, a head of 4 + C channels per cell
+        reshaped to [1, 4 + C, N], Split into center boxes and class
+        scores, Transpose, Sigmoid, and NonMaxSuppression (center boxes,
+        IoU and score thresholds) as the model's output.
   qdq_cnn  int8 QDQ CNN as AMCT's ONNX export and onnxruntime's quantizer
         write it: QuantizeLinear/DequantizeLinear before every Conv and the
         Gemm, weights as DequantizeLinear of int8 initializers with one scale
@@ -235,6 +240,41 @@ def bert(path):
     save(graph, path, 17, "ids:2,16")
 
 
+# --- yolo -------------------------------------------------------------------
+
+def yolo(path):
+    g = Graph(23)
+    classes = 3
+
+    def conv_silu(x, cin, cout, k, stride):
+        y = g.node("Conv", [x, g.weight(cout, cin, k, k), g.weight(cout, scale=0.1)],
+                   kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4)
+        return g.node("Mul", [y, g.node("Sigmoid", [y])])
+
+    x = conv_silu("images", 3, 16, 3, 2)
+    x = conv_silu(x, 16, 32, 3, 2)
+    x = conv_silu(x, 32, 32, 3, 2)                                         # 1,32,8,8
+    head = g.node("Conv", [x, g.weight(4 + classes, 32, 1, 1), g.weight(4 + classes, scale=0.5)],
+                  kernel_shape=[1, 1])
+    flat = g.node("Reshape", [head, g.init([1, 4 + classes, -1], np.int64)])  # 1,7,64
+    # Box centers and sizes in pixels, as the exporter's decode leaves them.
+    xywh, cls = g.node("Split", [flat, g.init([4, classes], np.int64)], outputs=2, axis=1)
+    # Decoded per grid cell: centers = (sigmoid + cell) * stride, sizes up
+    # to three cells.
+    cells = np.stack(np.meshgrid(np.arange(8), np.arange(8)), 0).reshape(2, -1)
+    offset = np.concatenate([cells * 8.0, np.zeros((2, 64))], 0)[None].astype(np.float32)
+    stride = np.array([8, 8, 24, 24], np.float32).reshape(1, 4, 1)
+    xywh = g.node("Add", [g.node("Mul", [g.node("Sigmoid", [xywh]), g.init(stride, np.float32)]),
+                          g.init(offset, np.float32)])
+    boxes = g.node("Transpose", [xywh], perm=[0, 2, 1])                    # 1,64,4
+    scores = g.node("Sigmoid", [cls])                                      # 1,3,64
+    g.node("NonMaxSuppression", [boxes, scores, g.init([10], np.int64), g.init([0.45], np.float32),
+                                 g.init([0.1], np.float32)], outputs=["selected"], center_point_box=1)
+    graph = h.make_graph(g.nodes, "yolo", [h.make_tensor_value_info("images", T.FLOAT, [1, 3, 64, 64])],
+                         [h.make_tensor_value_info("selected", T.INT64, ["n", 3])], g.inits)
+    save(graph, path, 13, "images:1,3,64,64")
+
+
 # --- qdq_cnn ----------------------------------------------------------------
 
 def qdq_cnn(path):
@@ -288,7 +328,7 @@ def save(graph, path, opset, shapes):
         f.write(shapes + "\n")
 
 
-MODELS = {"svtr": svtr, "vad": vad, "bert": bert, "qdq_cnn": qdq_cnn}
+MODELS = {"svtr": svtr, "vad": vad, "bert": bert, "yolo": yolo, "qdq_cnn": qdq_cnn}
 
 
 def main():

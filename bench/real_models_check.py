@@ -62,6 +62,8 @@ def cases(name):
     image = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float32)
     if name == "svtr":
         return {"x": {"x": image(1, 3, 48, 320)}}
+    if name == "yolo":
+        return {"images": {"images": image(1, 3, 64, 64)}}
     if name == "qdq_cnn":
         return {"image": {"image": image(1, 3, 64, 64)}}
     if name == "bert":

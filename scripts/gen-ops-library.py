@@ -174,6 +174,10 @@ OPS = {
     "Tril": (["x", "k"], ["y"], None, "Opaque"),
     "Triu": (["x", "k"], ["y"], None, "Opaque"),
     "Cumsum": (["x", "axis"], ["y"], False, "Opaque"),
+    # Data-dependent result sizes: run by the host when the graph runs.
+    "NonZero": (["x"], ["y"], None, "Opaque"),
+    "NonMaxSuppressionV6": (["boxes", "scores", "max_output_size", "iou_threshold",
+                             "score_threshold"], ["selected_indices"], None, "Opaque"),
     # Quantization (AMCT's deploy ops). CANN's deq_scale is uint64 (the fp32
     # scale in its low 32 bits); AscendPrec passes the fp32 scales.
     "AscendQuant": (["x"], ["y"], None, "quant"),
@@ -283,6 +287,10 @@ def rows_for(soc, op):
         return [([d], [idx]) for d in [FP16, FP32, I32] + bf for idx in (I32, I64)]
     if op in ("Sign", "ReduceMin", "ReduceProd"):
         return uniform([FP16, FP32, I32] + bf)
+    if op == "NonZero":
+        return [([d], [idx]) for d in ALL_DTYPES + bf for idx in (I64, I32)]
+    if op == "NonMaxSuppressionV6":
+        return [([d, d, idx, d, d], [I64]) for d in [FP16, FP32] for idx in (I64, I32)]
     if op == "AscendQuant":
         return [([FP16], [I8]), ([FP32], [I8])]
     if op == "AscendDequant":

@@ -3,6 +3,7 @@
 #include "AscendPrec/Execution/GraphRun.h"
 
 #include "ControlFlowRun.h"
+#include "DataDependentOps.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
@@ -299,6 +300,9 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
           problem(op, nameOf(&op) + ": a constant that " + why);
         continue;
       }
+      // Sized by its data: the host runs it when the graph runs.
+      if (isDataDependentOp(&op))
+        continue;
       auto launch = dyn_cast<kernel::LaunchOp>(op);
       if (!launch) {
         problem(op, nameOf(&op) + " (" + op.getName().getStringRef().str() +
@@ -467,7 +471,7 @@ bool GraphExecution::step(std::string &error) {
     unrunnable = state->unrunnableOp;
     return false;
   }
-  if (isControlFlow(op)) {
+  if (isControlFlow(op) || isDataDependentOp(&op)) {
     // One step for the whole op, as one entry of the per-op figures.
     last.launch = nullptr;
     last.op = &op;
@@ -530,6 +534,17 @@ bool GraphExecution::State::run(Operation &op, LaunchOutputs *record, std::strin
         reference, error);
   if (auto launch = dyn_cast<kernel::LaunchOp>(op))
     return runLaunch(launch, record, error);
+  if (isDataDependentOp(&op)) {
+    std::vector<const HostTensor *> inputs;
+    for (Value operand : op.getOperands())
+      inputs.push_back(&values[operand]);
+    std::vector<HostTensor> outputs;
+    if (!runDataDependentOp(&op, inputs, outputs, error))
+      return false;
+    for (auto [result, tensor] : llvm::zip(op.getResults(), outputs))
+      values[result] = std::move(tensor);
+    return true;
+  }
   // An op prepare() let through only inside a branch: the run took it.
   auto why = runner->impl->deferredProblems.find(&op);
   if (why == runner->impl->deferredProblems.end()) {

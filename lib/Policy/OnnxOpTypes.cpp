@@ -21,7 +21,9 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"MaxPool", "MaxPoolV3"}, {"LSTM", "DynamicRNN"}, {"GRU", "DynamicGRUV2"},
       {"ArgMax", "ArgMaxV2"}, {"Sum", "AddN"}, {"IsNaN", "IsNan"},
       {"GatherND", "GatherNd"}, {"ScatterND", "TensorScatterUpdate"}, {"CumSum", "Cumsum"},
-      {"Scatter", "ScatterElements"}, {"Trilu", "Triu"}};
+      {"Scatter", "ScatterElements"}, {"Trilu", "Triu"},
+      {"NonMaxSuppression", "NonMaxSuppressionV6"}, {"QuantizeLinear", "AscendQuant"},
+      {"DequantizeLinear", "AscendAntiQuant"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

@@ -45,6 +45,9 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (isa<ascend::IfOp, ascend::LoopOp, ascend::ScanOp>(op))
     return std::string("is control flow: it stays on the host graph (its subgraphs are "
                        "lowered)");
+  if (isa<ascend::NonZeroOp, ascend::NonMaxSuppressionV6Op>(op))
+    return std::string("writes as many elements as its input values decide: no kernel is "
+                       "built; --run runs it on the host, as CANN runs it in dynamic-shape mode");
   for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto shaped = dyn_cast<ShapedType>(type); shaped && !shaped.hasStaticShape()) {
       std::string text;

@@ -9,6 +9,8 @@
 
 #include "ONNXImporter.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::onnximport;
@@ -86,6 +88,42 @@ LogicalResult cumSum(NodeConverter &n) {
                                                                         n.intAttr("reverse", 0)))}));
 }
 
+LogicalResult nonZero(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (!x)
+    return failure();
+  // [rank, n]: n is known only when the graph runs.
+  auto y = RankedTensorType::get({x.getRank(), ShapedType::kDynamic}, n.builder.getI64Type());
+  return setResult(n, buildValue(n, "ascend.NonZero", {n.input(0)}, y));
+}
+
+/// NonMaxSuppression: the optional limits get ONNX's defaults as constants
+/// (no boxes without max_output_boxes_per_class, IoU threshold 0, no score
+/// threshold).
+LogicalResult nonMaxSuppression(NodeConverter &n) {
+  RankedTensorType boxes = n.inputType(0);
+  if (!boxes)
+    return failure();
+  Type element = boxes.getElementType();
+  auto limit = [&](unsigned input, Type type, double fallback, const char *suffix) {
+    if (n.hasInput(input))
+      return n.input(input);
+    return n.makeConst(DenseElementsAttr::get(
+                           RankedTensorType::get({1}, type),
+                           isa<FloatType>(type)
+                               ? Attribute(FloatAttr::get(type, fallback))
+                               : Attribute(IntegerAttr::get(type, static_cast<int64_t>(fallback)))),
+                       suffix);
+  };
+  SmallVector<Value> operands = {
+      n.input(0), n.input(1), limit(2, n.builder.getI64Type(), 0, "max_output_boxes_per_class"),
+      limit(3, element, 0.0, "iou_threshold"),
+      limit(4, element, -std::numeric_limits<double>::infinity(), "score_threshold")};
+  auto y = RankedTensorType::get({ShapedType::kDynamic, 3}, n.builder.getI64Type());
+  return setResult(n, buildValue(n, "ascend.NonMaxSuppressionV6", operands, y,
+                                 {intAttr(n, "center_point_box", n.intAttr("center_point_box", 0))}));
+}
+
 } // namespace
 
 LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
@@ -102,5 +140,9 @@ LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
     return trilu(n);
   if (type == "CumSum")
     return cumSum(n);
+  if (type == "NonZero")
+    return nonZero(n);
+  if (type == "NonMaxSuppression")
+    return nonMaxSuppression(n);
   return failure();
 }

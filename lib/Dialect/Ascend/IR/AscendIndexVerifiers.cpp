@@ -134,3 +134,35 @@ LogicalResult CumsumOp::verify() {
                            tensorType(getX()).getRank());
   return success();
 }
+
+LogicalResult NonZeroOp::verify() {
+  RankedTensorType y = tensorType(getY());
+  if (y.getRank() != 2)
+    return emitOpError() << "expects a result of rank 2 ([rank(x), n]), got " << y;
+  return expectDim(*this, "result dimension 0 (the rank of 'x')", y.getDimSize(0),
+                   tensorType(getX()).getRank());
+}
+
+LogicalResult NonMaxSuppressionV6Op::verify() {
+  RankedTensorType boxes = tensorType(getBoxes()), scores = tensorType(getScores());
+  if (failed(expectRank(*this, "'boxes'", getBoxes(), 3)) ||
+      failed(expectRank(*this, "'scores'", getScores(), 3)) ||
+      failed(expectRank(*this, "the result", getY(), 2)))
+    return failure();
+  if (failed(expectDim(*this, "dimension 2 of 'boxes'", boxes.getDimSize(2), 4)) ||
+      failed(expectDim(*this, "dimension 0 of 'scores' (the batch)", scores.getDimSize(0),
+                       boxes.getDimSize(0))) ||
+      failed(expectDim(*this, "dimension 2 of 'scores' (the boxes)", scores.getDimSize(2),
+                       boxes.getDimSize(1))) ||
+      failed(expectDim(*this, "result dimension 1", tensorType(getY()).getDimSize(1), 3)))
+    return failure();
+  for (auto [what, value] : {std::pair<StringRef, Value>{"'max_output_size'", getMaxOutputSize()},
+                             {"'iou_threshold'", getIouThreshold()},
+                             {"'score_threshold'", getScoreThreshold()}})
+    if (RankedTensorType type = tensorType(value);
+        type.hasStaticShape() && type.getNumElements() != 1)
+      return emitOpError() << "expects " << what << " to hold one element, got " << type;
+  if (getCenterPointBox() != 0 && getCenterPointBox() != 1)
+    return emitOpError() << "expects 'center_point_box' 0 or 1, got " << getCenterPointBox();
+  return success();
+}

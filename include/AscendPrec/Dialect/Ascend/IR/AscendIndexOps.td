@@ -138,4 +138,57 @@ def Ascend_CumsumOp : Ascend_Op<"Cumsum", [AllTypesMatch<["x", "y"]>]> {
   let hasVerifier = 1;
 }
 
+// Ops whose result size depends on their input values: planned like any
+// op, left without a kernel, and run by the host when the graph runs
+// (lib/Execution/DataDependentOps.cpp), as CANN runs them in dynamic-shape
+// mode.
+
+def Ascend_NonZeroOp : Ascend_Op<"NonZero"> {
+  let summary = "the coordinates of the non-zero elements";
+  let description = [{
+    `y[d, i]` is coordinate `d` of the `i`-th non-zero element of `x`, in
+    row-major order: `y` is `[rank(x), n]` (CANN's NonZero with
+    `transpose = true`, as its ONNX parser sets it), `n` known only when the
+    graph runs. ONNX `NonZero`.
+
+    Example:
+    ```mlir
+    %y = ascend.NonZero %x {name = "nz"} : (tensor<2x3xf32>) -> tensor<2x?xi64>
+    ```
+  }];
+  let arguments = !con((ins Ascend_Tensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_IndexTensor:$y);
+  let hasVerifier = 1;
+}
+
+def Ascend_NonMaxSuppressionV6Op : Ascend_Op<"NonMaxSuppressionV6"> {
+  let summary = "greedy non-maximum suppression per batch and class";
+  let description = [{
+    For every batch `b` and class `c`, visits the boxes by descending score
+    (above `score_threshold`), keeps a box unless its IoU with a box kept
+    before exceeds `iou_threshold`, and stops after `max_output_size`
+    boxes. `y` lists the kept `[b, c, box]` triples, `[?, 3]`. `boxes` is
+    `[B, N, 4]` as `[y1, x1, y2, x2]` corners, or `[x, y, w, h]` centers
+    with `center_point_box = 1`; `scores` is `[B, C, N]`; the three limits
+    are one-element tensors. CANN's ONNX parser casts V6's int32 result to
+    int64; here the op writes int64 (the Cast is exact). ONNX
+    `NonMaxSuppression`.
+
+    Example:
+    ```mlir
+    %y = ascend.NonMaxSuppressionV6 %boxes, %scores, %max, %iou, %score {name = "nms"}
+        : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>)
+        -> tensor<?x3xi64>
+    ```
+  }];
+  let arguments = !con((ins Ascend_FloatTensor:$boxes, Ascend_FloatTensor:$scores,
+                            Ascend_IndexTensor:$max_output_size,
+                            Ascend_FloatTensor:$iou_threshold,
+                            Ascend_FloatTensor:$score_threshold,
+                            DefaultValuedAttr<I64Attr, "0">:$center_point_box),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_IndexTensor:$y);
+  let hasVerifier = 1;
+}
+
 #endif // ASCENDPREC_DIALECT_ASCEND_IR_ASCENDINDEXOPS_TD

@@ -1,0 +1,40 @@
+// Verifier errors of NonZero and NonMaxSuppressionV6 (AscendIndexVerifiers.cpp).
+// RUN: prec-opt %s -split-input-file -verify-diagnostics
+
+func.func @nonzero_rank(%x: tensor<2x3xf32>) -> tensor<3x?xi64> {
+  // expected-error @+1 {{'ascend.NonZero' op expects result dimension 0 (the rank of 'x') to be 2, got 3}}
+  %y = ascend.NonZero %x {name = "nz"} : (tensor<2x3xf32>) -> tensor<3x?xi64>
+  return %y : tensor<3x?xi64>
+}
+
+// -----
+
+func.func @nms_boxes(%b: tensor<1x6x5xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>, %t: tensor<1xf32>) -> tensor<?x3xi64> {
+  // expected-error @+1 {{dimension 2 of 'boxes'}}
+  %y = ascend.NonMaxSuppressionV6 %b, %s, %m, %i, %t {name = "nms"} : (tensor<1x6x5xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  return %y : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_scores(%b: tensor<1x6x4xf32>, %s: tensor<1x2x5xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>, %t: tensor<1xf32>) -> tensor<?x3xi64> {
+  // expected-error @+1 {{dimension 2 of 'scores' (the boxes)}}
+  %y = ascend.NonMaxSuppressionV6 %b, %s, %m, %i, %t {name = "nms"} : (tensor<1x6x4xf32>, tensor<1x2x5xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  return %y : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_limit(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<2xi64>, %i: tensor<1xf32>, %t: tensor<1xf32>) -> tensor<?x3xi64> {
+  // expected-error @+1 {{expects 'max_output_size' to hold one element}}
+  %y = ascend.NonMaxSuppressionV6 %b, %s, %m, %i, %t {name = "nms"} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<2xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  return %y : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_center(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>, %t: tensor<1xf32>) -> tensor<?x3xi64> {
+  // expected-error @+1 {{expects 'center_point_box' 0 or 1, got 2}}
+  %y = ascend.NonMaxSuppressionV6 %b, %s, %m, %i, %t {name = "nms", center_point_box = 2 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  return %y : tensor<?x3xi64>
+}
