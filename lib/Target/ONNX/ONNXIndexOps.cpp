@@ -46,15 +46,45 @@ LogicalResult scatterElements(NodeConverter &n) {
                                  {intAttr(n, "axis", n.intAttr("axis", 0)), *reduction}));
 }
 
-LogicalResult gatherND(NodeConverter &n) {
-  // CANN's GatherNd has no batch dimensions: its ONNX parser drops
-  // batch_dims with a warning and computes something else.
-  if (n.intAttr("batch_dims", 0) != 0) {
-    n.rejection = "batch_dims other than 0 (CANN's GatherNd has none)";
-    return failure();
+/// GatherND with `batch` leading batch dimensions as CANN's GatherNd (which
+/// has none; its ONNX parser drops batch_dims with a warning and computes
+/// something else): the indices get their batch coordinates prepended, a
+/// constant of shape indices[:-1] + [batch] Concat'ed in front (the
+/// `<node>/batch_coordinates` and `<node>/indices` ops).
+Value batchedIndices(NodeConverter &n, int64_t batch) {
+  RankedTensorType indices = n.inputType(1);
+  if (!indices || !indices.hasStaticShape() || indices.getRank() <= batch) {
+    n.rejection = "batch_dims with indices of unknown shape";
+    return Value();
   }
-  return setResult(n, buildValue(n, "ascend.GatherNd", {n.input(0), n.input(1)}, n.outputType(0),
-                                 {intAttr(n, "batch_dims", n.intAttr("batch_dims", 0))}));
+  ArrayRef<int64_t> shape = indices.getShape();
+  SmallVector<int64_t> gridShape(shape.drop_back());
+  gridShape.push_back(batch);
+  int64_t rows = ShapedType::getNumElements(shape.drop_back());
+  // Elements per step of each batch dimension within a row index.
+  SmallVector<int64_t> strides(batch, 1);
+  for (int64_t d = batch - 1; d >= 0; --d)
+    strides[d] = ShapedType::getNumElements(shape.drop_back().drop_front(d + 1));
+  unsigned width = indices.getElementTypeBitWidth();
+  SmallVector<APInt> grid;
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t d = 0; d < batch; ++d)
+      grid.push_back(APInt(width, (row / strides[d]) % shape[d], /*isSigned=*/true));
+  auto gridType = RankedTensorType::get(gridShape, indices.getElementType());
+  Value coordinates = n.makeConst(DenseElementsAttr::get(gridType, grid), "batch_coordinates");
+  SmallVector<int64_t> joined(shape);
+  joined.back() += batch;
+  return buildValue(n, "ascend.ConcatV2", {coordinates, n.input(1)}, indices.clone(joined),
+                    {intAttr(n, "concat_dim", -1)}, "/indices");
+}
+
+LogicalResult gatherND(NodeConverter &n) {
+  int64_t batch = n.intAttr("batch_dims", 0);
+  Value indices = batch == 0 ? n.input(1) : batchedIndices(n, batch);
+  if (!indices)
+    return failure();
+  return setResult(n, buildValue(n, "ascend.GatherNd", {n.input(0), indices}, n.outputType(0),
+                                 {intAttr(n, "batch_dims", 0)}));
 }
 
 LogicalResult scatterND(NodeConverter &n) {

@@ -50,7 +50,8 @@ LogicalResult binary(NodeConverter &n, StringRef opName) {
 
 /// Pow: a float base with an exponent of another type (ONNX allows an
 /// integer exponent) gets the exponent cast to the base's type, which is
-/// exact for the integers a float can hold.
+/// exact for the integers a float can hold; an integer base with a float
+/// exponent computes in the exponent's type.
 LogicalResult pow(NodeConverter &n) {
   RankedTensorType base = n.inputType(0), exponent = n.inputType(1);
   if (!base || !exponent)
@@ -59,8 +60,26 @@ LogicalResult pow(NodeConverter &n) {
   if (exponent.getElementType() == element)
     return binary(n, "ascend.Pow");
   if (!isa<FloatType>(element)) {
-    n.rejection = "an integer base with an exponent of another type";
-    return failure();
+    // An integer base with a float exponent: CANN's Pow takes one dtype, so
+    // the base is cast to the exponent's float type and the power back to
+    // the integer type (toward zero, as ONNX's Cast), which is exact for
+    // the integers fp32 holds (below 2^24).
+    Type floatType = exponent.getElementType();
+    if (!isa<FloatType>(floatType)) {
+      n.rejection = "an integer base with an integer exponent of another type";
+      return failure();
+    }
+    RankedTensorType result = n.outputType(0);
+    SmallVector<int64_t> shape;
+    if (!result && OpTrait::util::getBroadcastedShape(base.getShape(), exponent.getShape(), shape))
+      result = RankedTensorType::get(shape, element);
+    if (!result)
+      return failure();
+    Value widened = buildValue(n, "ascend.Cast", {n.input(0)}, base.clone(floatType), {}, "/base");
+    Value power = widened ? buildValue(n, "ascend.Pow", {widened, n.input(1)},
+                                       result.clone(floatType), {}, "/power")
+                          : Value();
+    return single(n, power ? buildOp(n, "ascend.Cast", {power}, {result}) : nullptr);
   }
   Value cast = buildValue(n, "ascend.Cast", {n.input(1)}, exponent.clone(element), {}, "/exponent");
   RankedTensorType type = n.outputType(0);
