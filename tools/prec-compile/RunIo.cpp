@@ -2,6 +2,8 @@
 
 #include "RunIo.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "AscendPrec/Policy/InputFile.h"
 
 #include <onnx/onnx_pb.h>
@@ -84,6 +86,25 @@ std::optional<NamedTensor> driver::readTensorFile(const std::string &path, std::
       error = path + ": tensor '" + proto.name() + "' has a negative dimension";
       return std::nullopt;
     }
+  // The values the file holds, counted before anything is allocated: a
+  // file that is not a TensorProto (a sequence, an optional) can parse as
+  // one with absurd dimensions.
+  int64_t count = 1;
+  bool overflow = false;
+  for (int64_t dim : shape)
+    overflow |= llvm::MulOverflow(count, dim, count);
+  size_t held = proto.has_raw_data()             ? proto.raw_data().size() / runtime::elementBytes(*type)
+                : *type == ElementType::F32      ? proto.float_data_size()
+                : *type == ElementType::F64      ? proto.double_data_size()
+                : *type == ElementType::I64      ? proto.int64_data_size()
+                : *type == ElementType::U32 || *type == ElementType::U64 ? proto.uint64_data_size()
+                                                                         : proto.int32_data_size();
+  if (overflow || static_cast<uint64_t>(count) != held) {
+    error = path + ": tensor '" + proto.name() + "' holds " + std::to_string(held) +
+            " values for a shape of " + (overflow ? "more than 2^63" : std::to_string(count)) +
+            " elements";
+    return std::nullopt;
+  }
   HostTensor tensor(*type, shape);
   size_t bytesNeeded = tensor.byteSize();
   auto wrongCount = [&](size_t have) {
@@ -221,4 +242,26 @@ HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &sh
   }
   state = generator();
   return tensor;
+}
+
+std::vector<std::optional<std::vector<int64_t>>>
+driver::readShapeDecidingInputs(const std::string &folder) {
+  std::vector<std::optional<std::vector<int64_t>>> values;
+  for (size_t i = 0;; ++i) {
+    std::string path = (fs::path(folder) / ("input_" + std::to_string(i) + ".pb")).string();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      break;
+    std::string ignored;
+    std::optional<NamedTensor> file = readTensorFile(path, ignored);
+    if (!file || runtime::isFloat(file->tensor.type()) || file->tensor.numElements() > 64) {
+      values.emplace_back();
+      continue;
+    }
+    std::vector<int64_t> ints;
+    for (int64_t k = 0; k < file->tensor.numElements(); ++k)
+      ints.push_back(file->tensor.getInt(k));
+    values.push_back(std::move(ints));
+  }
+  return values;
 }

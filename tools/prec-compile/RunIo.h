@@ -40,6 +40,12 @@ struct RunFolder {
 std::optional<RunFolder> readRunFolder(const std::string &folder, size_t inputCount,
                                        std::string &error);
 
+/// The integer values of `folder`/input_<i>.pb (in order, up to the first
+/// missing file) that are small enough to decide shapes (at most 64
+/// elements); nullopt for the others, and for files that do not read (the
+/// run reports those later).
+std::vector<std::optional<std::vector<int64_t>>> readShapeDecidingInputs(const std::string &folder);
+
 /// Seeded random inputs: floats uniform in [-1, 1), integers in [0, 10),
 /// booleans 0/1; the generator is std::mt19937_64 with seed 0, one stream
 /// over the inputs in order (the same values on every machine).

@@ -23,6 +23,7 @@
 #include "OutputFolder.h"
 #include "PlannedIRWriter.h"
 #include "Progress.h"
+#include "RunIo.h"
 
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
@@ -325,6 +326,9 @@ int run(const std::vector<std::string> &args) {
   ascendprec::ONNXImportOptions importOptions;
   for (const policy::InputShape &shape : modelIo->shapes)
     importOptions.inputShapes.push_back({shape.name, shape.dims});
+  // --run=DIR: inputs that decide shapes are planned for the run's values.
+  if (flags->run && !flags->run->empty())
+    importOptions.runInputValues = driver::readShapeDecidingInputs(*flags->run);
   diagnostics.startLoading();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadModel(modelPath, diagnostics.sourceMgr(), context, importOptions);

@@ -45,7 +45,41 @@ Value NodeConverter::input(unsigned i) const {
 std::optional<DenseElementsAttr> NodeConverter::constantInput(unsigned i) const {
   if (!hasInput(i))
     return std::nullopt;
-  return constant(node.input(i));
+  if (std::optional<DenseElementsAttr> value = constant(node.input(i)))
+    return value;
+  if (runValueOf && decidesShape(node, i))
+    if (std::optional<DenseElementsAttr> value = runValueOf(node.input(i))) {
+      if (!llvm::is_contained(runValuesUsed, node.input(i)))
+        runValuesUsed.push_back(node.input(i));
+      return value;
+    }
+  return std::nullopt;
+}
+
+bool ascendprec::onnximport::decidesShape(const onnx::NodeProto &node, unsigned i) {
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return false;
+  llvm::StringRef type = node.op_type();
+  if (type.starts_with("Reduce"))
+    return i == 1;
+  if (type == "Slice")
+    return i >= 1 && i <= 4;
+  if (type == "Pad" || type == "Tile")
+    return i == 1;
+  return false;
+}
+
+std::optional<DenseElementsAttr> Importer::runValue(const std::string &valueName) {
+  auto it = runValues.find(valueName);
+  auto type = dyn_cast_or_null<RankedTensorType>(typeOf(valueName));
+  if (it == runValues.end() || !type || !isa<IntegerType>(type.getElementType()) ||
+      !type.hasStaticShape() || type.getNumElements() != static_cast<int64_t>(it->second.size()))
+    return std::nullopt;
+  unsigned width = type.getElementTypeBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t v : it->second)
+    values.push_back(APInt(width, v, /*isSigned=*/true));
+  return DenseElementsAttr::get(type, values);
 }
 
 std::optional<std::vector<int64_t>> NodeConverter::constantInts(unsigned i) const {
@@ -422,6 +456,8 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   for (const std::string &output : node.output())
     if (!output.empty())
       producers[output] = &node;
+  if (!runValues.empty())
+    converter.runValueOf = [this](const std::string &v) { return runValue(v); };
   if (stats)
     ++stats->nodes;
 
@@ -506,6 +542,25 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (converted) {
     if (stats)
       ++stats->dedicated;
+    // A plan made for a run's input value says so: another value would
+    // give other shapes (CANN reads it when the graph runs).
+    if (!converter.runValuesUsed.empty()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      llvm::interleaveComma(converter.runValuesUsed, os, [&](const std::string &input) {
+        os << "'" << input << "' = [";
+        llvm::interleaveComma(runValues[input], os);
+        os << "]";
+      });
+      bool one = converter.runValuesUsed.size() == 1;
+      emitWarning(converter.loc)
+          << "node '" << policy::escapeForDisplay(name) << "' (" << node.op_type()
+          << ") is planned for the " << (one ? "value" : "values") << " the run gives graph "
+          << (one ? "input " : "inputs ") << text << ": "
+          << (one ? "it decides" : "they decide")
+          << " the node's result shape, which CANN reads when the graph runs; without "
+             "--run=DIR the node stays generic";
+    }
   } else {
     converter.results.clear();
     convertGeneric(converter);
@@ -666,6 +721,9 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
                  "integer or bool; strings and complex numbers are not)";
       return {};
     }
+    size_t position = inputNames.size();
+    if (position < options.runInputValues.size() && options.runInputValues[position])
+      runValues[input.name()] = *options.runInputValues[position];
     inputTypes.push_back(type);
     inputNames.push_back(input.name());
   }

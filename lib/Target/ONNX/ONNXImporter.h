@@ -177,6 +177,11 @@ public:
   /// The node that defines a value (null for graph inputs, initializers and
   /// values of an enclosing graph not seen yet).
   std::function<const onnx::NodeProto *(const std::string &)> producerOf;
+  /// The value a run feeds a graph input (ONNXImportOptions::runInputValues);
+  /// constantInput() takes it for the inputs that decide a result's shape.
+  std::function<std::optional<DenseElementsAttr>(const std::string &)> runValueOf;
+  /// The graph inputs constantInput() took run values of.
+  mutable std::vector<std::string> runValuesUsed;
 
   StringAttr nameAttr() const { return builder.getStringAttr(name); }
   /// A named scalar/vector constant for operands ONNX gives as attributes.
@@ -196,6 +201,11 @@ private:
   std::function<std::optional<DenseElementsAttr>(const std::string &)> constant;
   std::function<Type(const std::string &)> typeOf;
 };
+
+/// Whether input `i` of `node` only decides the shape of its result (the
+/// axes of a reduction, Slice's starts/ends/axes/steps, Pad's pads, Tile's
+/// repeats): a run's value may stand in for it (runInputValues).
+bool decidesShape(const onnx::NodeProto &node, unsigned i);
 
 /// Creates `opName` with the node's name plus `attrs`, and verifies it
 /// quietly: an op that does not verify is erased and null returned, so the
@@ -411,6 +421,10 @@ private:
   /// The node that defines each value (a QDQ model's Conv looks through
   /// its DequantizeLinear inputs).
   NameMap<const onnx::NodeProto *> producers;
+  /// The run's values of graph inputs (options.runInputValues), by name.
+  NameMap<std::vector<int64_t>> runValues;
+  /// A graph input's run value as a constant of the input's type.
+  std::optional<DenseElementsAttr> runValue(const std::string &valueName);
   /// ONNX op type -> the nodes imported as ascend.generic, for one warning.
   struct GenericNodes {
     std::optional<Location> loc;

@@ -202,7 +202,7 @@ LogicalResult reduce(NodeConverter &n, StringRef opName) {
       axesInput ? (n.hasInput(1) ? n.constantInts(1) : std::vector<int64_t>())
                 : n.intsAttr("axes").value_or(std::vector<int64_t>());
   if (!axes) {
-    n.rejection = "axes known only at run time";
+    n.rejection = "axes known only at run time (--run=DIR plans for the run's values)";
     return failure();
   }
   if (axes->empty() && n.intAttr("noop_with_empty_axes", 0)) {

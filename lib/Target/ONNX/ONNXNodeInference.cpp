@@ -197,6 +197,9 @@ void Importer::refineOutputTypes(NodeConverter &converter) {
     if (!converter.hasInput(i))
       continue;
     inputTypes.back() = peekInput(node.input(i), constants.back());
+    // A run's value of an input that decides the shape (runInputValues).
+    if (!constants.back() && !runValues.empty() && decidesShape(node, i))
+      constants.back() = runValue(node.input(i));
     inputsStatic &= isStatic(inputTypes.back());
   }
   if (!missing && !inputsStatic)

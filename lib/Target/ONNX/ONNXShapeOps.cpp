@@ -185,7 +185,8 @@ LogicalResult slice(NodeConverter &n) {
     axes = n.hasInput(3) ? n.constantInts(3) : std::nullopt;
     steps = n.hasInput(4) ? n.constantInts(4) : std::nullopt;
     if (!starts || !ends || (n.hasInput(3) && !axes) || (n.hasInput(4) && !steps)) {
-      n.rejection = "starts, ends, axes or steps known only at run time";
+      n.rejection = "starts, ends, axes or steps known only at run time (--run=DIR plans for the "
+                    "run's values)";
       return failure();
     }
   } else {
@@ -240,7 +241,7 @@ LogicalResult pad(NodeConverter &n) {
   std::optional<std::vector<int64_t>> pads =
       n.opset >= 11 ? n.constantInts(1) : n.intsAttr("pads");
   if (!pads) {
-    n.rejection = "pads known only at run time";
+    n.rejection = "pads known only at run time (--run=DIR plans for the run's values)";
     return failure();
   }
   if (pads->size() % 2)
@@ -249,8 +250,11 @@ LogicalResult pad(NodeConverter &n) {
   if (n.opset >= 11 && n.hasInput(2)) {
     std::optional<DenseElementsAttr> constant = n.constantInput(2);
     if (!constant || !isa<FloatType>(constant->getElementType()) ||
-        constant->getNumElements() != 1)
+        constant->getNumElements() != 1) {
+      n.rejection = "a constant_value that is not one constant float (the pad value is an "
+                    "attribute here)";
       return failure();
+    }
     value = (*constant->getValues<APFloat>().begin()).convertToDouble();
   }
   // ONNX: [b0, b1, ..., e0, e1, ...]; ascend: [b0, e0, b1, e1, ...].

@@ -41,7 +41,7 @@ LogicalResult tile(NodeConverter &n) {
   if (!x)
     return failure();
   if (!repeats) {
-    n.rejection = "repeats known only at run time";
+    n.rejection = "repeats known only at run time (--run=DIR plans for the run's values)";
     return failure();
   }
   if (static_cast<int64_t>(repeats->size()) != x.getRank())

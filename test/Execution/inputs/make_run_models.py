@@ -4,7 +4,9 @@ Usage: make_run_models.py OUT_DIR
   generic.onnx   x: [1, 8, 2, 2] -> Relu(LpNormalization(x))  (a generic op: no kernel)
   reduce.onnx    x: [1, 1048576] -> ReduceSum over axis 1 (split across cores)
   small_input.pb a [1, 2] float TensorProto (the wrong shape)
-  x_2x8.pb       a [2, 8] float TensorProto named x"""
+  x_2x8.pb       a [2, 8] float TensorProto named x
+  huge_dims.pb   a TensorProto claiming [2^40, 2^40] int64 elements with 2
+                 values (what a sequence file can parse as)"""
 import sys
 
 import numpy as np
@@ -38,3 +40,5 @@ small = numpy_helper.from_array(np.zeros((1, 2), dtype=np.float32), "image")
 open(f"{out}/small_input.pb", "wb").write(small.SerializeToString())
 x = numpy_helper.from_array(rng.uniform(-1, 1, (2, 8)).astype(np.float32), "x")
 open(f"{out}/x_2x8.pb", "wb").write(x.SerializeToString())
+huge = TensorProto(name="x", data_type=TensorProto.INT64, dims=[1 << 40, 1 << 40], int64_data=[1, 2])
+open(f"{out}/huge_dims.pb", "wb").write(huge.SerializeToString())

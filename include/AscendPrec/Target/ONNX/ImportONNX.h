@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 #include <string>
 
@@ -29,6 +30,13 @@ struct ONNXImportOptions {
   /// Input name -> dims (-1: dynamic), replacing the model's own input
   /// shape before shape inference, so that static shapes propagate.
   std::vector<std::pair<std::string, std::vector<int64_t>>> inputShapes;
+  /// Integer values a run feeds the graph inputs (by position among the
+  /// inputs that are not initializers; prec-compile --run=DIR). An op whose
+  /// result shape depends on such an input (ReduceX's axes, Slice's starts,
+  /// ends, axes and steps, Pad's pads, Tile's repeats) is planned for that
+  /// value instead of staying generic, as CANN's dynamic-shape mode reads it
+  /// when the graph runs; a warning names each use.
+  std::vector<std::optional<std::vector<int64_t>>> runInputValues;
 };
 
 /// Imports the ONNX model in `bytes` (read from `path`, used in locations
