@@ -5,6 +5,7 @@
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
 #include <algorithm>
+#include <cstring>
 #include <array>
 #include <numeric>
 
@@ -14,8 +15,26 @@ using namespace ascendprec::exec;
 using runtime::ElementType;
 using runtime::HostTensor;
 
+namespace {
+
+bool hasDynamicShape(Operation *op) {
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(type); shaped && !shaped.hasStaticShape())
+      return true;
+  return false;
+}
+
+} // namespace
+
 bool exec::isDataDependentOp(Operation *op) {
-  return isa<ascend::NonZeroOp, ascend::NonMaxSuppressionV6Op>(op);
+  if (isa<ascend::NonZeroOp, ascend::NonMaxSuppressionV6Op>(op))
+    return true;
+  // Data movement after a data-sized result (Compress: NonZero, Reshape,
+  // GatherV2): exact, so the host computes what the kernel would.
+  if (auto gather = dyn_cast<ascend::GatherV2Op>(op))
+    return gather.getBatchDims() == 0 && hasDynamicShape(op);
+  return isa<ascend::ReshapeOp>(op) && !cast<ascend::ReshapeOp>(op).getShape() &&
+         hasDynamicShape(op);
 }
 
 namespace {
@@ -123,6 +142,76 @@ bool nonMaxSuppression(ascend::NonMaxSuppressionV6Op op,
   return true;
 }
 
+/// A Reshape to a type with at most one unknown dimension: the same data.
+bool reshape(Operation *op, const HostTensor &x, std::vector<HostTensor> &outputs,
+             std::string &error) {
+  auto type = cast<ShapedType>(op->getResult(0).getType());
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  int64_t known = 1, unknown = -1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (ShapedType::isDynamic(shape[d])) {
+      if (unknown >= 0) {
+        error = "a Reshape with more than one unknown dimension";
+        return false;
+      }
+      unknown = static_cast<int64_t>(d);
+    } else {
+      known *= shape[d];
+    }
+  }
+  if (unknown >= 0)
+    shape[unknown] = known ? x.numElements() / known : 0;
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  if (count != x.numElements()) {
+    error = "cannot reshape " + std::to_string(x.numElements()) + " elements to the result type";
+    return false;
+  }
+  outputs.push_back(x.view(shape));
+  return true;
+}
+
+/// GatherV2 (no batch dimensions) on host tensors: slices of `x` along
+/// `axis` picked by `indices` (negative from the end).
+bool gatherV2(ascend::GatherV2Op op, const HostTensor &x, const HostTensor &indices,
+              std::vector<HostTensor> &outputs, std::string &error) {
+  const std::vector<int64_t> &shape = x.shape();
+  int64_t rank = static_cast<int64_t>(shape.size()), axis = op.getAxis();
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank) {
+    error = "GatherV2's axis is out of range";
+    return false;
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= shape[d];
+  std::vector<int64_t> result(shape.begin(), shape.begin() + axis);
+  result.insert(result.end(), indices.shape().begin(), indices.shape().end());
+  result.insert(result.end(), shape.begin() + axis + 1, shape.end());
+  HostTensor y(x.type(), result);
+  size_t width = runtime::elementBytes(x.type()) * inner;
+  int64_t picks = indices.numElements();
+  for (int64_t k = 0; k < picks; ++k) {
+    int64_t index = indices.getInt(k);
+    if (index < 0)
+      index += shape[axis];
+    if (index < 0 || index >= shape[axis]) {
+      error = "GatherV2 index " + std::to_string(indices.getInt(k)) + " is out of range for size " +
+              std::to_string(shape[axis]);
+      return false;
+    }
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(y.data() + (o * picks + k) * width,
+                  x.data() + (o * shape[axis] + index) * width, width);
+  }
+  outputs.push_back(std::move(y));
+  return true;
+}
+
 } // namespace
 
 bool exec::runDataDependentOp(Operation *op, const std::vector<const HostTensor *> &inputs,
@@ -136,6 +225,10 @@ bool exec::runDataDependentOp(Operation *op, const std::vector<const HostTensor 
     outputs.emplace_back(indexTypeOf(op), std::vector<int64_t>{0, 3});
     return nonMaxSuppression(nms, inputs, outputs.back(), error);
   }
+  if (isa<ascend::ReshapeOp>(op))
+    return reshape(op, *inputs[0], outputs, error);
+  if (auto gather = dyn_cast<ascend::GatherV2Op>(op))
+    return gatherV2(gather, *inputs[0], *inputs[1], outputs, error);
   error = "'" + op->getName().getStringRef().str() + "' is not run by the host";
   return false;
 }

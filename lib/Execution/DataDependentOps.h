@@ -6,6 +6,9 @@
 // mode, and allocates their results then. NonZero is exact; NMS computes
 // areas and IoU in the dtype of its boxes' host tensor (fp32, or fp16 data
 // held as fp32 values) as CANN's kernel compares them in that dtype.
+// The data movement that follows such a result (a Reshape or GatherV2 of
+// dynamic shape, as CANN builds Compress from NonZero) runs on the host
+// too: it is exact, so the host computes what a kernel would.
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,6 +34,20 @@ using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
 
+/// A dynamic-shape Reshape or GatherV2 fed (through others) by a NonZero or
+/// NonMaxSuppressionV6: the host runs it (lib/Execution/DataDependentOps.cpp).
+static bool dependsOnDataSizedResult(Operation *op) {
+  if (!isa<ascend::ReshapeOp, ascend::GatherV2Op>(op))
+    return false;
+  for (Value operand : op->getOperands()) {
+    Operation *producer = operand.getDefiningOp();
+    if (producer && (isa<ascend::NonZeroOp, ascend::NonMaxSuppressionV6Op>(producer) ||
+                     dependsOnDataSizedResult(producer)))
+      return true;
+  }
+  return false;
+}
+
 std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
                                                               const LoweringContext &context) {
   auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
@@ -48,6 +62,10 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
   if (isa<ascend::NonZeroOp, ascend::NonMaxSuppressionV6Op>(op))
     return std::string("writes as many elements as its input values decide: no kernel is "
                        "built; --run runs it on the host, as CANN runs it in dynamic-shape mode");
+  // Data movement on such a result (Compress is NonZero, Reshape, GatherV2).
+  if (dependsOnDataSizedResult(op))
+    return std::string("moves data whose size a data-sized result decides: no kernel is "
+                       "built; --run runs it on the host (exactly)");
   for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto shaped = dyn_cast<ShapedType>(type); shaped && !shaped.hasStaticShape()) {
       std::string text;

@@ -154,6 +154,46 @@ LogicalResult nonMaxSuppression(NodeConverter &n) {
                                  {intAttr(n, "center_point_box", n.intAttr("center_point_box", 0))}));
 }
 
+/// Compress as CANN's parser builds it: the condition's non-zero positions
+/// (NonZero, `<node>/where`, as a 1-D `<node>/indices`) picking slices
+/// along `axis` with GatherV2; without `axis`, of the flattened input
+/// (`<node>/flatten`). The picked count is known only when the graph runs.
+LogicalResult compress(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0), condition = n.inputType(1);
+  if (!x || !condition || condition.getRank() != 1)
+    return failure();
+  Type i64 = n.builder.getI64Type();
+  Value data = n.input(0);
+  RankedTensorType dataType = x;
+  int64_t axis = 0;
+  if (n.attr("axis")) {
+    axis = n.intAttr("axis", 0);
+    if (axis < 0)
+      axis += x.getRank();
+  } else {
+    if (!x.hasStaticShape()) {
+      n.rejection = "no axis on an input of unknown size";
+      return failure();
+    }
+    dataType = RankedTensorType::get({x.getNumElements()}, x.getElementType());
+    data = buildValue(n, "ascend.Reshape", {data}, dataType, {}, "/flatten");
+  }
+  if (!data || axis < 0 || axis >= dataType.getRank())
+    return failure();
+  Value where = buildValue(n, "ascend.NonZero", {n.input(1)},
+                           RankedTensorType::get({1, ShapedType::kDynamic}, i64), {}, "/where");
+  Value indices = where ? buildValue(n, "ascend.Reshape", {where},
+                                     RankedTensorType::get({ShapedType::kDynamic}, i64), {},
+                                     "/indices")
+                        : Value();
+  if (!indices)
+    return failure();
+  SmallVector<int64_t> shape(dataType.getShape());
+  shape[axis] = ShapedType::kDynamic;
+  return setResult(n, buildValue(n, "ascend.GatherV2", {data, indices}, dataType.clone(shape),
+                                 {intAttr(n, "axis", axis)}));
+}
+
 } // namespace
 
 LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
@@ -174,5 +214,7 @@ LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
     return nonZero(n);
   if (type == "NonMaxSuppression")
     return nonMaxSuppression(n);
+  if (type == "Compress")
+    return compress(n);
   return failure();
 }
