@@ -94,7 +94,7 @@ OPS = {
     "Split": (["x"], ["y"], None, "Opaque"),
     "StridedSlice": (["x"], ["y"], None, "Opaque"),
     "GatherV2": (["x", "indices"], ["y"], None, "Opaque"),
-    "Pad": (["x"], ["y"], None, "Opaque"),
+    "Pad": (["x", "constant_values"], ["y"], None, "Opaque"),
     "ResizeNearestNeighborV2": (["x"], ["y"], None, "Opaque"),
     "ResizeBilinearV2": (["x"], ["y"], None, "Opaque"),
     "Cast": (["x"], ["y"], None, "formatAgnostic"),
@@ -184,6 +184,8 @@ OPS = {
     "AscendDequant": (["x", "deq_scale"], ["y"], None, "dequant"),
     "AscendAntiQuant": (["x"], ["y"], None, "ElemWise"),
     # AI CPU only: no AI Core entry is written (rows_for gives none).
+    "ReverseSequence": (["x", "seq_lengths"], ["y"], None, "Opaque"),
+    "MatrixDeterminant": (["x"], ["y"], None, "Opaque"),
     "LeftShift": (["x", "y"], ["z"], None, "Broadcast"),
     "RightShift": (["x", "y"], ["z"], None, "Broadcast"),
 }
@@ -260,7 +262,7 @@ def rows_for(soc, op):
                 for idx in (I32, I64)]
     if op == "Cumsum":
         return [([d, idx], [d]) for d in [FP16, FP32, I32, I64] + bf for idx in (I32, I64)]
-    if op in ("LeftShift", "RightShift"):
+    if op in ("LeftShift", "RightShift", "ReverseSequence", "MatrixDeterminant"):
         return []
     if op == "GatherV2":
         return [([d, idx], [d]) for d in [FP16, FP32, I8, U8, I32, I64, BOOL] + bf
@@ -326,6 +328,9 @@ AICPU = {
     "Cumsum": AICPU_FLOAT + [I32, I64],
     # AI CPU only (no AI Core kernel): ONNX BitShift.
     "LeftShift": [U8, U16, U32, U64], "RightShift": [U8, U16, U32, U64],
+    # AI CPU only: TensorFlow's ReverseSequence and MatrixDeterminant.
+    "ReverseSequence": AICPU_FLOAT + [U8, I32, I64],
+    "MatrixDeterminant": AICPU_FLOAT,
 }
 
 DT_NAMES = {FP16: "DT_FLOAT16", FP32: "DT_FLOAT", F64: "DT_DOUBLE",
@@ -414,13 +419,14 @@ def aicpu_json(soc):
         # Rows are read column-wise; a shape operand is int64 in every row,
         # an axis operand int32 or int64 (each data dtype with both).
         index_list = [I64] * len(dtypes)
-        if "axis" in ins:
+        if "axis" in ins or "seq_lengths" in ins:
             index_list = [I32] * len(dtypes) + [I64] * len(dtypes)
             dtypes = list(dtypes) * 2
         types = ",".join(DT_NAMES[d] for d in dtypes)
         index_types = ",".join(DT_NAMES[d] for d in index_list)
         entry = {f"input{i}": {"name": n,
-                               "type": index_types if n in ("shape", "axis") else types}
+                               "type": index_types if n in ("shape", "axis", "seq_lengths")
+                               else types}
                  for i, n in enumerate(ins)}
         entry["opInfo"] = {"engine": "DNN_VM_AICPU", "opKernelLib": "AICPUKernel",
                            "computeCost": "100", "flagAsync": "False",

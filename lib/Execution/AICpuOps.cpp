@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -158,7 +159,85 @@ bool cumsumFlag(kernel::AICPUCallOp op, StringRef name) {
   return flag && flag.getValue();
 }
 
+/// An integer attribute of the kernel (ReverseSequence's dims).
+int64_t intAttrOf(kernel::AICPUCallOp op, StringRef name) {
+  auto value = op.getAttrs() ? op.getAttrs()->getAs<IntegerAttr>(name) : IntegerAttr();
+  return value ? value.getInt() : 0;
+}
+
+/// ReverseSequence: per batch entry, the first seq_lengths[b] elements
+/// along seq_dim reversed, the rest copied (exact).
+bool runReverseSequence(kernel::AICPUCallOp op, const HostTensor &x, const HostTensor &lengths,
+                        HostTensor &y, std::string &error) {
+  const std::vector<int64_t> &shape = x.shape();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t seqDim = intAttrOf(op, "seq_dim"), batchDim = intAttrOf(op, "batch_dim");
+  seqDim += seqDim < 0 ? rank : 0;
+  batchDim += batchDim < 0 ? rank : 0;
+  std::vector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  size_t width = runtime::elementBytes(x.type());
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    int64_t batch = (i / strides[batchDim]) % shape[batchDim];
+    int64_t position = (i / strides[seqDim]) % shape[seqDim];
+    int64_t length = lengths.getInt(batch);
+    if (length < 0 || length > shape[seqDim]) {
+      error = "ReverseSequence: seq_lengths[" + std::to_string(batch) + "] = " +
+              std::to_string(length) + " is outside [0, " + std::to_string(shape[seqDim]) + "]";
+      return false;
+    }
+    int64_t source = i;
+    if (position < length)
+      source += (length - 1 - 2 * position) * strides[seqDim];
+    std::memcpy(y.data() + i * width, x.data() + source * width, width);
+  }
+  return true;
+}
+
+/// MatrixDeterminant: LU with partial pivoting in double per matrix, each
+/// determinant rounded once to y's dtype.
+void runDeterminant(const HostTensor &x, HostTensor &y) {
+  int64_t m = x.shape().back();
+  std::vector<double> a(static_cast<size_t>(m * m));
+  for (int64_t k = 0; k < y.numElements(); ++k) {
+    for (int64_t e = 0; e < m * m; ++e)
+      a[e] = x.get(k * m * m + e);
+    double det = 1.0;
+    for (int64_t c = 0; c < m && det != 0.0; ++c) {
+      int64_t pivot = c;
+      for (int64_t r = c + 1; r < m; ++r)
+        if (std::abs(a[r * m + c]) > std::abs(a[pivot * m + c]))
+          pivot = r;
+      if (a[pivot * m + c] == 0.0) {
+        det = 0.0;
+        break;
+      }
+      if (pivot != c) {
+        for (int64_t j = 0; j < m; ++j)
+          std::swap(a[c * m + j], a[pivot * m + j]);
+        det = -det;
+      }
+      det *= a[c * m + c];
+      for (int64_t r = c + 1; r < m; ++r) {
+        double factor = a[r * m + c] / a[c * m + c];
+        for (int64_t j = c; j < m; ++j)
+          a[r * m + j] -= factor * a[c * m + j];
+      }
+    }
+    y.set(k, det);
+  }
+}
+
 bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string &why) {
+  if (op.getOpType() == "ReverseSequence" || op.getOpType() == "MatrixDeterminant") {
+    size_t inputs = op.getOpType() == "ReverseSequence" ? 2 : 1;
+    if (numOutputs == 1 && op.getBuffers().size() == inputs + 1)
+      return true;
+    why = "an AI CPU " + op.getOpType().str() + " with " +
+          std::to_string(op.getBuffers().size()) + " buffers";
+    return false;
+  }
   if (op.getOpType() == "Einsum")
     return numOutputs == 1 && einsumPlanOf(op, why).has_value();
   if (op.getOpType() == "Cumsum") {
@@ -196,6 +275,15 @@ bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string 
 bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
                     ArrayRef<HostTensor *> outputs, std::string &error) {
   std::string why;
+  if (op.getOpType() == "ReverseSequence" || op.getOpType() == "MatrixDeterminant") {
+    if (!canRunAICpu(op, outputs.size(), error) || inputs.size() != op.getBuffers().size() - 1)
+      return false;
+    if (op.getOpType() == "MatrixDeterminant") {
+      runDeterminant(*inputs[0], *outputs.front());
+      return true;
+    }
+    return runReverseSequence(op, *inputs[0], *inputs[1], *outputs.front(), error);
+  }
   if (op.getOpType() == "Cumsum") {
     if (!canRunAICpu(op, outputs.size(), error) || inputs.size() != 2)
       return false;

@@ -416,7 +416,8 @@ bool planSlice(Planner &p) {
 
 bool planPad(Planner &p) {
   Plan &plan = p.plan;
-  if (!p.arity(1, 1, 1, 1))
+  // x, and PadV3's constant_values when the value is read at run time.
+  if (!p.arity(1, 2, 1, 1))
     return false;
   const Buffer &x = plan.ins[0], &y = plan.outs[0];
   std::string mode;
@@ -1166,7 +1167,10 @@ struct Run {
     const Buffer &x = plan.ins[0], &y = plan.outs[0];
     size_t size = elementSize();
     if (plan.padMode == PadMode::Constant) {
-      Bytes value = encode(plan.constantValue, y.type);
+      double fill = plan.constantValue;
+      if (inputs.size() > 1 && inputs[1]->numElements() == 1)
+        fill = inputs[1]->get(0);
+      Bytes value = encode(fill, y.type);
       fillPattern(out[0], value.data(), size, y.count);
     }
     auto xs = byteStrides(x.shape, size);

@@ -66,6 +66,8 @@ bool ascendprec::onnximport::decidesShape(const onnx::NodeProto &node, unsigned 
     return i >= 1 && i <= 4;
   if (type == "Pad" || type == "Tile")
     return i == 1;
+  if (type == "MaxUnpool")
+    return i == 2;
   return false;
 }
 

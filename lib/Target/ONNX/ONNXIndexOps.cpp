@@ -194,6 +194,81 @@ LogicalResult compress(NodeConverter &n) {
                                  {intAttr(n, "axis", axis)}));
 }
 
+/// MaxUnpool as CANN's parser builds it: X's values scattered
+/// (TensorScatterUpdate, `<node>/scatter`) into zeros at I's flat indices
+/// into the unpooled shape ((in - 1) * stride + kernel - pads per spatial
+/// axis), reshaped to it, and padded with zeros at the end of each axis to
+/// `output_shape` when that is larger (a constant, or the run's value: it
+/// decides the shape), as ONNX's reference does.
+LogicalResult maxUnpool(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0), indices = n.inputType(1);
+  std::optional<std::vector<int64_t>> kernel = n.intsAttr("kernel_shape");
+  if (!x || !indices || !kernel || !x.hasStaticShape() || x.getShape() != indices.getShape())
+    return failure();
+  size_t spatial = kernel->size();
+  if (static_cast<size_t>(x.getRank()) != spatial + 2)
+    return failure();
+  std::vector<int64_t> strides = n.intsAttr("strides").value_or(std::vector<int64_t>(spatial, 1));
+  std::vector<int64_t> pads = n.intsAttr("pads").value_or(std::vector<int64_t>(2 * spatial, 0));
+  if (strides.size() != spatial || pads.size() != 2 * spatial)
+    return failure();
+  SmallVector<int64_t> shape(x.getShape().take_front(2));
+  for (size_t a = 0; a < spatial; ++a)
+    shape.push_back((x.getDimSize(2 + a) - 1) * strides[a] + (*kernel)[a] - pads[a] -
+                    pads[spatial + a]);
+  SmallVector<int64_t> padded(shape);
+  if (n.hasInput(2)) {
+    std::optional<std::vector<int64_t>> given = n.constantInts(2);
+    if (!given || given->size() != shape.size()) {
+      n.rejection = "an output_shape known only at run time (--run=DIR plans for the run's values)";
+      return failure();
+    }
+    for (size_t d = 0; d < shape.size(); ++d)
+      if ((*given)[d] < shape[d]) {
+        n.rejection = "an output_shape smaller than the unpooled shape";
+        return failure();
+      }
+    padded.assign(given->begin(), given->end());
+  }
+  int64_t total = ShapedType::getNumElements(shape), count = x.getNumElements();
+  Type element = x.getElementType();
+  auto flat = RankedTensorType::get({total}, element);
+  Value zeros = n.makeConst(DenseElementsAttr::get(flat, n.builder.getZeroAttr(element)), "zeros");
+  Value where = buildValue(n, "ascend.Reshape", {n.input(1)},
+                           RankedTensorType::get({count, 1}, indices.getElementType()), {},
+                           "/indices");
+  Value values = buildValue(n, "ascend.Reshape", {n.input(0)},
+                            RankedTensorType::get({count}, element), {}, "/values");
+  Value scattered =
+      where && values ? buildValue(n, "ascend.TensorScatterUpdate", {zeros, where, values}, flat,
+                                   {n.builder.getNamedAttr("reduction",
+                                                           n.builder.getStringAttr("none"))},
+                                   "/scatter")
+                      : Value();
+  if (padded == shape)
+    return setResult(n, scattered ? buildValue(n, "ascend.Reshape", {scattered},
+                                               RankedTensorType::get(shape, element))
+                                  : Value());
+  Value unpooled = scattered ? buildValue(n, "ascend.Reshape", {scattered},
+                                          RankedTensorType::get(shape, element), {}, "/unpooled")
+                             : Value();
+  SmallVector<int64_t> pairs;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    pairs.push_back(0);
+    pairs.push_back(padded[d] - shape[d]);
+  }
+  return setResult(
+      n, unpooled ? buildValue(n, "ascend.Pad", {unpooled}, RankedTensorType::get(padded, element),
+                               {n.builder.getNamedAttr("paddings",
+                                                       n.builder.getDenseI64ArrayAttr(pairs)),
+                                n.builder.getNamedAttr(
+                                    "mode", ascend::PadModeAttr::get(n.builder.getContext(),
+                                                                     ascend::PadMode::Constant)),
+                                n.builder.getNamedAttr("constant_value",
+                                                       n.builder.getF32FloatAttr(0.0f))})
+                  : Value());
+}
+
 } // namespace
 
 LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
@@ -216,5 +291,7 @@ LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
     return nonMaxSuppression(n);
   if (type == "Compress")
     return compress(n);
+  if (type == "MaxUnpool")
+    return maxUnpool(n);
   return failure();
 }

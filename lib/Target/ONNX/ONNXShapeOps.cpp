@@ -247,15 +247,15 @@ LogicalResult pad(NodeConverter &n) {
   if (pads->size() % 2)
     return failure();
   float value = n.floatAttr("value", 0.0f);
+  // A pad value known only at run time is PadV3's constant_values operand.
+  SmallVector<Value> operands = {n.input(0)};
   if (n.opset >= 11 && n.hasInput(2)) {
     std::optional<DenseElementsAttr> constant = n.constantInput(2);
-    if (!constant || !isa<FloatType>(constant->getElementType()) ||
-        constant->getNumElements() != 1) {
-      n.rejection = "a constant_value that is not one constant float (the pad value is an "
-                    "attribute here)";
-      return failure();
-    }
-    value = (*constant->getValues<APFloat>().begin()).convertToDouble();
+    if (constant && isa<FloatType>(constant->getElementType()) &&
+        constant->getNumElements() == 1)
+      value = (*constant->getValues<APFloat>().begin()).convertToDouble();
+    else
+      operands.push_back(n.input(2));
   }
   // ONNX: [b0, b1, ..., e0, e1, ...]; ascend: [b0, e0, b1, e1, ...].
   size_t rank = pads->size() / 2;
@@ -270,7 +270,7 @@ LogicalResult pad(NodeConverter &n) {
     n.rejection = "mode '" + modeName + "' (CANN's Pad has constant, reflect and edge)";
     return failure();
   }
-  return finish(n, buildOp(n, "ascend.Pad", {n.input(0)}, {n.outputType(0)},
+  return finish(n, buildOp(n, "ascend.Pad", operands, {n.outputType(0)},
                            {array(n, "paddings", pairs),
                             n.builder.getNamedAttr(
                                 "mode", ascend::PadModeAttr::get(n.builder.getContext(), *mode)),

@@ -324,5 +324,24 @@ LogicalResult ascendprec::onnximport::convertTensorOp(NodeConverter &n) {
     return lrn(n);
   if (type == "Mod")
     return mod(n);
+  if (type == "ReverseSequence") {
+    // CANN's AI CPU ReverseSequence: time_axis -> seq_dim, batch_axis -> batch_dim.
+    RankedTensorType x = n.inputType(0);
+    return x ? setResult(n, buildValue(
+                               n, "ascend.ReverseSequence", {n.input(0), n.input(1)}, x,
+                               {n.builder.getNamedAttr("seq_dim", n.builder.getI64IntegerAttr(
+                                                                      n.intAttr("time_axis", 0))),
+                                n.builder.getNamedAttr("batch_dim", n.builder.getI64IntegerAttr(
+                                                                        n.intAttr("batch_axis", 1)))}))
+             : failure();
+  }
+  if (type == "Det") {
+    // CANN's AI CPU MatrixDeterminant.
+    RankedTensorType x = n.inputType(0);
+    if (!x || x.getRank() < 2)
+      return failure();
+    return setResult(n, buildValue(n, "ascend.MatrixDeterminant", {n.input(0)},
+                                   x.clone(x.getShape().drop_back(2))));
+  }
   return failure();
 }

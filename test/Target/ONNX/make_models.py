@@ -183,15 +183,16 @@ save("large_weight", [
    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 8, 8])], [big])
 
 # An integer comparison (ascend.Equal, computes in int32) and an op without
-# a dedicated ascend op or a library entry (Det stays ascend.generic).
+# a dedicated ascend op or a library entry (Bernoulli, a random op, stays
+# ascend.generic).
 save("honest_labels", [
     n("Equal", ["a", "b"], ["eq"], name="eq"),
-    n("Det", ["x"], ["det"], name="det"),
+    n("Bernoulli", ["x"], ["coin"], name="coin"),
 ], [helper.make_tensor_value_info("a", TensorProto.INT32, [4]),
     helper.make_tensor_value_info("b", TensorProto.INT32, [4]),
-    helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 3])],
+    helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
    [helper.make_tensor_value_info("eq", TensorProto.BOOL, [4]),
-    helper.make_tensor_value_info("det", TensorProto.FLOAT, [2])])
+    helper.make_tensor_value_info("coin", TensorProto.FLOAT, [2, 5])])
 
 # Shape arithmetic as PyTorch and Paddle export it: the batch size read at
 # run time feeds a Reshape; Range/ConstantOfShape/Expand/Where/Equal on

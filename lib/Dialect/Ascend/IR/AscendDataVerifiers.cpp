@@ -167,6 +167,13 @@ LogicalResult PadOp::verify() {
                              2 * x.getRank())) ||
       failed(expectRank(*this, "result", getY(), x.getRank())))
     return failure();
+  if (Value values = getConstantValues()) {
+    RankedTensorType type = tensorType(values);
+    if (type.hasStaticShape() && type.getNumElements() != 1)
+      return emitOpError() << "expects 'constant_values' to hold one element, got " << type;
+    if (getMode() != PadMode::Constant)
+      return emitOpError("takes 'constant_values' only in constant mode");
+  }
   for (int64_t d = 0; d < x.getRank(); ++d) {
     if (!isKnown(x.getDimSize(d)))
       continue;

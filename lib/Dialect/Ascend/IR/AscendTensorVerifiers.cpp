@@ -216,3 +216,33 @@ LogicalResult EinsumOp::verify() {
                          << count << " for '" << output.trim() << "', got " << getY().getType();
   return success();
 }
+
+LogicalResult ReverseSequenceOp::verify() {
+  RankedTensorType x = tensorType(getX());
+  FailureOr<int64_t> seq = normalizeAxis(*this, "seq_dim", getSeqDim(), x.getRank());
+  FailureOr<int64_t> batch = normalizeAxis(*this, "batch_dim", getBatchDim(), x.getRank());
+  if (failed(seq) || failed(batch))
+    return failure();
+  if (*seq == *batch)
+    return emitOpError() << "expects different 'seq_dim' and 'batch_dim', got " << *seq
+                         << " for both";
+  if (failed(expectRank(*this, "'seq_lengths'", getSeqLengths(), 1)))
+    return failure();
+  return expectDim(*this, "the length of 'seq_lengths' (the batch)",
+                   tensorType(getSeqLengths()).getDimSize(0), x.getDimSize(*batch));
+}
+
+LogicalResult MatrixDeterminantOp::verify() {
+  RankedTensorType x = tensorType(getX()), y = tensorType(getY());
+  if (failed(expectMinRank(*this, "'x'", getX(), 2)) ||
+      failed(expectDim(*this, "the matrices' column count", x.getDimSize(x.getRank() - 1),
+                       x.getDimSize(x.getRank() - 2))))
+    return failure();
+  if (x.getElementType() != y.getElementType() || y.getRank() != x.getRank() - 2)
+    return emitOpError() << "expects a result of x's element type and its leading "
+                         << x.getRank() - 2 << " dimensions, got " << y;
+  for (int64_t d = 0; d < y.getRank(); ++d)
+    if (failed(expectDim(*this, "result dimension " + Twine(d), y.getDimSize(d), x.getDimSize(d))))
+      return failure();
+  return success();
+}

@@ -545,9 +545,13 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
                 });
   warnFallbacks(aicpuFallbacks, "OP-4",
                 [&](size_t count, const std::string &opType, const std::string &dtype) {
+                  const policy::OpInfo *info = policy.library.find(opType);
+                  std::string why = info && !info->aicore
+                                        ? "CANN has no AI Core kernel of " + opType
+                                        : "the AI Core kernels of " + opType + " on " +
+                                              policy.soc.family + " have no " + dtype + " row";
                   return std::string(count == 1 ? "op runs" : "ops run") +
-                         " on AI CPU, far slower than AI Core: the AI Core kernels of " +
-                         opType + " on " + policy.soc.family + " have no " + dtype + " row";
+                         " on AI CPU, far slower than AI Core: " + why;
                 });
   if (!unknownOpTypes.empty()) {
     std::vector<std::string> names(unknownOpTypes.begin(), unknownOpTypes.end());

@@ -818,8 +818,9 @@ def Ascend_PadOp : Ascend_Op<"Pad", [SameOperandsAndResultElementType]> {
   let summary = "pads (or crops, with negative amounts) every dimension";
   let description = [{
     `paddings` holds `[begin_0, end_0, begin_1, end_1, ...]`, one pair per
-    dimension. `mode` is `constant` (filled with `constant_value`),
-    `reflect` or `edge`.
+    dimension. `mode` is `constant` (filled with `constant_value`, or with
+    the one element of the `constant_values` operand, read when the kernel
+    runs, as CANN's PadV3 takes it), `reflect` or `edge`.
 
     Example:
     ```mlir
@@ -827,7 +828,8 @@ def Ascend_PadOp : Ascend_Op<"Pad", [SameOperandsAndResultElementType]> {
         : (tensor<2x4xf32>) -> tensor<2x7xf32>
     ```
   }];
-  let arguments = !con((ins Ascend_Tensor:$x, DenseI64ArrayAttr:$paddings,
+  let arguments = !con((ins Ascend_Tensor:$x, Optional<Ascend_Tensor>:$constant_values,
+                            DenseI64ArrayAttr:$paddings,
                             DefaultValuedAttr<Ascend_PadModeAttr, "::ascendprec::ascend::PadMode::Constant">:$mode,
                             DefaultValuedAttr<F32Attr, "0.0f">:$constant_value),
                        Ascend_CommonAttrs);

@@ -141,4 +141,42 @@ def Ascend_SizeOp : Ascend_Op<"Size", [Ascend_ReadsOnlyDimensions]> {
   let hasVerifier = 1;
 }
 
+def Ascend_ReverseSequenceOp : Ascend_Op<"ReverseSequence", [AllTypesMatch<["x", "y"]>]> {
+  let summary = "reverses the first seq_lengths[b] elements of each batch entry";
+  let description = [{
+    For each index `b` along `batch_dim`, the first `seq_lengths[b]`
+    elements along `seq_dim` are reversed; the rest are copied. An AI CPU
+    kernel in CANN (TensorFlow's ReverseSequence). ONNX `ReverseSequence`
+    (`time_axis` -> `seq_dim`, `batch_axis` -> `batch_dim`).
+
+    Example:
+    ```mlir
+    %y = ascend.ReverseSequence %x, %lens {name = "rev", seq_dim = 0 : i64, batch_dim = 1 : i64}
+        : (tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = !con((ins Ascend_Tensor:$x, Ascend_IndexTensor:$seq_lengths,
+                            I64Attr:$seq_dim, DefaultValuedAttr<I64Attr, "0">:$batch_dim),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_Tensor:$y);
+  let hasVerifier = 1;
+}
+
+def Ascend_MatrixDeterminantOp : Ascend_Op<"MatrixDeterminant"> {
+  let summary = "the determinant of each square matrix";
+  let description = [{
+    `x` is `[..., M, M]`; `y[...]` is the determinant of the matrix at `...`,
+    computed by the AI CPU (CANN's MatrixDeterminant: LU with partial
+    pivoting, here in double, rounded once to `y`'s dtype). ONNX `Det`.
+
+    Example:
+    ```mlir
+    %y = ascend.MatrixDeterminant %x {name = "det"} : (tensor<2x3x3xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = !con((ins Ascend_FloatTensor:$x), Ascend_CommonAttrs);
+  let results = (outs Ascend_FloatTensor:$y);
+  let hasVerifier = 1;
+}
+
 #endif // ASCENDPREC_DIALECT_ASCEND_IR_ASCENDTENSOROPS_TD

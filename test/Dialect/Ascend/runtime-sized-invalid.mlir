@@ -1,4 +1,5 @@
-// Verifier errors of NonZero and NonMaxSuppressionV6 (AscendIndexVerifiers.cpp).
+// Verifier errors of NonZero, NonMaxSuppressionV6 (AscendIndexVerifiers.cpp),
+// ReverseSequence and MatrixDeterminant (AscendTensorVerifiers.cpp).
 // RUN: prec-opt %s -split-input-file -verify-diagnostics
 
 func.func @nonzero_rank(%x: tensor<2x3xf32>) -> tensor<3x?xi64> {
@@ -37,4 +38,36 @@ func.func @nms_center(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1
   // expected-error @+1 {{expects 'center_point_box' 0 or 1, got 2}}
   %y = ascend.NonMaxSuppressionV6 %b, %s, %m, %i, %t {name = "nms", center_point_box = 2 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
   return %y : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @reverse_same_dims(%x: tensor<4x4xf32>, %l: tensor<4xi64>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{expects different 'seq_dim' and 'batch_dim', got 0 for both}}
+  %y = ascend.ReverseSequence %x, %l {name = "rev", seq_dim = 0 : i64, batch_dim = 0 : i64} : (tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @reverse_lengths(%x: tensor<4x3xf32>, %l: tensor<4xi64>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{the length of 'seq_lengths' (the batch)}}
+  %y = ascend.ReverseSequence %x, %l {name = "rev", seq_dim = 0 : i64, batch_dim = 1 : i64} : (tensor<4x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @det_not_square(%x: tensor<2x3x4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{the matrices' column count}}
+  %y = ascend.MatrixDeterminant %x {name = "det"} : (tensor<2x3x4xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @det_result(%x: tensor<2x3x3xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{expects a result of x's element type and its leading 1 dimensions}}
+  %y = ascend.MatrixDeterminant %x {name = "det"} : (tensor<2x3x3xf32>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
 }
