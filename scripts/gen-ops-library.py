@@ -183,6 +183,7 @@ OPS = {
     "AscendQuant": (["x"], ["y"], None, "quant"),
     "AscendDequant": (["x", "deq_scale"], ["y"], None, "dequant"),
     "AscendAntiQuant": (["x"], ["y"], None, "ElemWise"),
+    "ROIAlign": (["features", "rois"], ["y"], None, "Opaque"),
     # AI CPU only: no AI Core entry is written (rows_for gives none).
     "ReverseSequence": (["x", "seq_lengths"], ["y"], None, "Opaque"),
     "MatrixDeterminant": (["x"], ["y"], None, "Opaque"),
@@ -289,6 +290,8 @@ def rows_for(soc, op):
         return [([d], [idx]) for d in [FP16, FP32, I32] + bf for idx in (I32, I64)]
     if op in ("Sign", "ReduceMin", "ReduceProd"):
         return uniform([FP16, FP32, I32] + bf)
+    if op == "ROIAlign":
+        return uniform([FP16, FP32])
     if op == "NonZero":
         return [([d], [idx]) for d in ALL_DTYPES + bf for idx in (I64, I32)]
     if op == "NonMaxSuppressionV6":

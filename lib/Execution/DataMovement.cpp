@@ -19,6 +19,7 @@
 #include "AscendPrec/Execution/GraphRun.h"
 
 #include "IndexMovement.h"
+#include "RoiAlign.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendDialect.h"
 
@@ -1434,6 +1435,8 @@ bool checkTensor(const HostTensor *tensor, const Buffer &buffer, const llvm::Twi
 } // namespace
 
 bool ascendprec::exec::canRunDataMovement(ascendprec::kernel::DmaOp op, std::string &why) {
+  if (op.getKind() == "roi_align")
+    return canRunRoiAlign(op, why);
   if (isIndexMovementKind(op.getKind()))
     return canRunIndexMovement(op, why);
   Plan plan;
@@ -1444,6 +1447,8 @@ bool ascendprec::exec::runDataMovement(ascendprec::kernel::DmaOp op,
                                        llvm::ArrayRef<const runtime::HostTensor *> inputs,
                                        llvm::ArrayRef<runtime::HostTensor *> outputs,
                                        std::string &error) {
+  if (op.getKind() == "roi_align")
+    return runRoiAlign(op, inputs, outputs, error);
   if (isIndexMovementKind(op.getKind()))
     return runIndexMovement(op, inputs, outputs, error);
   Plan plan;

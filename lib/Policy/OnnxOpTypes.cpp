@@ -23,7 +23,8 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"GatherND", "GatherNd"}, {"ScatterND", "TensorScatterUpdate"}, {"CumSum", "Cumsum"},
       {"Scatter", "ScatterElements"}, {"Trilu", "Triu"},
       {"NonMaxSuppression", "NonMaxSuppressionV6"}, {"QuantizeLinear", "AscendQuant"},
-      {"DequantizeLinear", "AscendAntiQuant"}, {"Det", "MatrixDeterminant"}};
+      {"DequantizeLinear", "AscendAntiQuant"}, {"Det", "MatrixDeterminant"},
+      {"RoiAlign", "ROIAlign"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

@@ -96,7 +96,8 @@ std::optional<StringRef> ascendprec::kernel::dmaKindOf(StringRef opType) {
       {"Fill", "fill"}, {"ResizeNearestNeighborV2", "resize"},
       {"GatherElements", "gather_elements"}, {"ScatterElements", "scatter_elements"},
       {"GatherNd", "gather_nd"}, {"TensorScatterUpdate", "scatter_nd"}, {"Tril", "triangle"},
-      {"Triu", "triangle"}, {"Cumsum", "cumsum"}};
+      {"Triu", "triangle"}, {"Cumsum", "cumsum"},
+      {"ROIAlign", "roi_align"}};
   auto found = kinds.find(opType);
   if (found == kinds.end())
     return std::nullopt;

@@ -269,6 +269,46 @@ LogicalResult maxUnpool(NodeConverter &n) {
                   : Value());
 }
 
+/// RoiAlign as CANN's parser builds it: the batch indices as a float column
+/// (`<node>/batch_column`, `<node>/batch_float`) Concat'ed before the rois
+/// (`<node>/rois`), then ROIAlign. half_pixel (opset 16's default) is
+/// `aligned`.
+LogicalResult roiAlign(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0), rois = n.inputType(1), indices = n.inputType(2);
+  RankedTensorType y = n.outputType(0);
+  if (!x || !rois || !indices || !y || rois.getRank() != 2 || !rois.hasStaticShape())
+    return failure();
+  int64_t count = rois.getDimSize(0);
+  Type element = rois.getElementType();
+  Value column = buildValue(n, "ascend.Reshape", {n.input(2)},
+                            RankedTensorType::get({count, 1}, indices.getElementType()), {},
+                            "/batch_column");
+  Value asFloat = column ? buildValue(n, "ascend.Cast", {column},
+                                      RankedTensorType::get({count, 1}, element), {}, "/batch_float")
+                         : Value();
+  Value joined = asFloat ? buildValue(n, "ascend.ConcatV2", {asFloat, n.input(1)},
+                                      RankedTensorType::get({count, 5}, element),
+                                      {intAttr(n, "concat_dim", 1)}, "/rois")
+                         : Value();
+  std::string transform =
+      n.stringAttr("coordinate_transformation_mode", n.opset >= 16 ? "half_pixel" : "output_half_pixel");
+  if (transform != "half_pixel" && transform != "output_half_pixel") {
+    n.rejection = "coordinate_transformation_mode '" + transform + "'";
+    return failure();
+  }
+  std::string mode = n.stringAttr("mode", "avg");
+  SmallVector<NamedAttribute> attrs = {
+      intAttr(n, "pooled_height", n.intAttr("output_height", 1)),
+      intAttr(n, "pooled_width", n.intAttr("output_width", 1)),
+      n.builder.getNamedAttr("spatial_scale",
+                             n.builder.getF32FloatAttr(n.floatAttr("spatial_scale", 1.0f))),
+      intAttr(n, "sample_num", n.intAttr("sampling_ratio", 0)),
+      n.builder.getNamedAttr("aligned", n.builder.getBoolAttr(transform == "half_pixel")),
+      n.builder.getNamedAttr("mode", n.builder.getStringAttr(mode))};
+  return setResult(n, joined ? buildValue(n, "ascend.ROIAlign", {n.input(0), joined}, y, attrs)
+                             : Value());
+}
+
 } // namespace
 
 LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
@@ -293,5 +333,7 @@ LogicalResult ascendprec::onnximport::convertIndexOp(NodeConverter &n) {
     return compress(n);
   if (type == "MaxUnpool")
     return maxUnpool(n);
+  if (type == "RoiAlign")
+    return roiAlign(n);
   return failure();
 }

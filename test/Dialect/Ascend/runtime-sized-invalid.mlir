@@ -1,5 +1,5 @@
 // Verifier errors of NonZero, NonMaxSuppressionV6 (AscendIndexVerifiers.cpp),
-// ReverseSequence and MatrixDeterminant (AscendTensorVerifiers.cpp).
+// ReverseSequence, MatrixDeterminant and ROIAlign (AscendTensorVerifiers.cpp).
 // RUN: prec-opt %s -split-input-file -verify-diagnostics
 
 func.func @nonzero_rank(%x: tensor<2x3xf32>) -> tensor<3x?xi64> {
@@ -70,4 +70,20 @@ func.func @det_result(%x: tensor<2x3x3xf32>) -> tensor<2x1xf32> {
   // expected-error @+1 {{expects a result of x's element type and its leading 1 dimensions}}
   %y = ascend.MatrixDeterminant %x {name = "det"} : (tensor<2x3x3xf32>) -> tensor<2x1xf32>
   return %y : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @roi_columns(%x: tensor<1x2x8x8xf32>, %r: tensor<3x4xf32>) -> tensor<3x2x2x2xf32> {
+  // expected-error @+1 {{dimension 1 of 'rois' ([b, x1, y1, x2, y2])}}
+  %y = ascend.ROIAlign %x, %r {name = "roi", pooled_height = 2 : i64, pooled_width = 2 : i64} : (tensor<1x2x8x8xf32>, tensor<3x4xf32>) -> tensor<3x2x2x2xf32>
+  return %y : tensor<3x2x2x2xf32>
+}
+
+// -----
+
+func.func @roi_mode(%x: tensor<1x2x8x8xf32>, %r: tensor<3x5xf32>) -> tensor<3x2x2x2xf32> {
+  // expected-error @+1 {{expects 'mode' avg or max, got 'sum'}}
+  %y = ascend.ROIAlign %x, %r {name = "roi", pooled_height = 2 : i64, pooled_width = 2 : i64, mode = "sum"} : (tensor<1x2x8x8xf32>, tensor<3x5xf32>) -> tensor<3x2x2x2xf32>
+  return %y : tensor<3x2x2x2xf32>
 }

@@ -246,3 +246,28 @@ LogicalResult MatrixDeterminantOp::verify() {
       return failure();
   return success();
 }
+
+LogicalResult ROIAlignOp::verify() {
+  if (failed(expectRank(*this, "'features'", getFeatures(), 4)) ||
+      failed(expectRank(*this, "'rois'", getRois(), 2)) ||
+      failed(expectRank(*this, "the result", getY(), 4)))
+    return failure();
+  RankedTensorType x = tensorType(getFeatures()), rois = tensorType(getRois()),
+                   y = tensorType(getY());
+  if (failed(expectDim(*this, "dimension 1 of 'rois' ([b, x1, y1, x2, y2])", rois.getDimSize(1),
+                       5)) ||
+      failed(expectDim(*this, "result dimension 0 (the regions)", y.getDimSize(0),
+                       rois.getDimSize(0))) ||
+      failed(expectDim(*this, "result dimension 1 (the channels)", y.getDimSize(1),
+                       x.getDimSize(1))) ||
+      failed(expectDim(*this, "result dimension 2", y.getDimSize(2), getPooledHeight())) ||
+      failed(expectDim(*this, "result dimension 3", y.getDimSize(3), getPooledWidth())))
+    return failure();
+  if (getPooledHeight() <= 0 || getPooledWidth() <= 0 || getSampleNum() < 0)
+    return emitOpError("expects positive pooled sizes and a sample_num of 0 or more");
+  if (getMode() != "avg" && getMode() != "max")
+    return emitOpError() << "expects 'mode' avg or max, got '" << getMode() << "'";
+  if (x.getElementType() != y.getElementType())
+    return emitOpError("expects the result's element type to be the features'");
+  return success();
+}

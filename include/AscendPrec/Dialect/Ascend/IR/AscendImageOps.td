@@ -56,4 +56,35 @@ def Ascend_LRNOp : Ascend_Op<"LRN", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Ascend_ROIAlignOp : Ascend_Op<"ROIAlign"> {
+  let summary = "bilinear-sampled pooling of regions of interest";
+  let description = [{
+    For each row `[b, x1, y1, x2, y2]` of `rois` (`[R, 5]`, the batch index
+    first, as CANN's ONNX parser builds it from ONNX's rois and
+    batch_indices), pools `pooled_height` x `pooled_width` bins of image
+    `b` of `features` (`[N, C, H, W]`), each the average (`mode = "avg"`)
+    or maximum of `sample_num` x `sample_num` bilinear samples (0: as many
+    as the bin is wide). Coordinates are scaled by `spatial_scale`; with
+    `aligned` they are shifted by half a pixel (ONNX's half_pixel), else the
+    region is at least one pixel (output_half_pixel). Samples and weights
+    in fp32, each output rounded once. ONNX `RoiAlign`.
+
+    Example:
+    ```mlir
+    %y = ascend.ROIAlign %x, %rois {name = "roi", pooled_height = 5 : i64, pooled_width = 5 : i64,
+        spatial_scale = 1.0 : f32, sample_num = 2 : i64, aligned = true}
+        : (tensor<1x1x10x10xf32>, tensor<3x5xf32>) -> tensor<3x1x5x5xf32>
+    ```
+  }];
+  let arguments = !con((ins Ascend_FloatTensor:$features, Ascend_FloatTensor:$rois,
+                            I64Attr:$pooled_height, I64Attr:$pooled_width,
+                            DefaultValuedAttr<F32Attr, "1.0f">:$spatial_scale,
+                            DefaultValuedAttr<I64Attr, "0">:$sample_num,
+                            DefaultValuedAttr<BoolAttr, "false">:$aligned,
+                            DefaultValuedAttr<StrAttr, "\"avg\"">:$mode),
+                       Ascend_CommonAttrs);
+  let results = (outs Ascend_FloatTensor:$y);
+  let hasVerifier = 1;
+}
+
 #endif // ASCENDPREC_DIALECT_ASCEND_IR_ASCENDIMAGEOPS_TD
