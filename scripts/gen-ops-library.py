@@ -184,6 +184,9 @@ OPS = {
     "AscendDequant": (["x", "deq_scale"], ["y"], None, "dequant"),
     "AscendAntiQuant": (["x"], ["y"], None, "ElemWise"),
     "ROIAlign": (["features", "rois"], ["y"], None, "Opaque"),
+    # Training loss (graph_run_mode=1): a TIK kernel, fp32 scores and weights
+    # with int32 targets only (tbe/impl/nll_loss.py checks exactly these).
+    "NLLLoss": (["x", "target", "weight"], ["y", "total_weight"], None, "Opaque"),
     # AI CPU only: no AI Core entry is written (rows_for gives none).
     "ReverseSequence": (["x", "seq_lengths"], ["y"], None, "Opaque"),
     "MatrixDeterminant": (["x"], ["y"], None, "Opaque"),
@@ -292,6 +295,8 @@ def rows_for(soc, op):
         return uniform([FP16, FP32, I32] + bf)
     if op == "ROIAlign":
         return uniform([FP16, FP32])
+    if op == "NLLLoss":
+        return [([FP32, I32, FP32], [FP32, FP32])]
     if op == "NonZero":
         return [([d], [idx]) for d in ALL_DTYPES + bf for idx in (I64, I32)]
     if op == "NonMaxSuppressionV6":

@@ -19,6 +19,7 @@
 #include "AscendPrec/Execution/GraphRun.h"
 
 #include "IndexMovement.h"
+#include "NllLoss.h"
 #include "RoiAlign.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendDialect.h"
@@ -1437,6 +1438,8 @@ bool checkTensor(const HostTensor *tensor, const Buffer &buffer, const llvm::Twi
 bool ascendprec::exec::canRunDataMovement(ascendprec::kernel::DmaOp op, std::string &why) {
   if (op.getKind() == "roi_align")
     return canRunRoiAlign(op, why);
+  if (op.getKind() == "nll_loss")
+    return canRunNllLoss(op, why);
   if (isIndexMovementKind(op.getKind()))
     return canRunIndexMovement(op, why);
   Plan plan;
@@ -1449,6 +1452,8 @@ bool ascendprec::exec::runDataMovement(ascendprec::kernel::DmaOp op,
                                        std::string &error) {
   if (op.getKind() == "roi_align")
     return runRoiAlign(op, inputs, outputs, error);
+  if (op.getKind() == "nll_loss")
+    return runNllLoss(op, inputs, outputs, error);
   if (isIndexMovementKind(op.getKind()))
     return runIndexMovement(op, inputs, outputs, error);
   Plan plan;

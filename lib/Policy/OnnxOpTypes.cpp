@@ -24,7 +24,7 @@ std::string cannOpTypeForOnnx(const std::string &onnxType) {
       {"Scatter", "ScatterElements"}, {"Trilu", "Triu"},
       {"NonMaxSuppression", "NonMaxSuppressionV6"}, {"QuantizeLinear", "AscendQuant"},
       {"DequantizeLinear", "AscendAntiQuant"}, {"Det", "MatrixDeterminant"},
-      {"RoiAlign", "ROIAlign"}};
+      {"RoiAlign", "ROIAlign"}, {"NegativeLogLikelihoodLoss", "NLLLoss"}};
   auto it = cannNames.find(onnxType);
   return it == cannNames.end() ? onnxType : it->second;
 }

@@ -326,6 +326,8 @@ int run(const std::vector<std::string> &args) {
   ascendprec::ONNXImportOptions importOptions;
   for (const policy::InputShape &shape : modelIo->shapes)
     importOptions.inputShapes.push_back({shape.name, shape.dims});
+  // graph_run_mode=1: training losses stay whole, as CANN's NLLLoss.
+  importOptions.trainingGraph = resolved->graphRunMode == 1;
   // --run=DIR: inputs that decide shapes are planned for the run's values.
   if (flags->run && !flags->run->empty())
     importOptions.runInputValues = driver::readShapeDecidingInputs(*flags->run);

@@ -25,7 +25,7 @@ TEST(OpLibrary, OP_4_BuiltinLibrariesLoadForEverySoc) {
     auto library = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/" + soc, diags);
     ASSERT_TRUE(library) << soc << "\n" << diags.format();
     EXPECT_TRUE(diags.empty()) << diags.format();
-    EXPECT_EQ(library->ops.size(), 129u) << soc;
+    EXPECT_EQ(library->ops.size(), 130u) << soc;
     ASSERT_TRUE(library->platform);
     EXPECT_EQ(library->platform->cubeM, 16u);
     EXPECT_EQ(library->implModeLists.size(), 5u);

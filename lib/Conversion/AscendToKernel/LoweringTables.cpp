@@ -97,7 +97,7 @@ std::optional<StringRef> ascendprec::kernel::dmaKindOf(StringRef opType) {
       {"GatherElements", "gather_elements"}, {"ScatterElements", "scatter_elements"},
       {"GatherNd", "gather_nd"}, {"TensorScatterUpdate", "scatter_nd"}, {"Tril", "triangle"},
       {"Triu", "triangle"}, {"Cumsum", "cumsum"},
-      {"ROIAlign", "roi_align"}};
+      {"ROIAlign", "roi_align"}, {"NLLLoss", "nll_loss"}};
   auto found = kinds.find(opType);
   if (found == kinds.end())
     return std::nullopt;

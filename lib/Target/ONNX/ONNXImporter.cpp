@@ -460,6 +460,7 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
       producers[output] = &node;
   if (!runValues.empty())
     converter.runValueOf = [this](const std::string &v) { return runValue(v); };
+  converter.trainingGraph = options.trainingGraph;
   if (stats)
     ++stats->nodes;
 

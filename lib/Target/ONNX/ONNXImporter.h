@@ -182,6 +182,8 @@ public:
   std::function<std::optional<DenseElementsAttr>(const std::string &)> runValueOf;
   /// The graph inputs constantInput() took run values of.
   mutable std::vector<std::string> runValuesUsed;
+  /// ONNXImportOptions::trainingGraph.
+  bool trainingGraph = false;
 
   StringAttr nameAttr() const { return builder.getStringAttr(name); }
   /// A named scalar/vector constant for operands ONNX gives as attributes.

@@ -15,6 +15,12 @@
 // read ignore_index (docs/onnx-import.md). The pieces keep ONNX's meaning
 // and are planned, lowered and run like any op of the model.
 //
+// A training graph (graph_run_mode=1) keeps the loss whole instead, as
+// CANN's training adapters build it: PyTorch's NPU nll_loss / nll_loss2d
+// and cross_entropy run CANN's NLLLoss kernel on [rows, C] (classes last,
+// int32 targets, a weight of ones when none is given), after LogSoftmaxV2
+// for the cross entropy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ONNXImporter.h"
@@ -143,11 +149,69 @@ std::optional<LossInputs> lossInputs(NodeConverter &n) {
   return in;
 }
 
+/// The loss as one CANN NLLLoss (graph_run_mode=1): scores [N, C, d...]
+/// become rows [N*d..., C] (classes moved last, then flattened), targets
+/// int32 rows; a `none` loss is reshaped back to the targets' shape.
+Value trainingNllLoss(NodeConverter &n, const LossInputs &in, RankedTensorType resultType) {
+  Builder &b = n.builder;
+  RankedTensorType scores = in.scoresType;
+  Type element = scores.getElementType();
+  int64_t rank = scores.getRank(), classes = scores.getDimSize(1);
+  int64_t rows = in.targetType.getNumElements();
+  std::string reduction = n.stringAttr("reduction", "mean");
+  bool reshapeBack = reduction == "none" && in.targetType.getRank() > 1;
+  Value x = in.scores;
+  if (rank > 2) {
+    SmallVector<int64_t> perm = {0}, moved = {scores.getDimSize(0)};
+    for (int64_t d = 2; d < rank; ++d) {
+      perm.push_back(d);
+      moved.push_back(scores.getDimSize(d));
+    }
+    perm.push_back(1);
+    moved.push_back(classes);
+    x = buildValue(n, "ascend.Transpose", {x}, RankedTensorType::get(moved, element),
+                   {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))}, "/classes_last");
+    x = x ? buildValue(n, "ascend.Reshape", {x}, RankedTensorType::get({rows, classes}, element),
+                       {}, "/rows")
+          : Value();
+  }
+  Value target = in.target;
+  if (!in.targetType.getElementType().isInteger(32))
+    target = buildValue(n, "ascend.Cast", {target},
+                        RankedTensorType::get(in.targetType.getShape(), b.getI32Type()), {},
+                        "/target_int32");
+  if (target && in.targetType.getRank() != 1)
+    target = buildValue(n, "ascend.Reshape", {target},
+                        RankedTensorType::get({rows}, b.getI32Type()), {}, "/target_rows");
+  Value weight = in.weight;
+  if (!weight)
+    weight = n.makeConst(DenseElementsAttr::get(RankedTensorType::get({classes}, element),
+                                                b.getFloatAttr(element, 1.0)),
+                         "weight_ones");
+  if (!x || !target || !weight)
+    return Value();
+  auto scalar = RankedTensorType::get({}, element);
+  Type lossType = reduction == "none" ? Type(RankedTensorType::get({rows}, element))
+                                      : Type(resultType);
+  Operation *loss = buildOp(
+      n, "ascend.NLLLoss", {x, target, weight}, {lossType, scalar},
+      {b.getNamedAttr("reduction", b.getStringAttr(reduction)),
+       b.getNamedAttr("ignore_index", b.getI64IntegerAttr(n.intAttr("ignore_index", -100)))},
+      reshapeBack ? "/nll_loss" : "");
+  if (!loss)
+    return Value();
+  if (!reshapeBack)
+    return loss->getResult(0);
+  return buildValue(n, "ascend.Reshape", {loss->getResult(0)}, resultType);
+}
+
 LogicalResult negativeLogLikelihood(NodeConverter &n) {
   std::optional<LossInputs> in = lossInputs(n);
   RankedTensorType y = n.outputType(0);
   if (!in || !y)
     return failure();
+  if (n.trainingGraph)
+    return setResult(n, trainingNllLoss(n, *in, y));
   return setResult(n, nllLoss(n, *in, "/", y));
 }
 
@@ -163,7 +227,8 @@ LogicalResult softmaxCrossEntropy(NodeConverter &n) {
     return failure();
   LossInputs fromLogProb = *in;
   fromLogProb.scores = logProb;
-  Value loss = nllLoss(n, fromLogProb, "/", y);
+  Value loss = n.trainingGraph ? trainingNllLoss(n, fromLogProb, y)
+                               : nllLoss(n, fromLogProb, "/", y);
   if (!loss)
     return failure();
   n.results = {loss};

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
@@ -11,13 +12,22 @@ using namespace mlir;
 using namespace ascendprec;
 
 void ascendprec::registerImportONNXTranslation() {
+  // Made when the translation is registered, before the command line is
+  // parsed; a library-level static would exist in every embedding tool.
+  static llvm::cl::opt<int> graphRunMode(
+      "graph-run-mode",
+      llvm::cl::desc("CANN's graph_run_mode: 1 imports a training graph (losses as "
+                     "CANN's NLLLoss)"),
+      llvm::cl::init(0));
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model into the ascend dialect",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) -> OwningOpRef<Operation *> {
         // The input file's name, so that diagnostics name it ("-" for stdin).
         const llvm::MemoryBuffer *input = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        ONNXImportOptions options;
+        options.trainingGraph = graphRunMode == 1;
         OwningOpRef<ModuleOp> module =
-            importONNX(input->getBuffer(), input->getBufferIdentifier(), context);
+            importONNX(input->getBuffer(), input->getBufferIdentifier(), context, nullptr, options);
         return OwningOpRef<Operation *>(module.release().getOperation());
       },
       [](DialectRegistry &registry) {

@@ -37,6 +37,10 @@ struct ONNXImportOptions {
   /// value instead of staying generic, as CANN's dynamic-shape mode reads it
   /// when the graph runs; a warning names each use.
   std::vector<std::optional<std::vector<int64_t>>> runInputValues;
+  /// A training graph (graph_run_mode=1): NegativeLogLikelihoodLoss and
+  /// SoftmaxCrossEntropyLoss become CANN's NLLLoss (after LogSoftmaxV2), as
+  /// the training adapters build them, instead of their ONNX function bodies.
+  bool trainingGraph = false;
 };
 
 /// Imports the ONNX model in `bytes` (read from `path`, used in locations

@@ -259,7 +259,7 @@ LogicalResult DmaOp::verify() {
       "transpose", "concat", "split", "slice", "pad", "gather", "scatter", "tile",
       "broadcast", "depth_to_space", "space_to_depth", "reverse", "one_hot", "copy",
       "resize", "arange", "fill", "gather_elements", "scatter_elements", "gather_nd",
-      "scatter_nd", "triangle", "cumsum", "roi_align"};
+      "scatter_nd", "triangle", "cumsum", "roi_align", "nll_loss"};
   if (!llvm::is_contained(kKinds, getKind()))
     return emitOpError("has an unknown kind '") << getKind() << "'";
   if (getOutputs().empty())

@@ -902,6 +902,7 @@ include "AscendPrec/Dialect/Ascend/IR/AscendTensorOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendIndexOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendQuantOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendImageOps.td"
+include "AscendPrec/Dialect/Ascend/IR/AscendLossOps.td"
 include "AscendPrec/Dialect/Ascend/IR/AscendControlFlow.td"
 
 #endif // ASCENDPREC_DIALECT_ASCEND_IR_ASCENDOPS_TD

@@ -196,7 +196,10 @@ def Kernel_DmaOp : Kernel_Op<"dma", [AttrSizedOperandSegments]> {
     `broadcast`, `depth_to_space`, ...; element-indexed `gather_elements`,
     `scatter_elements`, `gather_nd`, `scatter_nd`, `triangle` and the
     running sums of `cumsum`): the MTEs read every input byte and write
-    every output byte through UB. `params` keeps the graph op's
+    every output byte through UB. Two kinds that also compute a little per
+    element moved, each computed on the host in fp32 as its CANN kernel
+    does: `roi_align` (bilinear samples) and `nll_loss` (CANN's NLLLoss:
+    a product per row, fp32 sums). `params` keeps the graph op's
     attributes (perm, axis, ...). With `bounds_check`, indices are checked
     against the gathered axis (support_out_of_bound_index, IM-7).
 
