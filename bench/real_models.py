@@ -17,6 +17,11 @@ random weights: what matters is the graph's shape, not what it learned.
         reshaped to [1, 4 + C, N], Split into center boxes and class
         scores, Transpose, Sigmoid, and NonMaxSuppression (center boxes,
         IoU and score thresholds) as the model's output.
+  dbnet DBNet-style text detector as Paddle2ONNX exports PaddleOCR's det
+        model: a strided Conv/BN/ReLU backbone, an FPN whose top-down path
+        upsamples with Resize (nearest, scales) and adds, the four levels
+        resized to 1/4 and concatenated, and a head of Conv/BN/ReLU, two
+        ConvTranspose (stride 2) upsamplings and a Sigmoid probability map.
   qdq_cnn  int8 QDQ CNN as AMCT's ONNX export and onnxruntime's quantizer
         write it: QuantizeLinear/DequantizeLinear before every Conv and the
         Gemm, weights as DequantizeLinear of int8 initializers with one scale
@@ -275,6 +280,66 @@ def yolo(path):
     save(graph, path, 13, "images:1,3,64,64")
 
 
+# --- dbnet ------------------------------------------------------------------
+
+def dbnet(path):
+    g = Graph(53)
+
+    def conv_bn(x, cin, cout, k, stride, relu=True):
+        y = g.node("Conv", [x, g.weight(cout, cin, k, k)], kernel_shape=[k, k],
+                   strides=[stride, stride], pads=[k // 2] * 4)
+        scale = g.init(1 + 0.1 * g.rng.standard_normal(cout), np.float32)
+        bias = g.init(0.1 * g.rng.standard_normal(cout), np.float32)
+        mean = g.init(0.1 * g.rng.standard_normal(cout), np.float32)
+        var = g.init(1 + 0.2 * np.abs(g.rng.standard_normal(cout)), np.float32)
+        y = g.node("BatchNormalization", [y, scale, bias, mean, var], epsilon=1e-5)
+        return g.node("Relu", [y]) if relu else y
+
+    def upsample(x, factor):
+        # Paddle2ONNX writes F.upsample(scale_factor=2, mode="nearest") as
+        # Resize with an empty roi and float scales.
+        return g.node("Resize", [x, g.init(np.zeros(0, np.float32), np.float32),
+                                 g.init([1, 1, factor, factor], np.float32)],
+                      mode="nearest", coordinate_transformation_mode="asymmetric",
+                      nearest_mode="floor")
+
+    c = conv_bn("x", 3, 16, 3, 2)                       # 1/2
+    c2 = conv_bn(c, 16, 16, 3, 2)                       # 1/4
+    c3 = conv_bn(c2, 16, 24, 3, 2)                      # 1/8
+    c4 = conv_bn(c3, 24, 32, 3, 2)                      # 1/16
+    c5 = conv_bn(c4, 32, 48, 3, 2)                      # 1/32
+    inner = 24
+    in5, in4, in3, in2 = (g.node("Conv", [f, g.weight(inner, cin, 1, 1)], kernel_shape=[1, 1])
+                          for f, cin in ((c5, 48), (c4, 32), (c3, 24), (c2, 16)))
+    out4 = g.node("Add", [in4, upsample(in5, 2)])
+    out3 = g.node("Add", [in3, upsample(out4, 2)])
+    out2 = g.node("Add", [in2, upsample(out3, 2)])
+    p5, p4, p3, p2 = (g.node("Conv", [f, g.weight(inner // 4, inner, 3, 3)], kernel_shape=[3, 3],
+                             pads=[1] * 4) for f in (in5, out4, out3, out2))
+    fuse = g.node("Concat", [upsample(p5, 8), upsample(p4, 4), upsample(p3, 2), p2], axis=1)
+    y = conv_bn(fuse, inner, inner // 4, 3, 1)
+    y = g.node("ConvTranspose", [y, g.weight(inner // 4, inner // 4, 2, 2), g.weight(inner // 4, scale=0.1)],
+               kernel_shape=[2, 2], strides=[2, 2])
+    y = g.node("Relu", [g.node("BatchNormalization",
+                               [y, g.init(np.ones(inner // 4), np.float32),
+                                g.init(np.zeros(inner // 4), np.float32),
+                                g.init(0.1 * g.rng.standard_normal(inner // 4), np.float32),
+                                g.init(1 + 0.2 * np.abs(g.rng.standard_normal(inner // 4)), np.float32)],
+                               epsilon=1e-5)])
+    y = g.node("ConvTranspose", [y, g.weight(inner // 4, 1, 2, 2), g.weight(1, scale=0.1)],
+               kernel_shape=[2, 2], strides=[2, 2])
+    g.node("Sigmoid", [y], outputs=["sigmoid_0.tmp_0"])
+    graph = h.make_graph(g.nodes, "dbnet",
+                         [h.make_tensor_value_info("x", T.FLOAT, ["p2o.DynamicDimension.0", 3,
+                                                                  "p2o.DynamicDimension.1",
+                                                                  "p2o.DynamicDimension.2"])],
+                         [h.make_tensor_value_info("sigmoid_0.tmp_0", T.FLOAT,
+                                                   ["p2o.DynamicDimension.0", 1,
+                                                    "p2o.DynamicDimension.3",
+                                                    "p2o.DynamicDimension.4"])], g.inits)
+    save(graph, path, 11, "x:1,3,96,128")
+
+
 # --- qdq_cnn ----------------------------------------------------------------
 
 def qdq_cnn(path):
@@ -328,7 +393,8 @@ def save(graph, path, opset, shapes):
         f.write(shapes + "\n")
 
 
-MODELS = {"svtr": svtr, "vad": vad, "bert": bert, "yolo": yolo, "qdq_cnn": qdq_cnn}
+MODELS = {"svtr": svtr, "vad": vad, "bert": bert, "yolo": yolo, "dbnet": dbnet,
+          "qdq_cnn": qdq_cnn}
 
 
 def main():

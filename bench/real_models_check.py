@@ -66,6 +66,8 @@ def cases(name):
         return {"images": {"images": image(1, 3, 64, 64)}}
     if name == "qdq_cnn":
         return {"image": {"image": image(1, 3, 64, 64)}}
+    if name == "dbnet":
+        return {"x": {"x": image(1, 3, 96, 128)}}
     if name == "bert":
         return {"ids": {"ids": rng.integers(0, 100, (2, 16)).astype(np.int64)}}
     if name in ("ppocr_rec",):
