@@ -50,11 +50,13 @@ OPS = {
     "MatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
     "BatchMatMulV2": (["x1", "x2", "bias"], ["y"], True, "Matmul"),
     # Recurrent layers (white: matrix products each step). ONNX's operand
-    # order: x, w, r, then the optional bias and initial states.
-    "DynamicRNN": (["x", "w", "r", "b", "init_h", "init_c"], ["y", "output_h", "output_c"],
+    # order: x, w, r, then the optional bias and initial states; CANN's
+    # seq_length (ONNX's sequence_lens, int32) last.
+    "DynamicRNN": (["x", "w", "r", "b", "init_h", "init_c", "seq_length"], ["y", "output_h", "output_c"],
                    True, "Opaque"),
-    "DynamicGRUV2": (["x", "w", "r", "b", "init_h"], ["y", "output_h"], True, "Opaque"),
-    "RNN": (["x", "w", "r", "b", "init_h"], ["y", "output_h"], True, "Opaque"),
+    "DynamicGRUV2": (["x", "w", "r", "b", "init_h", "seq_length"], ["y", "output_h"], True,
+                     "Opaque"),
+    "RNN": (["x", "w", "r", "b", "init_h", "seq_length"], ["y", "output_h"], True, "Opaque"),
     "Add": (["x1", "x2"], ["y"], None, "Broadcast"),
     "Sub": (["x1", "x2"], ["y"], None, "Broadcast"),
     "Mul": (["x1", "x2"], ["y"], None, "Broadcast"),
@@ -239,10 +241,11 @@ def rows_for(soc, op):
     if op in ("DynamicRNN", "DynamicGRUV2", "RNN"):
         # fp16 matrix inputs with fp16 or fp32 results everywhere; fp32 and
         # bf16 throughout where the cube has them (910B).
+        # seq_length (the last input) is int32 in every row.
         rows = [([FP16] * n_in, [FP16] * n_out), ([FP16] * n_in, [FP32] * n_out)]
         if FP32_CUBE[soc]:
             rows += uniform([FP32, BF16])
-        return rows
+        return [(ins[:-1] + [I32], outs) for ins, outs in rows]
     if op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Neg",
               "Abs", "ClipByValue", "BiasAdd"):
         return uniform([FP16, FP32, I32] + bf)

@@ -16,6 +16,7 @@
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -26,7 +27,8 @@ namespace {
 
 /// The layer's buffers and the rounding to its data dtype.
 struct Layer {
-  Buffer x, w, r, b, initH, initC, y, yH, yC;
+  Buffer x, w, r, b, seqLength, initH, initC, y, yH, yC;
+  ElementType seqType;   ///< seq_length's integer dtype
   ElementType inputType; ///< x, w, r, b, init_h, init_c: what the cube reads
   ElementType data;  ///< the results and every vector step
   Overflow overflow;
@@ -81,8 +83,22 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
       c[j] = layer.read(layer.initC, direction, n, j);
   }
   bool linearBeforeReset = layer.flags & LinearBeforeReset;
-  for (int64_t step = 0; step < layer.seq; ++step) {
-    int64_t t = reverse ? layer.seq - 1 - step : step;
+  // A padded batch row runs its own first `length` steps (the reverse
+  // direction from its last one); y is 0 past them.
+  int64_t length = layer.seq;
+  if (layer.flags & HasSeqLength) {
+    auto given = static_cast<int64_t>(
+        readValue(layer.seqType, layer.seqLength.at(n * layer.seqLength.strides[0])));
+    length = std::clamp<int64_t>(given, 0, layer.seq);
+  }
+  for (int64_t t = length; t < layer.seq; ++t)
+    for (int64_t j = 0; j < hidden; ++j)
+      writeValue(layer.data,
+                 layer.y.at(t * layer.y.strides[0] + direction * layer.y.strides[1] +
+                            n * layer.y.strides[2] + j * layer.y.strides[3]),
+                 0.0, Rounding::Rint, layer.overflow);
+  for (int64_t step = 0; step < length; ++step) {
+    int64_t t = reverse ? length - 1 - step : step;
     std::vector<double> x(layer.input);
     for (int64_t k = 0; k < layer.input; ++k)
       x[k] = layer.read(layer.x, t, n, k);
@@ -158,13 +174,15 @@ extern "C" {
 void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wDesc,
                              int64_t rRank, void *rDesc, int64_t bRank, void *bDesc,
                              int64_t hRank, void *hDesc, int64_t cRank, void *cDesc,
-                             int64_t yRank, void *yDesc, int64_t yhRank, void *yhDesc,
-                             int64_t ycRank, void *ycDesc, int32_t cell, int32_t direction,
-                             int32_t flags, int32_t inputType, int32_t dataType,
-                             int32_t overflow) {
+                             int64_t sRank, void *sDesc, int64_t yRank, void *yDesc,
+                             int64_t yhRank, void *yhDesc, int64_t ycRank, void *ycDesc,
+                             int32_t cell, int32_t direction, int32_t flags, int32_t inputType,
+                             int32_t dataType, int32_t seqType, int32_t overflow) {
   Layer layer;
   layer.inputType = typeOf(inputType);
   layer.data = typeOf(dataType);
+  layer.seqType = typeOf(seqType);
+  layer.seqLength = bufferOf(sRank, sDesc, elementBytes(layer.seqType));
   size_t inBytes = elementBytes(layer.inputType), outBytes = elementBytes(layer.data);
   layer.x = bufferOf(xRank, xDesc, inBytes);
   layer.w = bufferOf(wRank, wDesc, inBytes);

@@ -218,8 +218,8 @@ void ascendprec_rt_interp(int64_t, void *, int64_t, void *, int64_t, void *, int
                           int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_recurrent(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
                              int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
-                             int64_t, void *, int32_t, int32_t, int32_t, int32_t, int32_t,
-                             int32_t);
+                             int64_t, void *, int64_t, void *, int32_t, int32_t, int32_t, int32_t,
+                             int32_t, int32_t, int32_t);
 void ascendprec_rt_topk(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
                         int32_t);
 float ascendprec_rt_round_float(double, int32_t, int32_t, int32_t);

@@ -39,7 +39,8 @@ enum class InterpPadding : int32_t { Zeros = 0, Border = 1, Reflection = 2 };
 enum class TopKOrder : int32_t { Smallest = 0, Largest = 1 };
 enum class RecurrentCell : int32_t { Lstm = 0, Gru = 1, Rnn = 2 };
 enum class RecurrentDirection : int32_t { Forward = 0, Reverse = 1, Bidirectional = 2 };
-enum RecurrentFlags : int32_t { HasBias = 1, HasInitH = 2, HasInitC = 4, LinearBeforeReset = 8 };
+enum RecurrentFlags : int32_t { HasBias = 1, HasInitH = 2, HasInitC = 4, LinearBeforeReset = 8,
+                                HasSeqLength = 16 };
 
 /// A new launch identity (nonzero, unique in the process).
 uint64_t newLaunchId();

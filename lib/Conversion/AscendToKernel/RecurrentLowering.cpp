@@ -23,18 +23,20 @@ namespace {
 /// The optional operands and the GRU's reset placement, per op.
 struct RecurrentShape {
   StringRef cell;
-  bool hasBias = false, hasInitH = false, hasInitC = false, linearBeforeReset = false;
+  bool hasBias = false, hasSeqLength = false, hasInitH = false, hasInitC = false,
+       linearBeforeReset = false;
 };
 
 RecurrentShape recurrentShape(Operation *op) {
   if (auto lstm = dyn_cast<ascend::DynamicRNNOp>(op))
-    return {"lstm", static_cast<bool>(lstm.getB()), static_cast<bool>(lstm.getInitH()),
-            static_cast<bool>(lstm.getInitC()), false};
+    return {"lstm", static_cast<bool>(lstm.getB()), static_cast<bool>(lstm.getSeqLength()),
+            static_cast<bool>(lstm.getInitH()), static_cast<bool>(lstm.getInitC()), false};
   if (auto gru = dyn_cast<ascend::DynamicGRUV2Op>(op))
-    return {"gru", static_cast<bool>(gru.getB()), static_cast<bool>(gru.getInitH()), false,
-            gru.getLinearBeforeReset() != 0};
+    return {"gru", static_cast<bool>(gru.getB()), static_cast<bool>(gru.getSeqLength()),
+            static_cast<bool>(gru.getInitH()), false, gru.getLinearBeforeReset() != 0};
   auto rnn = cast<ascend::RNNOp>(op);
-  return {"rnn", static_cast<bool>(rnn.getB()), static_cast<bool>(rnn.getInitH()), false, false};
+  return {"rnn", static_cast<bool>(rnn.getB()), static_cast<bool>(rnn.getSeqLength()),
+          static_cast<bool>(rnn.getInitH()), false, false};
 }
 
 template <typename RecurrentT>
@@ -55,6 +57,7 @@ struct RecurrentLowering : OpRewritePattern<RecurrentT> {
                                    op.getHiddenSize());
     rnn.setLinearBeforeReset(shape.linearBeforeReset);
     rnn.setHasBias(shape.hasBias);
+    rnn.setHasSeqLength(shape.hasSeqLength);
     rnn.setHasInitH(shape.hasInitH);
     rnn.setHasInitC(shape.hasInitC);
     kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
@@ -74,7 +77,7 @@ std::optional<std::string> ascendprec::kernel::whyRecurrentNotLowerable(Operatio
   Type input = getElementTypeOrSelf(op->getOperand(0).getType());
   Type output = getElementTypeOrSelf(op->getResult(0).getType());
   for (Type type : op->getOperandTypes())
-    if (getElementTypeOrSelf(type) != input)
+    if (isa<FloatType>(getElementTypeOrSelf(type)) && getElementTypeOrSelf(type) != input)
       return std::string("mixes dtypes across its operands (the cube reads one)");
   for (Type type : op->getResultTypes())
     if (getElementTypeOrSelf(type) != output)

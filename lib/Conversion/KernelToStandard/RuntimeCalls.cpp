@@ -178,8 +178,8 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
   using runtime::RecurrentCell;
   using runtime::RecurrentDirection;
   RuntimeCall call(rnn, context);
-  // Nine slots: x, w, r, b, init_h, init_c, y, y_h, y_c; an absent one
-  // passes x (not read or written).
+  // Ten slots: x, w, r, b, init_h, init_c, seq_length, y, y_h, y_c; an
+  // absent one passes x (not read or written).
   ValueRange buffers = rnn.getBuffers();
   Value x = buffers[0];
   unsigned next = 3;
@@ -188,6 +188,7 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
   slots.push_back(optional(rnn.getHasBias()));
   slots.push_back(optional(rnn.getHasInitH()));
   slots.push_back(optional(rnn.getHasInitC()));
+  slots.push_back(optional(rnn.getHasSeqLength()));
   slots.push_back(buffers[next++]);
   slots.push_back(buffers[next++]);
   slots.push_back(rnn.getCell() == "lstm" ? buffers[next++] : x);
@@ -201,6 +202,7 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
                                      ? RecurrentDirection::Reverse
                                      : RecurrentDirection::Bidirectional;
   int32_t flags = (rnn.getHasBias() ? runtime::HasBias : 0) |
+                  (rnn.getHasSeqLength() ? runtime::HasSeqLength : 0) |
                   (rnn.getHasInitH() ? runtime::HasInitH : 0) |
                   (rnn.getHasInitC() ? runtime::HasInitC : 0) |
                   (rnn.getLinearBeforeReset() ? runtime::LinearBeforeReset : 0);
@@ -208,6 +210,7 @@ LogicalResult lowerRecurrent(RecurrentOp rnn, CodegenContext &context) {
       .i32(static_cast<int32_t>(direction))
       .i32(flags)
       .i32(context.elementCode(x))
+      .i32(context.elementCode(slots[7]))
       .i32(context.elementCode(slots[6]))
       .i32(context.overflowCode());
   call.call("ascendprec_rt_recurrent");

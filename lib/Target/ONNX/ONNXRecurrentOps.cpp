@@ -2,9 +2,9 @@
 //
 // ONNX's recurrent layers become ascend.DynamicRNN (LSTM), DynamicGRUV2
 // (GRU) and RNN with ONNX's operands. What those ops do not express stays
-// ascend.generic with the reason: sequence_lens (padded batches), LSTM
-// peepholes, non-default activations, clip. The batch-first layout gets
-// Transposes around the op.
+// ascend.generic with the reason: LSTM peepholes, non-default activations,
+// clip. sequence_lens (a padded batch) becomes CANN's int32 seq_length.
+// The batch-first layout gets Transposes around the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +27,6 @@ const std::vector<std::string> &defaultActivations(const std::string &type) {
 /// Why the node does not fit the dedicated op, or empty.
 std::string unsupportedFeature(NodeConverter &n, int64_t directions) {
   const std::string &type = n.node.op_type();
-  if (n.hasInput(4))
-    return "sequence_lens (a padded batch) is not expressed by the ascend op";
   if (type == "LSTM" && n.hasInput(7))
     return "peephole weights (P) are not expressed by ascend.DynamicRNN";
   if (n.attr("clip"))
@@ -103,7 +101,20 @@ LogicalResult ascendprec::onnximport::convertRecurrentOp(NodeConverter &n) {
   if (!input)
     return failure();
   x = cast<RankedTensorType>(input.getType());
-  // ONNX order: x, w, r, [b], [sequence_lens], [initial_h], [initial_c], [p].
+  // ONNX order: x, w, r, [b], [sequence_lens], [initial_h], [initial_c], [p];
+  // the ascend op's: x, w, r, [b], [init_h], [init_c], [seq_length]. With
+  // sequence_lens, absent biases and initial states become zeros (what
+  // ONNX means by their absence), so that seq_length is the last operand
+  // at the position the kernel rows give it.
+  bool padded = n.hasInput(4);
+  int64_t batch = x.getDimSize(1);
+  auto zeros = [&](ArrayRef<int64_t> shape, const std::string &suffix) -> Value {
+    if (ShapedType::isDynamicShape(shape))
+      return Value();
+    auto type = RankedTensorType::get(shape, x.getElementType());
+    return n.makeConst(DenseElementsAttr::get(type, n.builder.getZeroAttr(x.getElementType())),
+                       suffix);
+  };
   SmallVector<Value> operands = {input, n.input(1), n.input(2)};
   SmallVector<int32_t> segments = {1, 1, 1};
   SmallVector<unsigned> optional = {3, 5};
@@ -115,10 +126,23 @@ LogicalResult ascendprec::onnximport::convertRecurrentOp(NodeConverter &n) {
       value = transposed(n, value, kSwapFirstTwo, index == 5 ? "/initial_h" : "/initial_c");
     if (n.hasInput(index) && !value)
       return failure();
+    if (!value && padded) {
+      int64_t gates = type == "LSTM" ? 4 : type == "GRU" ? 3 : 1;
+      value = index == 3 ? zeros({directions, 2 * gates * hidden}, "zero_bias")
+                         : zeros({directions, batch, hidden},
+                                 index == 5 ? "zero_initial_h" : "zero_initial_c");
+      if (!value) {
+        n.rejection = "sequence_lens with a batch known only at run time";
+        return failure();
+      }
+    }
     if (value)
       operands.push_back(value);
     segments.push_back(value ? 1 : 0);
   }
+  if (padded)
+    operands.push_back(n.input(4));
+  segments.push_back(padded ? 1 : 0);
   unsigned numResults = type == "LSTM" ? 3 : 2;
   SmallVector<Type> results;
   for (unsigned i = 0; i < numResults; ++i)

@@ -18,20 +18,20 @@ func.func @layers(%x: tensor<5x2x4xf16>, %h0: tensor<1x2x8xf16>)
   %r = ascend.Const dense<0.1> : tensor<2x32x8xf16> {name = "lstm.r"}
   %b = ascend.Const dense<0.0> : tensor<2x64xf16> {name = "lstm.b"}
   %y, %yh, %yc = ascend.DynamicRNN %x, %w, %r, %b {name = "lstm", hidden_size = 8 : i64,
-      direction = #ascend.rnn_direction<bidirectional>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}
+      direction = #ascend.rnn_direction<bidirectional>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}
       : (tensor<5x2x4xf16>, tensor<2x32x4xf16>, tensor<2x32x8xf16>, tensor<2x64xf16>)
       -> (tensor<5x2x2x8xf16>, tensor<2x2x8xf16>, tensor<2x2x8xf16>)
   %gw = ascend.Const dense<0.1> : tensor<1x24x4xf16> {name = "gru.w"}
   %gr = ascend.Const dense<0.1> : tensor<1x24x8xf16> {name = "gru.r"}
   %gy, %gh = ascend.DynamicGRUV2 %x, %gw, %gr, %h0 {name = "gru", hidden_size = 8 : i64,
       direction = #ascend.rnn_direction<reverse>, linear_before_reset = 1 : i64,
-      operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}
+      operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>}
       : (tensor<5x2x4xf16>, tensor<1x24x4xf16>, tensor<1x24x8xf16>, tensor<1x2x8xf16>)
       -> (tensor<5x1x2x8xf16>, tensor<1x2x8xf16>)
   %rw = ascend.Const dense<0.1> : tensor<1x8x4xf16> {name = "rnn.w"}
   %rr = ascend.Const dense<0.1> : tensor<1x8x8xf16> {name = "rnn.r"}
   %ry, %rh = ascend.RNN %x, %rw, %rr {name = "rnn", hidden_size = 8 : i64,
-      operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
       : (tensor<5x2x4xf16>, tensor<1x8x4xf16>, tensor<1x8x8xf16>) -> (tensor<5x1x2x8xf16>, tensor<1x2x8xf16>)
   return %y, %gy, %ry : tensor<5x2x2x8xf16>, tensor<5x1x2x8xf16>, tensor<5x1x2x8xf16>
 }

@@ -810,7 +810,7 @@ func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
 func.func @rnn_direction(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>) {
   // expected-error @+2 {{expected ::ascendprec::ascend::RnnDirection to be one of: forward, reverse, bidirectional}}
   // expected-error @+1 {{failed to parse Ascend_RnnDirectionAttr parameter 'value'}}
-  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = #ascend.rnn_direction<sideways>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, direction = #ascend.rnn_direction<sideways>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
   return
 }
@@ -819,7 +819,7 @@ func.func @rnn_direction(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tenso
 
 func.func @lstm_gate_rows(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x32x8xf32>) {
   // expected-error @+1 {{expects w dimension 1 to be 32, got 24}}
-  %y, %h, %c = ascend.DynamicRNN %x, %w, %r {name = "lstm", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
+  %y, %h, %c = ascend.DynamicRNN %x, %w, %r {name = "lstm", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x24x4xf32>, tensor<1x32x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
   return
 }
@@ -828,7 +828,7 @@ func.func @lstm_gate_rows(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: ten
 
 func.func @gru_bidirectional_weights(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x24x8xf32>) {
   // expected-error @+1 {{expects w dimension 0 to be 2, got 1}}
-  %y, %h = ascend.DynamicGRUV2 %x, %w, %r {name = "gru", hidden_size = 8 : i64, direction = #ascend.rnn_direction<bidirectional>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+  %y, %h = ascend.DynamicGRUV2 %x, %w, %r {name = "gru", hidden_size = 8 : i64, direction = #ascend.rnn_direction<bidirectional>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
   return
 }
@@ -837,8 +837,28 @@ func.func @gru_bidirectional_weights(%x: tensor<5x2x4xf32>, %w: tensor<1x24x4xf3
 
 func.func @rnn_input_size(%x: tensor<5x2x4xf32>, %w: tensor<1x8x3xf32>, %r: tensor<1x8x8xf32>) {
   // expected-error @+1 {{expects w dimension 2 to be 4, got 3}}
-  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+  %y, %h = ascend.RNN %x, %w, %r {name = "rnn", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}
       : (tensor<5x2x4xf32>, tensor<1x8x3xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+// seq_length (ONNX's sequence_lens) is last; the kernel rows are
+// positional, so the bias and initial state come with it.
+func.func @rnn_seq_length_without_state(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>, %lens: tensor<2xi32>) {
+  // expected-error @+1 {{has seq_length, so expects b and the initial states (zeros when the model has none)}}
+  %y, %h = ascend.RNN %x, %w, %r, %lens {name = "rnn", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>}
+      : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>, tensor<2xi32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_seq_length_per_row(%x: tensor<5x2x4xf32>, %w: tensor<1x8x4xf32>, %r: tensor<1x8x8xf32>, %b: tensor<1x16xf32>, %h0: tensor<1x2x8xf32>, %lens: tensor<3xi32>) {
+  // expected-error @+1 {{expects seq_length dimension 0 to be 2, got 3}}
+  %y, %h = ascend.RNN %x, %w, %r, %b, %h0, %lens {name = "rnn", hidden_size = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1>}
+      : (tensor<5x2x4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>, tensor<1x16xf32>, tensor<1x2x8xf32>, tensor<3xi32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
   return
 }
 

@@ -574,7 +574,7 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
   // An lstm has a third result (y_c): one buffer is missing.
   akernel.kernel @lstm_buffers attributes {block_dim = 1 : i64, engine = #akernel.engine<mix>, nodes = []} {
   ^bb0(%x: memref<5x2x4xf16, #akernel.space<gm>>, %w: memref<1x32x4xf16, #akernel.space<gm>>, %r: memref<1x32x8xf16, #akernel.space<gm>>, %y: memref<5x1x2x8xf16, #akernel.space<gm>>, %h: memref<1x2x8xf16, #akernel.space<gm>>):
-    // expected-error @+1 {{takes 6 buffers (x, w, r, the optional b, init_h, init_c, then y, y_h and, for an lstm, y_c); 5 given}}
+    // expected-error @+1 {{takes 6 buffers (x, w, r, the optional b, init_h, init_c, seq_length, then y, y_h and, for an lstm, y_c); 5 given}}
     akernel.recurrent "lstm"(%x, %w, %r, %y, %h) {direction = "forward", hidden_size = 8 : i64} : memref<5x2x4xf16, #akernel.space<gm>>, memref<1x32x4xf16, #akernel.space<gm>>, memref<1x32x8xf16, #akernel.space<gm>>, memref<5x1x2x8xf16, #akernel.space<gm>>, memref<1x2x8xf16, #akernel.space<gm>>
   }
 }

@@ -333,7 +333,8 @@ save("scan_opset8", [
    [vi("total8", TensorProto.FLOAT, [1, 4])], opset=8)
 
 # Recurrent layers as PyTorch exports them (seq-first, biases, initial
-# states), and an LSTM with sequence_lens, which stays generic.
+# states), an LSTM with sequence_lens (CANN's seq_length), and one with
+# peepholes, which stays generic.
 def rnn_model(name, op, gates, with_c, extra_inputs=(), **attrs):
     hidden, inp, seq, batch = 8, 4, 5, 2
     dirs = 2 if attrs.get("direction") == "bidirectional" else 1
@@ -347,8 +348,13 @@ def rnn_model(name, op, gates, with_c, extra_inputs=(), **attrs):
         outputs.append("y_c")
     graph_inputs = [vi("x", TensorProto.FLOAT, [seq, batch, inp])]
     for index, value in extra_inputs:
+        while len(inputs) <= index:
+            inputs.append("")
         inputs[index] = value
-        graph_inputs.append(vi(value, TensorProto.INT32, [batch]))
+        if index == 7:  # peepholes P [dirs, 3 * hidden]
+            graph_inputs.append(vi(value, TensorProto.FLOAT, [dirs, 3 * hidden]))
+        else:
+            graph_inputs.append(vi(value, TensorProto.INT32, [batch]))
     save(name, [n(op, inputs, outputs, name=f"/{op.lower()}/{op}", hidden_size=hidden, **attrs)],
          graph_inputs,
          [vi("y", TensorProto.FLOAT, [seq, dirs, batch, hidden]),
@@ -360,6 +366,7 @@ rnn_model("lstm", "LSTM", 4, True)
 rnn_model("gru_bidi", "GRU", 3, False, direction="bidirectional", linear_before_reset=1)
 rnn_model("rnn", "RNN", 1, False)
 rnn_model("lstm_seqlens", "LSTM", 4, True, extra_inputs=[(4, "lens")])
+rnn_model("lstm_peephole", "LSTM", 4, True, extra_inputs=[(7, "p")])
 
 # More op types with dedicated ops: trigonometry, activations, the other
 # reductions, ArgMax/ArgMin, variadic Sum/Max/Mean, LayerNormalization with

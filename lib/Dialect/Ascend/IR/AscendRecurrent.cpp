@@ -7,6 +7,8 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::ascend;
@@ -57,6 +59,24 @@ LogicalResult verifyRecurrent(RecurrentOp op) {
     if (failed(expectDim(raw, "b", bias, 0, directions)) ||
         failed(expectDim(raw, "b", bias, 1, 2 * gateRows)))
       return failure();
+  if (Value lengths = op.getSeqLength()) {
+    // The kernel rows are positional: seq_length is last only when every
+    // float operand before it is there.
+    bool hasInitC = true;
+    if constexpr (std::is_same_v<RecurrentOp, DynamicRNNOp>)
+      hasInitC = static_cast<bool>(op.getInitC());
+    if (!op.getB() || !op.getInitH() || !hasInitC)
+      return op.emitOpError("has seq_length, so expects b and the initial states (zeros when "
+                            "the model has none)");
+    auto type = cast<RankedTensorType>(lengths.getType());
+    if (type.getRank() != 1 || !type.getElementType().isInteger(32))
+      return op.emitOpError() << "expects seq_length as int32 [batch] (one length per batch "
+                                 "row), got "
+                              << type;
+    if (std::optional<int64_t> batch = staticDim(op.getX().getType(), 1))
+      if (failed(expectDim(raw, "seq_length", lengths, 0, *batch)))
+        return failure();
+  }
   auto y = cast<RankedTensorType>(op.getY().getType());
   if (y.getRank() != 4)
     return op.emitOpError() << "expects y of rank 4 ([seq_length, num_directions, batch, "

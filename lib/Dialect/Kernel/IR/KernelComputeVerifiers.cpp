@@ -254,11 +254,12 @@ LogicalResult RecurrentOp::verify() {
   bool lstm = getCell() == "lstm";
   if (getHasInitC() && !lstm)
     return emitOpError("has an initial cell state only as an lstm");
-  size_t expected = 3 + (getHasBias() ? 1 : 0) + (getHasInitH() ? 1 : 0) +
-                    (getHasInitC() ? 1 : 0) + (lstm ? 3 : 2);
+  size_t expected = 3 + (getHasBias() ? 1 : 0) + (getHasSeqLength() ? 1 : 0) +
+                    (getHasInitH() ? 1 : 0) + (getHasInitC() ? 1 : 0) + (lstm ? 3 : 2);
   if (getBuffers().size() != expected)
     return emitOpError("takes ") << expected << " buffers (x, w, r, the optional b, init_h, "
-                                                "init_c, then y, y_h and, for an lstm, y_c); "
+                                                "init_c, seq_length, then y, y_h and, for an "
+                                                "lstm, y_c); "
                                  << getBuffers().size() << " given";
   for (Value buffer : getBuffers())
     if (!inSpace(buffer, MemorySpace::GM))

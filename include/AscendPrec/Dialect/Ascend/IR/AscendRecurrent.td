@@ -20,11 +20,15 @@ class Ascend_RecurrentOp<string mnemonic, string layer, int gates, dag states,
     # "(`direction`). `w` is `[num_directions, " # gates # "*hidden_size, "
     # "input_size]`, `r` is `[num_directions, " # gates # "*hidden_size, "
     # "hidden_size]`, `b` the optional biases, then the optional initial "
-    # "states. Results: every step's hidden state `y` (`[seq_length, "
+    # "states, then `seq_length`, the optional int32 length of each batch "
+    # "row (ONNX's sequence_lens, CANN's seq_length: a row runs its first "
+    # "seq_length[n] steps, reverse from its own last step; `y` is 0 past "
+    # "them and the last state is the one after them; with it, `b` and the "
+    # "initial states are present, zeros when the model has none). Results: every step's hidden state `y` (`[seq_length, "
     # "num_directions, batch, hidden_size]`) and the last one(s).\n\n"
     # "Example:\n```mlir\n%y, %h" # !if(!eq(gates, 4), ", %c", "")
     # " = ascend." # mnemonic # " %x, %w, %r {name = \"rnn\", hidden_size = 8 : i64,"
-    # " operandSegmentSizes = array<i32: 1, 1, 1, 0, 0"
+    # " operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0"
     # !if(!eq(gates, 4), ", 0", "") # ">}\n"
     # "    : (tensor<5x2x4xf32>, tensor<1x" # !mul(gates, 8) # "x4xf32>, tensor<1x"
     # !mul(gates, 8) # "x8xf32>)\n    -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>"
@@ -32,6 +36,9 @@ class Ascend_RecurrentOp<string mnemonic, string layer, int gates, dag states,
   let arguments = !con((ins Ascend_FloatTensor:$x, Ascend_FloatTensor:$w,
                             Ascend_FloatTensor:$r, Optional<Ascend_FloatTensor>:$b),
                        states,
+                       // Last, so that the float operands keep the
+                       // positions of the library's kernel rows.
+                       (ins Optional<Ascend_IndexTensor>:$seq_length),
                        (ins I64Attr:$hidden_size,
                             DefaultValuedAttr<Ascend_RnnDirectionAttr, "::ascendprec::ascend::RnnDirection::Forward">:$direction),
                        extraAttrs, Ascend_CommonAttrs);

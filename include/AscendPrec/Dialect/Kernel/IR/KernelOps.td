@@ -398,8 +398,11 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
     `buffers`: x `[seq, batch, input]`, w `[dirs, gates*hidden, input]`,
     r `[dirs, gates*hidden, hidden]`, then b `[dirs, 2*gates*hidden]` with
     `has_bias`, init_h `[dirs, batch, hidden]` with `has_init_h`, init_c with
-    `has_init_c` (LSTM), then the results: y `[seq, dirs, batch, hidden]`,
-    y_h and (LSTM) y_c `[dirs, batch, hidden]`. Only in a `mix` kernel.
+    `has_init_c` (LSTM), seq_length (int32 `[batch]`) with `has_seq_length`
+    (batch row n runs its first seq_length[n] steps, the reverse direction
+    from its own last one; y is 0 past them), then the results: y `[seq,
+    dirs, batch, hidden]`, y_h and (LSTM) y_c `[dirs, batch, hidden]`. Only
+    in a `mix` kernel.
 
     ```mlir
     akernel.recurrent "lstm" (%x, %w, %r, %y, %yh, %yc) {direction = "forward", hidden_size = 8 : i64}
@@ -408,7 +411,7 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
   }];
   let arguments = (ins StrAttr:$cell, Variadic<AnyMemRef>:$buffers, StrAttr:$direction,
                        I64Attr:$hidden_size, UnitAttr:$linear_before_reset, UnitAttr:$has_bias,
-                       UnitAttr:$has_init_h, UnitAttr:$has_init_c);
+                       UnitAttr:$has_seq_length, UnitAttr:$has_init_h, UnitAttr:$has_init_c);
   let assemblyFormat = "$cell `(` $buffers `)` attr-dict `:` type($buffers)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -418,8 +421,8 @@ def Kernel_RecurrentOp : Kernel_Op<"recurrent"> {
     int64_t getDirections() { return getDirection() == "bidirectional" ? 2 : 1; }
     /// The y buffer: the first result, after the optional operands.
     mlir::Value getY() {
-      return getBuffers()[3 + (getHasBias() ? 1 : 0) + (getHasInitH() ? 1 : 0) +
-                          (getHasInitC() ? 1 : 0)];
+      return getBuffers()[3 + (getHasBias() ? 1 : 0) + (getHasSeqLength() ? 1 : 0) +
+                          (getHasInitH() ? 1 : 0) + (getHasInitC() ? 1 : 0)];
     }
   }];
 }
