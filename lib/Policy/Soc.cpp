@@ -13,6 +13,9 @@ struct SocFamily {
   std::vector<std::string> names;
   const char *libraryDir;
   bool bf16, hif8, fp32Cube;
+  /// FU-4: the v220+ cores move L0C out through a FixPipe (910B, 910_93,
+  /// 310B, 950); the 910 and 310P convert L0C into UB on the vector side.
+  bool fixpipe;
 };
 
 const std::vector<SocFamily> &families() {
@@ -20,21 +23,21 @@ const std::vector<SocFamily> &families() {
       {"Ascend910",
        {"Ascend910", "Ascend910A", "Ascend910ProA", "Ascend910ProB",
         "Ascend910PremiumA"},
-       "Ascend910", false, false, false},
+       "Ascend910", false, false, false, false},
       {"Ascend910B",
        {"Ascend910B", "Ascend910B1", "Ascend910B2", "Ascend910B3",
         "Ascend910B4", "Ascend910B4-1", "Ascend910B2C"},
-       "Ascend910B", true, false, true},
+       "Ascend910B", true, false, true, true},
       {"Ascend910_93",
        {"Ascend910_93", "Ascend910_9391", "Ascend910_9392", "Ascend910_9381",
         "Ascend910_9382", "Ascend910_9372", "Ascend910_9362"},
-       "", true, false, true},
+       "", true, false, true, true},
       {"Ascend310P", {"Ascend310P", "Ascend310P1", "Ascend310P3"}, "Ascend310P",
-       false, false, false},
+       false, false, false, false},
       {"Ascend310B", {"Ascend310B", "Ascend310B1", "Ascend310B4"}, "", true,
-       false, false},
+       false, false, true},
       {"Ascend950", {"Ascend950", "Ascend950PR", "Ascend950DT"}, "", true, true,
-       true},
+       true, true},
   };
   return list;
 }
@@ -45,7 +48,7 @@ std::optional<SocInfo> lookupSoc(const std::string &socVersion) {
     for (const std::string &name : family.names)
       if (name == socVersion)
         return SocInfo{family.family, family.libraryDir, family.bf16,
-                       family.hif8, family.fp32Cube};
+                       family.hif8, family.fp32Cube, family.fixpipe};
   return std::nullopt;
 }
 

@@ -457,10 +457,15 @@ void row(raw_ostream &os, const ReportNode &node, bool lowered, bool measured) {
         os << "<li>" << escapeHtml(name) << " </li>";
       os << "</ul></div>";
     }
-    // UB fusion (FU-1): the kernel this op runs in.
-    if (&cell == &cells.front() && !node.bufferGroup.empty())
+    // UB fusion (FU-1): the kernel this op runs in, and where in it the op
+    // converts or computes (FU-4).
+    if (&cell == &cells.front() && !node.bufferGroup.empty()) {
       os << " <div class=\"fused\">in UB group " << escapeHtml(node.bufferGroup) << " ("
-         << escapeHtml(node.bufferPass) << ")</div>";
+         << escapeHtml(node.bufferPass) << ")";
+      if (!node.bufferStep.empty())
+        os << ": " << escapeHtml(node.bufferStep) << " [FU-4]";
+      os << "</div>";
+    }
     os << "</td>";
   }
   os << "</tr>\n";

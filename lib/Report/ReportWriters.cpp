@@ -103,6 +103,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
             list("fused_by", node.fusedBy);
           if (!node.bufferGroup.empty())
             json.attribute("ub_group", jsonText(node.bufferGroup));
+          if (!node.bufferStep.empty())
+            json.attribute("ub_step", jsonText(node.bufferStep));
           if (!node.region.empty())
             json.attribute("region", jsonText(node.region));
           if (report.lowered) {

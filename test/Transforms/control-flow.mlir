@@ -25,9 +25,11 @@
 // CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %[[V:.*]]: tensor<4x4xf32>):
 // CHECK:   ascend.Cast %[[V]] {{.*}} : tensor<4x4xf32> to tensor<4x4xf16>
 // UB fusion inside the body: the MatMul and the Add after it are one kernel
-// that keeps fp32 (FU-1), so the yielded value needs no Cast.
-// CHECK:   ascend.MatMulV2 {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}name = "/body/MatMul"{{.*}} -> tensor<4x4xf32>
-// CHECK:   ascend.Add {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}compute = f32
+// computing as each would alone (FU-4): the fp16 sum is widened for the
+// yielded fp32 value, in the same kernel.
+// CHECK:   ascend.MatMulV2 {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}name = "/body/MatMul"{{.*}} -> tensor<4x4xf16>
+// CHECK:   ascend.Add {{.*}}ascend.ub_group = "/body/MatMul"{{.*}}compute = f16
+// CHECK:   ascend.Cast {{.*}}ascend.inserted, ascend.ub_group = "/body/MatMul"{{.*}} : tensor<4x4xf16> to tensor<4x4xf32>
 // CHECK:   ascend.Yield %{{.*}}, %{{.*}} : tensor<i1>, tensor<4x4xf32>
 
 // JSON: "name": "/then/MatMul",

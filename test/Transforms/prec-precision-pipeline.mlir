@@ -11,9 +11,9 @@
 // The report validates against its schema.
 // RUN: %python %ascendprec_src/scripts/validate-report.py %ascendprec_src/docs/reference/report.schema.json %t/report.json
 
-// UB fusion keeps stem.relu and attn.residual in fp32 (FU-1): their exit
-// Casts and the residual's widening are the groups' own.
-// CHECK: module attributes {ascend.casts_inserted = 7 : i64, ascend.casts_removed = 0 : i64, ascend.constants_converted = 5 : i64
+// UB fusion changes no decision (FU-4): stem.relu and attn.residual compute
+// in fp16 as alone, on their cube op's converted result; no Cast joins a group.
+// CHECK: module attributes {ascend.casts_inserted = 4 : i64, ascend.casts_removed = 0 : i64, ascend.constants_converted = 6 : i64
 // CHECK-LABEL: func.func @main
 // CHECK: ascend.SoftmaxV2 {{.*}} : tensor<1x16x16xf32>
 
@@ -22,14 +22,14 @@
 // JSON-NEXT:   "ops": 14,
 // JSON-NEXT:   "generic_ops": 0,
 // JSON-NEXT:   "by_compute_dtype": {
-// JSON-NEXT:     "float16": 11,
-// JSON-NEXT:     "float32": 3
+// JSON-NEXT:     "float16": 13,
+// JSON-NEXT:     "float32": 1
 // JSON:        "by_engine": {
 // JSON-NEXT:     "AICPU": 0,
 // JSON-NEXT:     "AICore-cube": 5,
 // JSON-NEXT:     "AICore-vector": 9
-// JSON:        "casts_inserted": 7,
-// JSON-NEXT:   "casts_in_ub_groups": 3,
+// JSON:        "casts_inserted": 4,
+// JSON-NEXT:   "casts_in_ub_groups": 0,
 // JSON-NEXT:   "casts_removed": 0,
 // JSON:        "fusions": {
 // JSON-NEXT:     "ConvBatchnormFusionPass": 1,
@@ -54,7 +54,7 @@
 // JSON:        "compute_dtype": "float32",
 // JSON:        "rule": "ML-3",
 
-// TEXT: SoC Ascend910, precision mode allow_mix_precision: 14 ops, 1 fused (ConvBatchnormFusionPass 1), 2 UB groups (TbeCommonRules0FusionPass 1, TbeMatmulElemwiseFusionPass 1), 7 casts inserted (3 inside UB groups), 0 removed
+// TEXT: SoC Ascend910, precision mode allow_mix_precision: 14 ops, 1 fused (ConvBatchnormFusionPass 1), 2 UB groups (TbeCommonRules0FusionPass 1, TbeMatmulElemwiseFusionPass 1), 4 casts inserted, 0 removed
 // TEXT: stem.conv (+stem.bn) Conv2D AICore-cube float32 float16
 // TEXT: attn.scores/Cast_float32 (inserted)
 
@@ -67,5 +67,5 @@
 // HTML: <tr class="cast"
 
 // LOCK: # customize_dtypes lockfile written by AscendPrec for Ascend910 under allow_mix_precision.
-// LOCK: stem.conv::InputDtype:float16,float16,float32,OutputDtype:float32
+// LOCK: stem.conv::InputDtype:float16,float16,float16,OutputDtype:float16
 // LOCK: attn.softmax::InputDtype:float32,OutputDtype:float32

@@ -15,6 +15,10 @@ struct SocInfo {
   bool supportsBf16;      ///< PM-12: 910B / 910_93 / 310B class
   bool supportsHif8;      ///< PM-12: 950 class
   bool fp32Cube;          ///< PM-4: training default is must_keep_origin_dtype
+  /// FU-4: a FixPipe converts the cube's L0C result (pre_conv first, then
+  /// ReLU and the eltwise unit); without one (910, 310P) the vector side
+  /// converts L0C into UB and a convolution's float bias is added there.
+  bool fixpipe = false;
 };
 
 /// The family a soc_version belongs to (Ascend910B3 -> Ascend910B), or

@@ -27,6 +27,8 @@ struct ReportNode {
   std::vector<std::string> fusedBy;
   /// UB fusion: the cube op's name for every op of its kernel, and the pass.
   std::string bufferGroup, bufferPass;
+  /// FU-4: where in the fused kernel the op converts or computes.
+  std::string bufferStep;
   /// Node names of the ascend ops (or "arg<N>") feeding each operand.
   std::vector<std::string> producers;
   bool insertedCast = false; ///< a Cast materialization added

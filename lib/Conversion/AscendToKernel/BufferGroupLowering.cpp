@@ -2,9 +2,10 @@
 //
 // prec-buffer-fusion marks a cube op and the elementwise chain after it
 // (`ascend.ub_group`). Here the group becomes one mixed kernel: the fixpipe
-// moves the accumulator into UB in the cube op's output dtype (fp32 when
-// the group kept the accumulator, FU-1), the chain computes on the UB
-// tile, the group's exit Cast rounds once, and only the result goes to GM.
+// converts the accumulator into UB in the cube op's output dtype (FU-4;
+// a Conv2D's bias is added after it on a SoC with no FixPipe), each chain
+// op computes on the UB tile as it would alone, and only the result goes
+// to GM.
 // Side inputs of the chain (a residual) are loaded tile by tile; a Cast
 // the group marked as its own on a side input becomes a vcast on UB.
 //
@@ -12,6 +13,7 @@
 
 #include "CubeKernel.h"
 #include "LoweringTables.h"
+#include "RowKernels.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -131,6 +133,7 @@ void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &gro
     Value cubeTile = kb.alloc({mTile, nTile}, cubeOut, MemorySpace::UB);
     FixpipeOp::create(b, loc, acc, cubeTile, ValueRange{}, fixpipeBias(kb, b, prepared, pos),
                       RoundingMode::Rint, /*relu=*/false, /*transpose=*/false);
+    addBiasAfterConversion(kb, b, prepared, pos, cubeTile);
     tiles[cube->getResult(0)] = cubeTile;
     SmallVector<Value> offsets = prepared.outputOffsets(pos);
     auto tileOf = [&](Value value) -> Value {
@@ -163,8 +166,12 @@ void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &gro
           out = kb.alloc({1}, type.getElementType(), MemorySpace::UB);
         kernel::CastOp::create(b, loc, inputs[0], out, RoundingMode::Rint);
       } else {
+        // FU-4: as the op computes alone (its impl mode included).
         ElementwiseKind kind = *elementwiseKindOf(op);
-        auto vop = vectorOp(b, loc, kind.kind, inputs, out, type.getElementType());
+        auto [compute, newton] = vectorCompute(op, kind.kind, type.getElementType());
+        auto vop = vectorOp(b, loc, kind.kind, inputs, out, compute);
+        if (newton)
+          vop.setNewton(true);
         if (!kind.params.empty())
           vop.setParams(kind.params);
       }

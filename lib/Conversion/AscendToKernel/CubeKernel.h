@@ -86,7 +86,23 @@ struct PreparedCube {
   bool transposeOutput = false; ///< a convolution's [positions, channels] tile into NCHW
   std::function<SmallVector<Value>(const TilePosition &)> outputOffsets;
   std::function<SmallVector<Value>(const TilePosition &)> biasOuter;
+  /// FU-4: the bias is added after the conversion out of L0C, in the
+  /// output's dtype (biasAddedAfterConversion), not by the fixpipe.
+  bool biasAfterConversion = false;
 };
+
+/// FU-4: whether `op` adds its bias after L0C is converted, in the output
+/// dtype: a float Conv2D with a bias and an fp16/bf16 result on a SoC with
+/// no FixPipe (Ascend910, Ascend310P), where TBE's conv2d converts L0C into
+/// UB and then adds the bias there (conv_compute.py,
+/// `_handle_fp16_bias_add`). MatMul biases and the 910B family's are added
+/// in fp32 before the conversion.
+bool biasAddedAfterConversion(Operation *op, const LoweringContext &context);
+
+/// Adds the bias of `cube` at `pos` to `tile` (UB, [mTile, nTile], the
+/// converted result) in the tile's dtype, when biasAfterConversion.
+void addBiasAfterConversion(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
+                            const TilePosition &pos, Value tile);
 
 /// The skeleton of MatMulV2, BatchMatMulV2 or Conv2D `op`, whose operands
 /// are `kb`'s first arguments (the epilogue is the caller's).

@@ -14,6 +14,7 @@
 #include "LoweringTables.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Policy/Soc.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -141,11 +142,28 @@ struct CubeLowering : OpRewritePattern<OpT> {
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Cube, adaptor.getOperands().getTypes(),
                      op->getResultTypes(), nodesOf(op));
-    PreparedCube cube = prepareCube(kb, op, context);
-    cube.spec.epilogue = [&kb, &cube](OpBuilder &b, const TilePosition &pos, Value acc) {
-      Value bias = fixpipeBias(kb, b, cube, pos);
-      FixpipeOp::create(b, kb.loc(), acc, cube.output, cube.outputOffsets(pos), bias,
-                        RoundingMode::Rint, /*relu=*/false, cube.transposeOutput);
+    // FU-4 on a SoC with no FixPipe: the converted tile goes through UB,
+    // where the bias is added in the output dtype.
+    bool throughUB = biasAddedAfterConversion(op, context);
+    Type outType = getElementTypeOrSelf(op->getResult(0).getType());
+    int64_t epilogueBytes =
+        throughUB ? elementBytes(outType) + elementBytes(op->getOperand(2).getType()) : 0;
+    PreparedCube cube = prepareCube(kb, op, context, epilogueBytes);
+    cube.spec.epilogue = [&kb, &cube, throughUB, outType](OpBuilder &b, const TilePosition &pos,
+                                                          Value acc) {
+      if (!throughUB) {
+        Value bias = fixpipeBias(kb, b, cube, pos);
+        FixpipeOp::create(b, kb.loc(), acc, cube.output, cube.outputOffsets(pos), bias,
+                          RoundingMode::Rint, /*relu=*/false, cube.transposeOutput);
+        return;
+      }
+      Value tile = kb.alloc({cube.spec.tiling.mTile, cube.spec.tiling.nTile}, outType,
+                            MemorySpace::UB);
+      FixpipeOp::create(b, kb.loc(), acc, tile, ValueRange{}, Value(), RoundingMode::Rint,
+                        /*relu=*/false, /*transpose=*/false);
+      addBiasAfterConversion(kb, b, cube, pos, tile);
+      auto store = storeTile(b, kb.loc(), tile, cube.output, cube.outputOffsets(pos));
+      store.setTranspose(cube.transposeOutput);
     };
     buildCubeKernel(kb, cube.spec);
     kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
@@ -157,6 +175,31 @@ struct CubeLowering : OpRewritePattern<OpT> {
 
 } // namespace
 
+bool ascendprec::kernel::biasAddedAfterConversion(Operation *op, const LoweringContext &context) {
+  auto conv = dyn_cast<ascend::Conv2DOp>(op);
+  if (!conv || !conv.getBias())
+    return false;
+  Type out = getElementTypeOrSelf(conv.getY().getType());
+  if (!out.isF16() && !out.isBF16())
+    return false;
+  std::optional<policy::SocInfo> soc = policy::lookupSoc(context.target.getSoc().str());
+  return soc && !soc->fixpipe;
+}
+
+void ascendprec::kernel::addBiasAfterConversion(KernelBuilder &kb, OpBuilder &b,
+                                                const PreparedCube &cube, const TilePosition &pos,
+                                                Value tile) {
+  if (!cube.biasAfterConversion)
+    return;
+  Type tileType = getElementTypeOrSelf(tile.getType());
+  Value bias = kb.alloc({1, cube.spec.tiling.nTile}, getElementTypeOrSelf(cube.bias.getType()),
+                        MemorySpace::UB);
+  SmallVector<Value> offsets(cube.biasOuter(pos));
+  offsets.push_back(pos.n);
+  loadTile(b, kb.loc(), cube.bias, offsets, bias);
+  vectorOp(b, kb.loc(), "add", ValueRange{tile, bias}, tile, tileType);
+}
+
 PreparedCube ascendprec::kernel::prepareCube(KernelBuilder &kb, Operation *op,
                                              const LoweringContext &context,
                                              int64_t epilogueBytes) {
@@ -167,12 +210,14 @@ PreparedCube ascendprec::kernel::prepareCube(KernelBuilder &kb, Operation *op,
   if (auto batch = dyn_cast<ascend::BatchMatMulV2Op>(op))
     return prepareMatMul(kb, op, batch.getX1(), batch.getX2(), static_cast<bool>(batch.getBias()),
                          batch.getAdjX1(), batch.getAdjX2(), context, epilogueBytes);
-  return prepareConv(kb, op, context, epilogueBytes);
+  PreparedCube cube = prepareConv(kb, op, context, epilogueBytes);
+  cube.biasAfterConversion = biasAddedAfterConversion(op, context);
+  return cube;
 }
 
 Value ascendprec::kernel::fixpipeBias(KernelBuilder &kb, OpBuilder &b, const PreparedCube &cube,
                                       const TilePosition &pos) {
-  if (!cube.bias)
+  if (!cube.bias || cube.biasAfterConversion)
     return {};
   return loadBiasForFixpipe(kb, b, cube.bias, cube.biasOuter(pos), pos.n, cube.spec.tiling.nTile,
                             cubeAccumulatorType(cube.spec.inputType));

@@ -38,6 +38,10 @@ std::pair<Type, bool> ascendprec::kernel::vectorCompute(Operation *op, StringRef
     return {f32, false};
   if (!dataType.isF16())
     return {dataType, false};
+  // TBE's hard_swish casts an fp16 input to fp32, computes and casts back
+  // (impl/hard_swish.py, hard_swish_compute), in every impl mode.
+  if (kind == "hard_swish")
+    return {f32, false};
   std::optional<ascend::ImplMode> mode;
   if (auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op))
     mode = ascendOp.getImplModeValue();

@@ -204,8 +204,10 @@ private:
       return minf(maxf(linear, zero), one);
     }
     if (kind == "hard_swish") {
+      // As TBE's hard_swish: relu6(x + 3) times 1/6 (a rounded constant),
+      // then times x.
       Value shifted = minf(maxf(add(x[0], constant(3.0)), zero), constant(6.0));
-      return mul(x[0], div(shifted, constant(6.0)));
+      return mul(x[0], mul(shifted, constant(1.0 / 6.0)));
     }
     if (kind == "softplus") return fn<math::LogOp>(add(one, fn<math::ExpOp>(x[0])));
     if (kind == "softsign") return div(x[0], add(one, math::AbsFOp::create(b, loc, x[0])));

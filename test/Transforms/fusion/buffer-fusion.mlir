@@ -1,7 +1,8 @@
 // TbeCommonRules0FusionPass and TbeMatmulElemwiseFusionPass (FU-1, UB
 // fusion): after planning, a cube op and the elementwise vector ops after it
-// form one kernel; when the cube op computes in fp16 the intermediate stays
-// in the accumulator's fp32 and one Cast leaves the group.
+// form one kernel. FU-4: no decision changes; the cube's accumulator is
+// converted to its planned output dtype first and every chain op computes
+// as it would alone (ascend.ub_step says where, per SoC family).
 // RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910 precision_mode=allow_mix_precision" \
 // RUN:   --prec-buffer-fusion="soc_version=Ascend910 precision_mode=allow_mix_precision" \
 // RUN:   | FileCheck %s
@@ -17,16 +18,27 @@
 // RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910B1 precision_mode=force_fp32" \
 // RUN:   --prec-buffer-fusion="soc_version=Ascend910B1 precision_mode=force_fp32" \
 // RUN:   | FileCheck %s --check-prefix=FP32
+// RUN: prec-opt %s --prec-plan-precision="soc_version=Ascend910B1 precision_mode=force_fp16" \
+// RUN:   --prec-buffer-fusion="soc_version=Ascend910B1 precision_mode=force_fp16" \
+// RUN:   | FileCheck %s --check-prefix=FIXPIPE
 
 // CHECK-LABEL: func.func @conv_relu
-// The Conv2D keeps the rule that chose fp16 (ML-2: white list); only its
-// kernel row's output changes.
-// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv", ascend.ub_pass = "TbeCommonRules0FusionPass"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16], outputs = [f32], {{.*}}rule = "ML-2", source = "built-in">
-// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv", {{.*}}precision = #ascend.precision<origin = f32, compute = f32, inputs = [f32], outputs = [f32], {{.*}}rule = "FU-1", source = "TbeCommonRules0FusionPass">
+// FU_4_convert_first (Ascend910, no FixPipe): the Conv2D keeps its fp16
+// output and the rule that chose it (ML-2); the Relu its own decision.
+// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv", ascend.ub_pass = "TbeCommonRules0FusionPass", ascend.ub_step = "the fp32 accumulator is converted to float16 on its way into UB"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16, f16], outputs = [f16], {{.*}}rule = "ML-2", source = "built-in">
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "conv", {{.*}}ascend.ub_step = "UB vector, computes in float16 as it would alone (ML-4)"{{.*}}precision = #ascend.precision<origin = f32, compute = f16, inputs = [f16], outputs = [f16], {{.*}}rule = "ML-4", source = "built-in">
+// No Cast inside the group: the Relu reads the converted fp16 value.
 // CAST-LABEL: func.func @conv_relu
-// CAST: ascend.Conv2D {{.*}}-> tensor<1x2x4x4xf32>
-// CAST-NEXT: ascend.Relu {{.*}}: tensor<1x2x4x4xf32>
-// CAST-NEXT: return
+// CAST: ascend.Conv2D {{.*}}-> tensor<1x2x4x4xf16>
+// CAST-NEXT: ascend.Relu {{.*}}: tensor<1x2x4x4xf16>
+// CAST-NEXT: ascend.Cast {{.*}}ascend.inserted{{.*}}to tensor<1x2x4x4xf32>
+// CAST-NOT: ub_group
+// CAST: return
+// FU_4_fixpipe (Ascend910B1): FixPipe converts (pre_conv), then applies the
+// Relu (pre_activation) on the fp16 value.
+// FIXPIPE-LABEL: func.func @conv_relu
+// FIXPIPE: ascend.Conv2D {{.*}}ascend.ub_step = "FixPipe converts the fp32 accumulator to float16 (pre_conv) first"
+// FIXPIPE: ascend.Relu {{.*}}ascend.ub_step = "FixPipe pre_activation, computes in float16 as it would alone (PM-5)"
 // OFF-LABEL: func.func @conv_relu
 // OFF-NOT: ub_group
 // OFF: return
@@ -102,11 +114,10 @@ func.func @pinned(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x
   return %y : tensor<1x2x4x4xf32>
 }
 
-// The group's exit conversion: a consumer that reads fp16 gets one Cast,
-// marked as the group's (it runs in the same kernel).
+// FU-4: the group's value is already fp16; a consumer reading fp16 needs
+// no Cast at all.
 // CAST-LABEL: func.func @exit_cast
-// CAST: ascend.Relu {{.*}}name = "relu3"{{.*}}: tensor<1x2x4x4xf32>
-// CAST-NEXT: ascend.Cast {{.*}}ascend.inserted, ascend.ub_group = "conv3"{{.*}}to tensor<1x2x4x4xf16>
+// CAST: ascend.Relu {{.*}}name = "relu3"{{.*}}: tensor<1x2x4x4xf16>
 // CAST-NEXT: ascend.Conv2D {{.*}}name = "conv4"
 // CAST-NOT: ascend.Cast {{.*}}ub_group = "conv3"
 func.func @exit_cast(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
@@ -128,6 +139,10 @@ func.func @exit_cast(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK: ascend.HardSwish {{.*}}ascend.ub_group = "conv5"
 // CHECK: ascend.Sigmoid {{.*}}ascend.ub_group = "conv5"
 // CHECK: ascend.Sub {{.*}}ascend.ub_group = "conv5"
+// On the FixPipe only the ReLU family goes into pre_activation; the rest
+// runs on the vector unit.
+// FIXPIPE-LABEL: func.func @conv_any_three
+// FIXPIPE: ascend.HardSwish {{.*}}ascend.ub_step = "UB vector, computes in float16 as it would alone (PM-5)"
 func.func @conv_any_three(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w5"}
   %c = ascend.Conv2D %x, %w {name = "conv5", strides = array<i64: 1, 1>,

@@ -1,8 +1,11 @@
 //===- BufferFusion.cpp - prec-buffer-fusion (UB fusion, FU-1) ------------===//
 //
 // After planning: a cube op and the elementwise ops after it become one
-// kernel, and the intermediate stays in the accumulator's dtype until the
-// group's output (docs/reference/fusion/TbeCommonRules0FusionPass.md).
+// kernel (docs/reference/fusion/TbeCommonRules0FusionPass.md). FU-4: the
+// cube's fp32 accumulator is converted to the cube op's planned output
+// dtype on its way out of L0C, and each chain op then computes as it would
+// alone; fusion saves launches and GM round trips, not roundings
+// (docs/numerics.md, "UB-fused chains").
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,27 +113,6 @@ public:
   }
 
 private:
-  /// The kernel row of `opType` whose inputs are `inputs` (a prefix is
-  /// enough: optional inputs) and whose output is `output`, if any.
-  std::optional<policy::KernelRow> rowWith(StringRef opType, ArrayRef<Type> leading,
-                                           Type output) const {
-    const policy::OpInfo *info = policy.library.find(opType.str());
-    std::optional<policy::DType> out = toDType(output);
-    if (!info || !info->aicore || !out)
-      return std::nullopt;
-    for (const policy::KernelRow &row : info->aicore->rows) {
-      if (row.outputs.empty() || row.outputs.front() != *out || row.inputs.size() < leading.size())
-        continue;
-      bool fits = llvm::all_of(llvm::enumerate(leading), [&](auto entry) {
-        std::optional<policy::DType> dtype = toDType(entry.value());
-        return dtype && row.inputs[entry.index()] == *dtype;
-      });
-      if (fits)
-        return row;
-    }
-    return std::nullopt;
-  }
-
   /// The elementwise ops after `cube` that join its kernel, by the rules
   /// of the convolution's pass or the matmul's.
   SmallVector<AscendOpInterface> chainAfter(AscendOpInterface cube, bool convolution) const {
@@ -176,55 +158,49 @@ private:
       op->setAttr(kBufferGroupAttr, groupName);
       op->setAttr(kBufferPassAttr, b.getStringAttr(pass));
     }
-    keepAccumulator(cube, chain, pass);
+    describeSteps(cube, chain, pass);
   }
 
-  /// FU-1: the cube op writes its fp32 accumulator and the chain computes in
-  /// fp32, when every op has a kernel row for it; the Cast back comes after.
-  void keepAccumulator(AscendOpInterface cube, ArrayRef<AscendOpInterface> chain,
-                       StringRef pass) {
+  /// FU-4: where each member of the group computes and rounds. Nothing in
+  /// the decisions changes: the cube op's output dtype is what L0C is
+  /// converted to, and every chain op keeps its own kernel row, compute
+  /// dtype and impl mode.
+  void describeSteps(AscendOpInterface cube, ArrayRef<AscendOpInterface> chain,
+                     StringRef pass) {
+    Builder b(module.getContext());
     PrecisionAttr decision = cube.getPrecisionDecision();
-    ArrayRef<Type> outputs = decision.getOutputs();
-    if (outputs.size() != 1 || !isReduced(outputs.front()))
+    if (decision.getOutputs().empty())
       return;
-    Type f32 = Float32Type::get(module.getContext());
-    ArrayRef<Type> inputs = decision.getInputs();
-    std::optional<policy::KernelRow> cubeRow =
-        rowWith(cube.getOpType(), inputs.take_front(2), f32);
-    if (!cubeRow)
-      return;
-    SmallVector<AscendOpInterface> widened;
+    Type out = decision.getOutputs().front();
+    bool fixpipe = policy.soc.fixpipe;
+    bool biasInUB = !fixpipe && isa<Conv2DOp>(cube.getOperation()) &&
+                    cube->getNumOperands() > 2 && isReduced(out);
+    // The report speaks CANN's dtype names, the remarks MLIR's.
+    auto cubeStep = [&](const std::string &dtype) {
+      return fixpipe ? "FixPipe converts the fp32 accumulator to " + dtype + " (pre_conv) first"
+                     : "the fp32 accumulator is converted to " + dtype + " on its way into UB" +
+                           (biasInUB ? ", then the bias is added in " + dtype : std::string());
+    };
+    cube->setAttr(kBufferStepAttr, b.getStringAttr(cubeStep(dtypeNameOf(out))));
+    explainOp(cube, pass, cube.getNodeName().str() + ": " + cubeStep(typeName(out)) +
+                              "; the ops after it in the same kernel read that value, as they "
+                              "would from GM");
+    // On a FixPipe, CANN's conv fixpipe fusion takes the ReLU family right
+    // after the cube into pre_activation (after pre_conv: the same values
+    // as the standalone op on the converted result).
+    bool inFixpipe = fixpipe;
     for (AscendOpInterface op : chain) {
-      SmallVector<Type> allF32(op->getNumOperands(), f32);
-      if (!rowWith(op.getOpType(), allF32, f32))
-        break;
-      widened.push_back(op);
-    }
-    if (widened.empty())
-      return;
-    // The cube op still computes as its rule decided; only the output of
-    // its kernel row changes, so its rule and source stay.
-    SmallVector<Type> cubeInputs;
-    for (size_t i = 0; i < inputs.size(); ++i)
-      cubeInputs.push_back(i < cubeRow->inputs.size()
-                               ? toMlirType(module.getContext(), cubeRow->inputs[i])
-                               : inputs[i]);
-    cube.setPrecisionDecision(PrecisionAttr::get(
-        module.getContext(), decision.getOrigin(), decision.getCompute(), cubeInputs, {f32},
-        decision.getEngine(), decision.getList(), decision.getRule(), decision.getSource()));
-    explainOp(cube, pass, cube.getNodeName().str() + " writes its fp32 accumulator to " +
-                              "the ops after it in the same kernel, not " +
-                              typeName(outputs.front()));
-    for (AscendOpInterface op : widened) {
-      PrecisionAttr old = op.getPrecisionDecision();
-      SmallVector<Type> opInputs(op->getNumOperands(), f32);
-      op.setPrecisionDecision(PrecisionAttr::get(module.getContext(), old.getOrigin(), f32,
-                                                 opInputs, {f32}, old.getEngine(),
-                                                 old.getList(), "FU-1", pass));
-      explainOp(op, pass, op.getNodeName().str() + " computes in f32, not " +
-                              typeName(old.getCompute()) + ": it runs in " +
-                              cube.getNodeName().str() +
-                              "'s kernel and reads the fp32 accumulator unrounded");
+      inFixpipe = inFixpipe && isa<ReluOp, LeakyReluOp, PReluOp>(op.getOperation());
+      PrecisionAttr own = op.getPrecisionDecision();
+      auto step = [&](const std::string &dtype) {
+        return (inFixpipe ? "FixPipe pre_activation" : "UB vector") +
+               std::string(", computes in ") + dtype + " as it would alone (" +
+               own.getRule().str() + ")";
+      };
+      op->setAttr(kBufferStepAttr, b.getStringAttr(step(dtypeNameOf(own.getCompute()))));
+      explainOp(op, pass, op.getNodeName().str() + " runs in " + cube.getNodeName().str() +
+                              "'s kernel: " + step(typeName(own.getCompute())) + ", on the " +
+                              typeName(out) + " value");
     }
   }
 
@@ -248,7 +224,7 @@ private:
       if (llvm::none_of(keys, [&](const std::string &key) { return explainOnly.count(key); }))
         return;
     }
-    op->emitRemark() << text << " [FU-1, " << pass << "]";
+    op->emitRemark() << text << " [FU-4, " << pass << "]";
   }
 
   ModuleOp module;

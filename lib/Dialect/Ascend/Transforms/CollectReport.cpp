@@ -96,6 +96,8 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
       node.bufferGroup = group.str();
     if (auto pass = op->getAttrOfType<StringAttr>(kBufferPassAttr))
       node.bufferPass = pass.str();
+    if (auto step = op->getAttrOfType<StringAttr>(kBufferStepAttr))
+      node.bufferStep = step.str();
     if (op->hasAttr(kInsertedAttr)) {
       node.insertedCast = true;
       node.engine = "AICore-vector";

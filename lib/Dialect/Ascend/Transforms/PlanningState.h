@@ -30,6 +30,8 @@ inline constexpr llvm::StringLiteral kConstantsConvertedAttr =
 /// and the fusion pass (prec-buffer-fusion).
 inline constexpr llvm::StringLiteral kBufferGroupAttr = "ascend.ub_group";
 inline constexpr llvm::StringLiteral kBufferPassAttr = "ascend.ub_pass";
+/// FU-4: where a UB group's member converts or computes (for the report).
+inline constexpr llvm::StringLiteral kBufferStepAttr = "ascend.ub_step";
 /// Unit attribute on the Casts materialization inserted.
 inline constexpr llvm::StringLiteral kInsertedAttr = "ascend.inserted";
 

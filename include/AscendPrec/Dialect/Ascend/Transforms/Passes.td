@@ -81,13 +81,13 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     Swish), else none. After a matmul: up to four of Relu, LeakyRelu, Add,
     Sub, Mul and ClipByValue.
 
-    When the cube op computes in fp16 or bf16, the group keeps the
-    intermediate in the accumulator's fp32: the cube op takes its kernel
-    row with an fp32 output, the chain computes in fp32, and the one Cast
-    back to the planned dtype comes after the group (inserted by
-    `prec-materialize-precision`). The changed decisions carry rule FU-1 and
-    the pass as their source. An op pinned by customize_dtypes or keep_dtype
-    ends the chain (its dtypes are the user's).
+    No decision changes (FU-4): CANN converts the cube's fp32 accumulator
+    to the cube op's output dtype on its way out of L0C (into UB on the
+    Ascend910/310P, by the FixPipe's pre_conv on the 910B family) and the
+    chain ops compute as they would alone. Each member gets
+    `ascend.ub_step`, where it converts or computes (for the report and
+    `--explain`). An op pinned by customize_dtypes or keep_dtype ends the
+    chain (its dtypes are the user's).
 
     Takes the same CANN options as `prec-plan-precision`
     (`fusion_switch_file` can turn either pass off).
