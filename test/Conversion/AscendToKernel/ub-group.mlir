@@ -8,6 +8,13 @@
 // RUN:   --prec-lower-to-kernel | FileCheck %s
 // RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910B1 precision_mode=allow_mix_precision" \
 // RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefix=FIXPIPE
+// The 310P converts into UB like the 910 (no FixPipe).
+// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend310P3 precision_mode=allow_mix_precision" \
+// RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefix=P310
+// A chain op's impl mode holds in the group as alone: high_precision
+// computes an fp16 Sigmoid in fp32 (IM-7).
+// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910 precision_mode=force_fp16 op_select_implmode=high_precision" \
+// RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefix=IMPL
 
 // CHECK-LABEL: akernel.kernel @conv
 // CHECK-SAME: engine = #akernel.engine<mix>, nodes = ["conv", "relu"]
@@ -39,6 +46,10 @@ func.func @conv_relu(%x: tensor<1x1x4x4xf16>) -> tensor<1x2x4x4xf16> {
 // CHECK-NEXT: akernel.load %{{.*}} -> %[[B:[^ ]*]] : memref<1x2xf16, {{.*}}> -> memref<1x{{[0-9]+}}xf16, #akernel.space<ub>>
 // CHECK-NEXT: akernel.vop "add" %[[T]], %[[B]] -> %[[T]] {compute = f16}
 // CHECK-NEXT: akernel.vop "hard_swish" %[[T]] -> %{{.*}} {compute = f32}
+// P310-LABEL: akernel.kernel @conv_b
+// P310: akernel.fixpipe %{{.*}} -> %[[T:[^ ]*]] {round = #akernel.round<rint>} : memref<{{.*}}xf32, #akernel.space<l0c>> -> memref<{{.*}}xf16, #akernel.space<ub>>
+// P310-NEXT: akernel.load
+// P310-NEXT: akernel.vop "add" %[[T]], %{{.*}} -> %[[T]] {compute = f16}
 // FIXPIPE-LABEL: akernel.kernel @conv_b
 // FIXPIPE: akernel.fixpipe %{{.*}} -> %{{.*}} bias %{{.*}} {round = #akernel.round<rint>}
 // FIXPIPE-NOT: akernel.vop "add"
@@ -66,4 +77,18 @@ func.func @matmul_residual(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %r: ten
   %m = ascend.MatMulV2 %a, %b {name = "mm"} : (tensor<16x64xf16>, tensor<64x32xf16>) -> tensor<16x32xf16>
   %y = ascend.Add %m, %r {name = "res"} : (tensor<16x32xf16>, tensor<16x32xf16>) -> tensor<16x32xf16>
   return %y : tensor<16x32xf16>
+}
+
+// IMPL-LABEL: akernel.kernel @conv_s
+// IMPL: akernel.fixpipe {{.*}} -> memref<{{.*}}xf16, #akernel.space<ub>>
+// IMPL: akernel.vop "sigmoid" %{{.*}} -> %{{.*}} {compute = f32}
+// CHECK-LABEL: akernel.kernel @conv_s
+// CHECK: akernel.vop "sigmoid" %{{.*}} -> %{{.*}} {compute = f16}
+func.func @conv_sigmoid(%x: tensor<1x1x4x4xf16>) -> tensor<1x2x4x4xf16> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf16> {name = "w_s"}
+  %c = ascend.Conv2D %x, %w {name = "conv_s", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf16>, tensor<2x1x1x1xf16>) -> tensor<1x2x4x4xf16>
+  %y = ascend.Sigmoid %c {name = "sig_s"} : tensor<1x2x4x4xf16>
+  return %y : tensor<1x2x4x4xf16>
 }
