@@ -370,7 +370,17 @@ std::optional<HostTensor> originalWeights(ascend::ConstOp constant,
                                           const llvm::StringMap<ElementsAttr> &originals) {
   auto name = constant->getAttrOfType<StringAttr>("name");
   Type planned = cast<ShapedType>(constant.getValue().getType()).getElementType();
-  if (!name || !(planned.isF16() || planned.isBF16()))
+  if (!(planned.isF16() || planned.isBF16()))
+    return std::nullopt;
+  std::string why;
+  // What materialization converted it from (a fused constant too: the
+  // fp32 values graph fusion folded).
+  if (auto before = constant->getAttrOfType<ElementsAttr>(ascend::kReferenceValueAttr))
+    if (cast<ShapedType>(before.getType()).getShape() ==
+        cast<ShapedType>(constant.getValue().getType()).getShape())
+      if (std::optional<HostTensor> original = constantTensor(before, false, why))
+        return original->convertedTo(ElementType::F32);
+  if (!name)
     return std::nullopt;
   auto found = originals.find(name.getValue());
   if (found == originals.end())
@@ -379,7 +389,6 @@ std::optional<HostTensor> originalWeights(ascend::ConstOp constant,
   if (originalType.getShape() != cast<ShapedType>(constant.getValue().getType()).getShape() ||
       !isa<FloatType>(originalType.getElementType()))
     return std::nullopt;
-  std::string why;
   std::optional<HostTensor> original = constantTensor(found->second, false, why);
   std::optional<HostTensor> plan = constantTensor(constant.getValue(), false, why);
   if (!original || !plan)

@@ -10,7 +10,8 @@
 // IO-SAME: (%{{.*}}: tensor<4x16xf16>) -> (tensor<4x8xf32>, tensor<4x8xf16>)
 func.func @net(%x: tensor<4x16xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   // The weight is converted at compile time: no runtime Cast of a constant.
-  // CHECK-DAG: %[[W16:.*]] = ascend.Const dense<5.000000e-01> : tensor<16x8xf16> {name = "w/float16"}
+  // The values it came from ride along for the fp32 reference of a run.
+  // CHECK-DAG: %[[W16:.*]] = ascend.Const dense<5.000000e-01> : tensor<16x8xf16> {ascend.reference_value = dense<5.000000e-01> : tensor<16x8xf32>, name = "w/float16"}
   // CHECK-DAG: %[[X16:.*]] = ascend.Cast %[[X]] {ascend.inserted, name = "arg0/Cast_float16"} : tensor<4x16xf32> to tensor<4x16xf16>
   %w = ascend.Const dense<0.5> : tensor<16x8xf32> {name = "w"}
   // CHECK: %[[FC:.*]] = ascend.MatMulV2 %[[X16]], %[[W16]] {{.*}} : (tensor<4x16xf16>, tensor<16x8xf16>) -> tensor<4x8xf16>

@@ -147,9 +147,12 @@ double AccuracyResult::medianRunMs() const { return median(runMs); }
 namespace {
 
 /// The worst statistics over a launch's outputs.
-ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<HostTensor> &reference) {
+ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<HostTensor> &reference,
+                   const std::vector<size_t> &scored) {
   ErrorStats worst;
-  for (size_t i = 0; i < actual.size() && i < reference.size(); ++i) {
+  for (size_t i : scored) {
+    if (i >= actual.size() || i >= reference.size())
+      continue;
     ErrorStats stats = compareTensors(actual[i], reference[i]);
     worst.elements += stats.elements;
     worst.maxAbsErr = std::max(worst.maxAbsErr, stats.maxAbsErr);
@@ -162,6 +165,22 @@ ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<Host
     worst.nonFinite += stats.nonFinite;
   }
   return worst;
+}
+
+/// The outputs of a launch the model's graph reads or returns: a result
+/// nothing uses (a LayerNorm's mean and inverse std when the ONNX node has
+/// only its first output) is internal and not scored. All of them when
+/// none is used (the launch's outputs are the graph's, through a return).
+std::vector<size_t> scoredOutputs(const exec::LaunchOutputs &launch) {
+  std::vector<size_t> scored, all;
+  for (auto [i, result] : llvm::enumerate(launch.op->getResults())) {
+    if (i >= launch.outputs.size())
+      break;
+    all.push_back(i);
+    if (!result.use_empty())
+      scored.push_back(i);
+  }
+  return scored.empty() ? all : scored;
 }
 
 /// An error jumps at a launch when it is perceptible (rel_rmse >= 1e-4) and
@@ -217,7 +236,8 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
     op.kernel = planLaunch.launch ? planLaunch.launch.getKernel().str()
                                   : "(host control flow: " +
                                         planLaunch.op->getName().getStringRef().str() + ")";
-    op.vsReference = worstOf(planLaunch.outputs, referenceLaunch.outputs);
+    op.vsReference = worstOf(planLaunch.outputs, referenceLaunch.outputs,
+                             scoredOutputs(planLaunch));
     op.hostMs = planLaunch.hostMs;
     double inputError = 0;
     for (Value operand : planLaunch.op->getOperands())
@@ -357,8 +377,10 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("inputs", inputsFrom);
-    json.attribute("reference", "the same kernels with f16/bf16 widened to f32 and the "
-                                "model's own weights");
+    json.attribute("reference", "the model in fp32: the same kernels with every f16/bf16 "
+                                "buffer, compute dtype and conversion widened to f32, on the "
+                                "constants as they were before planning converted them (the "
+                                "exported weights; a fused op's folded fp32 weights)");
     json.attribute("tolerance", llvm::json::Object{{"rtol", run.rtol}, {"atol", run.atol}});
     json.attributeArray("outputs", [&] {
       for (const OutputAccuracy &output : result.outputs)

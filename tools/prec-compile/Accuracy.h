@@ -1,8 +1,8 @@
 //===- Accuracy.h - running a plan against its fp32 reference -------------===//
 //
 // --run executes the planned kernels and the fp32 reference (the same
-// kernels with every f16/bf16 widened to f32 and the model's own weights) in
-// lockstep, so every launch's outputs are compared as they are produced and
+// kernels with every f16/bf16 widened to f32, on the constants as they were
+// before planning converted them) in lockstep, so every launch's outputs are compared as they are produced and
 // no intermediate is kept longer than the graph needs it.
 //
 //===----------------------------------------------------------------------===//

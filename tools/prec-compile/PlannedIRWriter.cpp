@@ -105,8 +105,33 @@ swapWeightsForStandIns(mlir::ModuleOp module, bool fullConstants) {
 
 } // namespace
 
+namespace {
+
+/// Takes the fp32 reference's values (ascend.reference_value) off the
+/// converted constants while the module is printed: they are the run's,
+/// not the plan's, and would write every converted weight twice.
+class ReferenceValuesHidden {
+public:
+  explicit ReferenceValuesHidden(mlir::ModuleOp module) {
+    module.walk([&](ascend::ConstOp constant) {
+      if (mlir::Attribute value = constant->removeAttr(ascend::kReferenceValueAttr))
+        hidden.emplace_back(constant, value);
+    });
+  }
+  ~ReferenceValuesHidden() {
+    for (auto &[constant, value] : hidden)
+      constant->setAttr(ascend::kReferenceValueAttr, value);
+  }
+
+private:
+  std::vector<std::pair<ascend::ConstOp, mlir::Attribute>> hidden;
+};
+
+} // namespace
+
 bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
                     std::string &error) {
+  ReferenceValuesHidden referenceValues(module);
   llvm::MapVector<mlir::AsmResourceBlob *, std::optional<mlir::DenseResourceElementsHandle>>
       streamed = swapWeightsForStandIns(module, fullConstants);
   std::error_code ec;

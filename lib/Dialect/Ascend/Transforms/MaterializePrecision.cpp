@@ -50,6 +50,10 @@ public:
                                     builder.getStringAttr(constant.getName().str() +
                                                           "/" + dtypeNameOf(dtype)),
                                     nullptr, nullptr, nullptr, nullptr);
+        // The values before the conversion, for the fp32 reference of a run
+        // (the attribute is the one the constant holds: no copy).
+        if (isa<FloatType>(getElementTypeOrSelf(constant.getValue().getType())))
+          converted.getDefiningOp()->setAttr(kReferenceValueAttr, constant.getValue());
         ++constantsConverted;
       }
     }

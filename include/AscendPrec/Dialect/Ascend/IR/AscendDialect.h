@@ -14,4 +14,11 @@
 #define GET_ATTRDEF_CLASSES
 #include "AscendPrec/Dialect/Ascend/IR/AscendAttrs.h.inc"
 
+namespace ascendprec::ascend {
+/// On an `ascend.Const` that prec-materialize-precision converted to
+/// fp16/bf16: the values it was converted from (the same attribute the
+/// original constant held), which the fp32 reference of a run uses.
+inline constexpr llvm::StringLiteral kReferenceValueAttr = "ascend.reference_value";
+} // namespace ascendprec::ascend
+
 #endif // ASCENDPREC_DIALECT_ASCEND_IR_ASCENDDIALECT_H
