@@ -377,6 +377,17 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("inputs", inputsFrom);
+    if (inputsFrom.rfind("random", 0) == 0)
+      json.attributeObject("random_inputs", [&] {
+        json.attribute("seed", run.seed);
+        json.attributeObject("ranges", [&] {
+          for (const InputRange &range : run.ranges)
+            json.attributeArray(range.input, [&] {
+              json.value(range.low);
+              json.value(range.high);
+            });
+        });
+      });
     json.attribute("reference", "the model in fp32: the same kernels with every f16/bf16 "
                                 "buffer, compute dtype and conversion widened to f32, on the "
                                 "constants as they were before planning converted them (the "

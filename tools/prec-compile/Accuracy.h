@@ -72,6 +72,9 @@ struct AccuracyRun {
   std::string overflow = "soc";
   double rtol = 1e-3, atol = 1e-7;
   llvm::StringMap<mlir::ElementsAttr> modelConstants; ///< the reference's weights
+  /// Random inputs (no --run=DIR): --run-seed and --run-range.
+  uint64_t seed = 0;
+  std::vector<InputRange> ranges;
 };
 
 /// Runs `kernels` and its reference on `inputs`; nullopt with `problems`

@@ -43,6 +43,10 @@ std::string helpText() {
                                 "inputs; writes accuracy.json and run/output_<i>.pb into the "
                                 "--output folder") +
       optionLine("--run-iterations=N", "time N runs of the plan (median; default 1)") +
+      optionLine("--run-seed=N", "seed of the random inputs of --run (default 0)") +
+      optionLine("--run-range=\"NAME:LO,HI;...\"",
+                 "draw input NAME of --run from [LO, HI) (integers: whole numbers), e.g. "
+                 "\"ids:0,30522;x:0,255\"") +
       optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
       optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "
                                     "inputs; a table and compare.json (implies --run)") +

@@ -12,6 +12,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -59,7 +60,8 @@ asElementType(const ascendprec::runtime::HostTensor &tensor, ascendprec::runtime
 
 /// The run's inputs (--run=DIR or seeded random) and the model's output
 /// names, checked against the graph's inputs.
-int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, RunInputs &prepared) {
+int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, const AccuracyRun &run,
+                     RunInputs &prepared) {
   // Inputs: the model's input shapes, fixed (a dynamic one needs
   // --input_shape first).
   std::vector<std::string> inputNames;
@@ -103,10 +105,37 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, Run
   std::vector<NamedTensor> &expected = prepared.expected;
   std::string error, &inputsFrom = prepared.from;
   if (runFolder.empty()) {
-    uint64_t state = 0;
+    // --run-range names inputs by their model names.
+    std::vector<const InputRange *> rangeOf(shapes.size(), nullptr);
+    std::string rangesText;
+    for (const InputRange &range : run.ranges) {
+      auto found = std::find(inputNames.begin(), inputNames.end(), range.input);
+      if (found == inputNames.end()) {
+        llvm::errs() << "<command line>: error: --run-range names input '"
+                     << policy::escapeForDisplay(range.input) << "', which the model does not have"
+                     << policy::unknownNameHint(range.input, inputNames, "inputs") << "\n";
+        return UserError;
+      }
+      size_t i = found - inputNames.begin();
+      bool integer = !ascendprec::runtime::isFloat(types[i]);
+      if (integer && std::ceil(range.high) <= std::ceil(range.low)) {
+        llvm::errs() << "<command line>: error: --run-range: input '"
+                     << policy::escapeForDisplay(range.input)
+                     << "' holds integers, and no whole number lies in ["
+                     << llvm::format("%g", range.low) << ", " << llvm::format("%g", range.high)
+                     << ")\n";
+        return UserError;
+      }
+      rangeOf[i] = &range;
+      auto shortest = [](double value) { return llvm::formatv("{0}", llvm::format("%g", value)).str(); };
+      rangesText += "; " + range.input + (integer ? " integers" : " uniform") + " in [" +
+                    shortest(range.low) + ", " + shortest(range.high) + ")";
+    }
+    uint64_t state = run.seed;
     for (size_t i = 0; i < shapes.size(); ++i)
-      inputs.push_back(randomTensor(types[i], shapes[i], state));
-    inputsFrom = "random (seed 0; floats uniform in [-1, 1), integers in [0, 10))";
+      inputs.push_back(randomTensor(types[i], shapes[i], state, rangeOf[i]));
+    inputsFrom = "random (seed " + std::to_string(run.seed) +
+                 "; floats uniform in [-1, 1), integers in [0, 10)" + rangesText + ")";
   } else {
     std::optional<RunFolder> folder = readRunFolder(runFolder, shapes.size(), error);
     if (!folder) {
@@ -195,7 +224,7 @@ int driver::runOnHost(mlir::ModuleOp kernels, const std::string &runFolder, cons
     llvm::errs() << "prec-compile: internal error: the kernels have no graph function\n";
     return InternalError;
   }
-  if (int status = prepareRunInputs(graph, runFolder, prepared); status != Success)
+  if (int status = prepareRunInputs(graph, runFolder, run, prepared); status != Success)
     return status;
   const std::vector<std::string> &outputNames = prepared.outputNames;
   const std::string &inputsFrom = prepared.from;
@@ -264,7 +293,8 @@ std::string driver::accuracySummary(const AccuracyResult &accuracy, const Accura
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "Measured on the host CPU with the device's rounding ("
-     << (runFolder.empty() ? "random inputs, seed 0" : "inputs from " + runFolder)
+     << (runFolder.empty() ? "random inputs, seed " + std::to_string(run.seed)
+                           : "inputs from " + runFolder)
      << "), against the fp32 reference:\n";
   for (const OutputAccuracy &output : accuracy.outputs) {
     os << "  output '" << policy::escapeForDisplay(output.name) << "': rel rmse "

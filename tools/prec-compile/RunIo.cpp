@@ -2,12 +2,14 @@
 
 #include "RunIo.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include "AscendPrec/Policy/InputFile.h"
 
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -224,8 +226,51 @@ std::optional<RunFolder> driver::readRunFolder(const std::string &folder, size_t
   return run;
 }
 
+std::optional<std::vector<InputRange>> driver::parseInputRanges(const std::string &text,
+                                                                std::string &error) {
+  std::vector<InputRange> ranges;
+  llvm::SmallVector<llvm::StringRef> entries;
+  llvm::StringRef(text).split(entries, ';', -1, /*KeepEmpty=*/false);
+  auto number = [](llvm::StringRef word, double &value) {
+    word = word.trim();
+    std::string copy = word.str();
+    char *end = nullptr;
+    value = std::strtod(copy.c_str(), &end);
+    return !copy.empty() && *end == '\0' && std::isfinite(value);
+  };
+  for (llvm::StringRef entry : entries) {
+    size_t colon = entry.rfind(':');
+    InputRange range;
+    auto [low, high] = colon == llvm::StringRef::npos ? std::pair<llvm::StringRef, llvm::StringRef>()
+                                                      : entry.substr(colon + 1).split(',');
+    if (colon == llvm::StringRef::npos || colon == 0 || !number(low, range.low) ||
+        !number(high, range.high)) {
+      error = "--run-range: '" + entry.str() +
+              "' is not NAME:LOW,HIGH (e.g. \"ids:0,30522;x:0,255\")";
+      return std::nullopt;
+    }
+    range.input = entry.substr(0, colon).trim().str();
+    if (!(range.low < range.high)) {
+      error = "--run-range: input '" + range.input + "' needs LOW < HIGH, not " +
+              low.trim().str() + "," + high.trim().str();
+      return std::nullopt;
+    }
+    for (const InputRange &earlier : ranges)
+      if (earlier.input == range.input) {
+        error = "--run-range names input '" + range.input + "' twice";
+        return std::nullopt;
+      }
+    ranges.push_back(range);
+  }
+  if (ranges.empty()) {
+    error = "--run-range names no input: give NAME:LOW,HIGH (e.g. \"ids:0,30522;x:0,255\")";
+    return std::nullopt;
+  }
+  return ranges;
+}
+
 HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &shape,
-                                uint64_t &state) {
+                                uint64_t &state, const InputRange *range) {
   HostTensor tensor(type, shape);
   std::mt19937_64 generator(state);
   for (int64_t i = 0; i < tensor.numElements(); ++i) {
@@ -233,7 +278,14 @@ HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &sh
     // 53 random bits as a double in [0, 1): the same on every platform,
     // unlike std::uniform_real_distribution.
     double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
-    if (runtime::isFloat(type))
+    if (range && runtime::isFloat(type))
+      tensor.set(i, range->low + unit * (range->high - range->low));
+    else if (range)
+      // Whole numbers in [low, high): floor of a uniform draw over it.
+      tensor.setInt(i, static_cast<int64_t>(std::floor(std::ceil(range->low) +
+                                                        unit * (std::ceil(range->high) -
+                                                                std::ceil(range->low)))));
+    else if (runtime::isFloat(type))
       tensor.set(i, unit * 2.0 - 1.0);
     else if (type == ElementType::I1)
       tensor.setInt(i, static_cast<int64_t>(bits >> 63));

@@ -46,11 +46,24 @@ std::optional<RunFolder> readRunFolder(const std::string &folder, size_t inputCo
 /// run reports those later).
 std::vector<std::optional<std::vector<int64_t>>> readShapeDecidingInputs(const std::string &folder);
 
+/// --run-range: the values one input is drawn from, [low, high).
+struct InputRange {
+  std::string input;
+  double low = 0, high = 0;
+};
+
+/// Parses --run-range="NAME:LOW,HIGH;NAME:LOW,HIGH" (a name may hold
+/// colons: the last one separates it); nullopt with `error` set.
+std::optional<std::vector<InputRange>> parseInputRanges(const std::string &text,
+                                                        std::string &error);
+
 /// Seeded random inputs: floats uniform in [-1, 1), integers in [0, 10),
-/// booleans 0/1; the generator is std::mt19937_64 with seed 0, one stream
-/// over the inputs in order (the same values on every machine).
+/// booleans 0/1, or uniform in `range` (integers: whole numbers in
+/// [low, high)); the generator is std::mt19937_64 seeded with `state` (the
+/// run's seed, 0 by default), one stream over the inputs in order (the
+/// same values on every machine).
 runtime::HostTensor randomTensor(runtime::ElementType type, const std::vector<int64_t> &shape,
-                                 uint64_t &state);
+                                 uint64_t &state, const InputRange *range = nullptr);
 
 } // namespace ascendprec::driver
 

@@ -42,6 +42,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -132,6 +133,9 @@ struct DriverFlags {
   /// --run[=DIR]: run the plan on the host (DIR empty: random inputs).
   std::optional<std::string> run;
   unsigned runIterations = 1, threads = 1;
+  /// --run-seed=N and --run-range=...: random inputs only.
+  uint64_t runSeed = 0;
+  std::vector<driver::InputRange> runRanges;
   /// --compare-modes: plan, estimate and run every precision mode.
   bool compareModes = false;
   /// --search-precision=TARGET and --search-budget=N.
@@ -209,6 +213,39 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   }
   if (flags.compareModes && !flags.run)
     flags.run = ""; // it measures: seeded random inputs unless --run=DIR
+  for (const char *name : {"run-seed", "run-range"}) {
+    if (!flag(name))
+      continue;
+    if (!flags.run || !flags.run->empty()) {
+      diags.error({"<command line>"},
+                  std::string("--") + name +
+                      (flags.run ? " shapes random inputs, and --run=DIR reads them from its "
+                                   "files: leave out one of the two"
+                                 : " applies to a run: add --run (random inputs)"));
+      return std::nullopt;
+    }
+  }
+  if (const std::string *seed = flag("run-seed")) {
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long number = std::strtoull(seed->c_str(), &end, 10);
+    if (seed->empty() || *end || (*seed)[0] == '-' || errno == ERANGE) {
+      diags.error({"<command line>"}, "--run-seed takes a whole number from 0 to 2^64 - 1, not '" +
+                                          policy::escapeForDisplay(*seed) + "'");
+      return std::nullopt;
+    }
+    flags.runSeed = number;
+  }
+  if (const std::string *ranges = flag("run-range")) {
+    std::string error;
+    std::optional<std::vector<driver::InputRange>> parsedRanges =
+        driver::parseInputRanges(*ranges == "true" ? "" : *ranges, error);
+    if (!parsedRanges) {
+      diags.error({"<command line>"}, error);
+      return std::nullopt;
+    }
+    flags.runRanges = std::move(*parsedRanges);
+  }
   for (const char *name : {"run-iterations", "threads"}) {
     const std::string *value = flag(name);
     if (!value)
@@ -268,8 +305,8 @@ int run(const std::vector<std::string> &args) {
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
       args,
       {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
-       "run", "run-iterations", "threads", "compare-modes", "search-precision",
-       "search-budget"},
+       "run", "run-iterations", "run-seed", "run-range", "threads", "compare-modes",
+       "search-precision", "search-budget"},
       diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
@@ -454,6 +491,8 @@ int run(const std::vector<std::string> &args) {
     accuracyRun.threads = flags->threads;
     accuracyRun.iterations = flags->runIterations;
     accuracyRun.modelConstants = std::move(modelConstants);
+    accuracyRun.seed = flags->runSeed;
+    accuracyRun.ranges = flags->runRanges;
     // The JIT adds dialects and translations to the context, which must
     // not change while planned.mlir is printed from it.
     plannedWritten.wait();
