@@ -165,6 +165,45 @@ std::string closestMatch(const std::string &word,
   return bestDistance <= limit ? best : std::string();
 }
 
+std::vector<std::string> likelyMeant(const std::string &word,
+                                     const std::vector<std::string> &candidates) {
+  // Case and '-' against '_' do not count: --compare_modes is --compare-modes.
+  auto normal = [](llvm::StringRef text) {
+    std::string folded = text.lower();
+    std::replace(folded.begin(), folded.end(), '-', '_');
+    return folded;
+  };
+  std::string typed = normal(word);
+  std::vector<std::string> same, prefixed;
+  for (const std::string &candidate : candidates) {
+    std::string folded = normal(candidate);
+    if (folded == typed)
+      same.push_back(candidate);
+    else if (typed.size() >= 3 && folded.size() >= 3 &&
+             (llvm::StringRef(folded).starts_with(typed) ||
+              llvm::StringRef(typed).starts_with(folded)))
+      prefixed.push_back(candidate);
+  }
+  if (!same.empty())
+    return {same.front()};
+  if (!prefixed.empty()) {
+    // The shortest ones: Ascend310 means a family (Ascend310P, Ascend310B),
+    // not one of its many versions.
+    size_t shortest = prefixed.front().size();
+    for (const std::string &candidate : prefixed)
+      shortest = std::min(shortest, candidate.size());
+    std::vector<std::string> best;
+    for (const std::string &candidate : prefixed)
+      if (candidate.size() == shortest && best.size() < 3)
+        best.push_back(candidate);
+    return best;
+  }
+  std::string closest = closestMatch(word, candidates);
+  if (closest.empty())
+    return {};
+  return {closest};
+}
+
 std::string joinChoices(const std::vector<std::string> &choices,
                         const std::string &lastSeparator) {
   std::string text;

@@ -385,9 +385,11 @@ std::optional<Policy> Policy::build(const SessionOptions &options,
     policy.socVersion = soc->text;
     policy.soc = *info;
   } else {
-    std::string hint = closestMatch(soc->text, knownSocVersions());
+    std::vector<std::string> meant = likelyMeant(soc->text, knownSocVersions());
+    for (std::string &name : meant)
+      name = "'" + name + "'";
     local.error(soc->loc, "unknown soc_version '" + soc->text + "'" +
-                              (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
+                              (meant.empty() ? "" : "; did you mean " + joinChoices(meant) + "?") +
                               " Known: " + joinChoices(knownSocVersions(), ", "),
                 "OP-1");
   }

@@ -1,5 +1,6 @@
 //===- Resolver.cpp - per-op answers with rule and source -----------------===//
 
+#include "AscendPrec/Policy/OnnxOpTypes.h"
 #include "AscendPrec/Policy/Policy.h"
 
 #include <algorithm>
@@ -279,6 +280,28 @@ struct SettingEntry {
   SourceLoc loc;
 };
 
+/// Why an entry may match nothing: an ONNX op type whose CANN name the
+/// model has ("OpType::Softmax" for SoftmaxV2), else a near name.
+std::string unmatchedHint(const SettingEntry &entry, const std::set<std::string> &nodeNames,
+                          const std::set<std::string> &opTypes) {
+  if (entry.isOpType) {
+    std::string cann = cannOpTypeForOnnx(entry.name);
+    if (cann != entry.name && opTypes.count(cann))
+      return ": ONNX's name; CANN's op type is " + cann + ", write OpType::" + cann;
+  }
+  const std::set<std::string> &names = entry.isOpType ? opTypes : nodeNames;
+  // Suggesting among a huge graph's names costs more than it helps.
+  if (names.size() > 20000)
+    return "";
+  std::vector<std::string> meant =
+      likelyMeant(entry.name, std::vector<std::string>(names.begin(), names.end()));
+  if (meant.empty())
+    return "";
+  for (std::string &name : meant)
+    name = "'" + std::string(entry.isOpType ? "OpType::" : "") + name + "'";
+  return ": did you mean " + joinChoices(meant) + "?";
+}
+
 /// One warning listing (up to 10) entries of `what` that match no node name
 /// or op type of the model, located at the earliest one so that an editor
 /// can jump there (`fallback` when none has a line).
@@ -295,7 +318,8 @@ void warnUnmatched(const std::string &what, const std::vector<SettingEntry> &ent
       first = entry.loc;
     unmatched.push_back((entry.isOpType ? "OpType::" : "") + entry.name +
                         (entry.loc.line ? " (line " + std::to_string(entry.loc.line) + ")"
-                                        : ""));
+                                        : "") +
+                        unmatchedHint(entry, nodeNames, opTypes));
   }
   if (unmatched.empty())
     return;

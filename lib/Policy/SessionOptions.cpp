@@ -36,13 +36,18 @@ static std::vector<std::string> allOptionNames() {
   return names;
 }
 
+/// `extra`: the tool's own flags (--output, --run, ...), also candidates.
 static void reportUnknownOption(const std::string &name, const SourceLoc &loc,
-                                const std::string &prefix,
-                                DiagnosticList &diags) {
-  std::string hint = closestMatch(name, allOptionNames());
+                                const std::string &prefix, DiagnosticList &diags,
+                                const std::vector<std::string> &extra = {}) {
+  std::vector<std::string> candidates = allOptionNames();
+  candidates.insert(candidates.end(), extra.begin(), extra.end());
+  std::vector<std::string> meant = likelyMeant(name, candidates);
+  for (std::string &option : meant)
+    option = "'" + prefix + option + "'";
   diags.error(loc, "unknown option '" + prefix + name + "'" +
-                       (hint.empty() ? "; see --help for the options"
-                                     : "; did you mean '" + prefix + hint + "'?"),
+                       (meant.empty() ? "; see --help for the options"
+                                      : "; did you mean " + joinChoices(meant) + "?"),
               "OP-1");
 }
 
@@ -177,7 +182,11 @@ bool SessionOptions::parseCommandLine(
                              "=VALUE",
                     "OP-1");
       else
-        reportUnknownOption(name, loc, "--", diags);
+        reportUnknownOption(name, loc, "--", diags, extraFlags);
+      continue;
+    }
+    if (!findOptionSpec(name)) {
+      reportUnknownOption(name, loc, "--", diags, extraFlags);
       continue;
     }
     set(name, value, loc, /*fromCommandLine=*/true, diags);

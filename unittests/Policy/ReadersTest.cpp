@@ -127,6 +127,19 @@ TEST(Diagnostics, DidYouMeanFindsCloseWordsOnly) {
   EXPECT_EQ(closestMatch("zzz", {"precision_mode"}), "");
 }
 
+TEST(Diagnostics, LikelyMeantIgnoresCaseAndDashesThenPrefersPrefixes) {
+  using V = std::vector<std::string>;
+  // '-' against '_' and case do not count.
+  EXPECT_EQ(likelyMeant("compare_modes", {"compare-modes", "run"}), V{"compare-modes"});
+  // A prefix either way: the shortest candidates, a family before its members.
+  EXPECT_EQ(likelyMeant("output_dir", {"output", "op_debug_level"}), V{"output"});
+  EXPECT_EQ(likelyMeant("Ascend310", {"Ascend910", "Ascend310P", "Ascend310P1", "Ascend310B"}),
+            (V{"Ascend310P", "Ascend310B"}));
+  // Else the closest by edit distance, or nothing.
+  EXPECT_EQ(likelyMeant("runn", {"run", "threads"}), V{"run"});
+  EXPECT_EQ(likelyMeant("zzz", {"precision_mode"}), V{});
+}
+
 TEST(Diagnostics, EscapeForDisplayKeepsUtf8AndEscapesTheRest) {
   EXPECT_EQ(escapeForDisplay("conv1/relu"), "conv1/relu");
   EXPECT_EQ(escapeForDisplay("\xe5\x8d\xb7\xe7\xa7\xaf"), "\xe5\x8d\xb7\xe7\xa7\xaf"); // CJK kept

@@ -164,6 +164,20 @@ TEST(Resolver, ML_7_OnnxSpellingsPointToTheImportedOpType) {
   EXPECT_EQ(ascendprec::policy::cannOpTypeForOnnx("Relu"), "Relu");
 }
 
+TEST(Resolver, KD_4_AnOnnxOpTypeNameSaysWhichCannTypeItBecame) {
+  TempDir dir;
+  std::string path = dir.write("keep.cfg", "OpType::Softmax\nstem.rleu\n");
+  Policy policy = mustBuild({"--soc_version=Ascend910", "--keep_dtype=" + path});
+  DiagnosticList diags;
+  policy.reportUnusedSettings({"stem.relu"}, {"SoftmaxV2", "Relu"}, diags);
+  EXPECT_NE(findDiag(diags, "KD-4", "OpType::Softmax (line 1): ONNX's name; CANN's op type is "
+                                    "SoftmaxV2, write OpType::SoftmaxV2"),
+            nullptr)
+      << diags.format();
+  EXPECT_NE(findDiag(diags, "KD-4", "stem.rleu (line 2): did you mean 'stem.relu'?"), nullptr)
+      << diags.format();
+}
+
 TEST(Resolver, CD_1_UnmatchedCustomizeDTypesEntriesWarnAtTheirLine) {
   TempDir dir;
   std::string path = dir.write(

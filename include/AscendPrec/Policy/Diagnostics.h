@@ -74,6 +74,12 @@ std::string escapeForDisplay(std::string_view text, bool keepNewlines = false);
 std::string closestMatch(const std::string &word,
                          const std::vector<std::string> &candidates);
 
+/// What a mistyped `word` most likely meant: the candidate equal to it but
+/// for case and '-' against '_'; else the shortest candidates (up to 3) it
+/// begins or that begin it (three characters at least); else closestMatch.
+std::vector<std::string> likelyMeant(const std::string &word,
+                                     const std::vector<std::string> &candidates);
+
 /// For "X names 'name', which is not ...": "; did you mean 'y'?" when one of
 /// `known` is close, then " (its <what>: a, b, c)".
 std::string unknownNameHint(const std::string &name, const std::vector<std::string> &known,
