@@ -72,23 +72,30 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, con
     std::string name = named ? named.str() : "input " + std::to_string(argument.getArgNumber());
     auto shaped = mlir::cast<mlir::ShapedType>(argument.getType());
     if (!shaped.hasStaticShape()) {
-      // The run folder's file, when there is one, tells the shape to give.
-      std::string dims = "...";
+      // The run folder's file, when there is one, tells the dynamic
+      // dimensions to give; the model's fixed ones stay as they are.
+      std::string dims = "...", conflict;
       if (!runFolder.empty()) {
         std::string ignored;
-        auto file = readTensorFile(
-            (fs::path(runFolder) / ("input_" + std::to_string(argument.getArgNumber()) + ".pb"))
-                .string(),
-            ignored);
-        if (file) {
+        std::string fileName = "input_" + std::to_string(argument.getArgNumber()) + ".pb";
+        auto file = readTensorFile((fs::path(runFolder) / fileName).string(), ignored);
+        if (file && file->tensor.shape().size() == static_cast<size_t>(shaped.getRank())) {
           dims.clear();
-          for (size_t d = 0; d < file->tensor.shape().size(); ++d)
-            dims += (d ? "," : "") + std::to_string(file->tensor.shape()[d]);
+          for (int64_t d = 0; d < shaped.getRank(); ++d) {
+            int64_t given = file->tensor.shape()[d];
+            bool fixed = !shaped.isDynamicDim(d);
+            dims += (d ? "," : "") + std::to_string(fixed ? shaped.getDimSize(d) : given);
+            if (fixed && given != shaped.getDimSize(d) && conflict.empty())
+              conflict = "; " + fileName + " has shape " + shapeText(file->tensor.shape()) +
+                         ", which the model's fixed dimension " + std::to_string(d) + " (" +
+                         std::to_string(shaped.getDimSize(d)) + ") contradicts: check the folder";
+          }
         }
       }
       llvm::errs() << "<command line>: error: --run needs every input's shape before planning; "
                    << "input '" << name << "' has a dynamic dimension: give it with "
-                   << "--input_shape=\"" << name << ":" << dims << "\" (ATC's syntax)\n";
+                   << "--input_shape=\"" << name << ":" << dims << "\" (ATC's syntax)" << conflict
+                   << "\n";
       return UserError;
     }
     auto type = ascendprec::exec::hostElementType(shaped.getElementType(), false);
