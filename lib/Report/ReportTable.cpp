@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <numeric>
+#include <set>
 
 using namespace mlir;
 using namespace ascendprec;
@@ -99,15 +101,72 @@ std::vector<size_t> fitWidths(const std::vector<std::vector<std::string>> &rows,
   return widths;
 }
 
-/// `rows` as aligned columns of `widths`, a cell too long cut in the middle.
+/// `text` cut to `width` with "..." after its first `head` characters.
+std::string shortenAt(const std::string &text, size_t width, size_t head) {
+  size_t keep = width - 3;
+  return text.substr(0, head) + "..." + text.substr(text.size() - (keep - head));
+}
+
+/// Column `column` of `rows` cut to `width`, with no two different texts
+/// cut alike: where the middle cut makes two names look the same
+/// (/attn.q/MatMul and /attn.k/MatMul), the cut moves until they differ,
+/// keeping as much of the end as it can.
+std::vector<std::string> shortenColumn(const std::vector<std::vector<std::string>> &rows,
+                                       size_t column, size_t width) {
+  std::vector<std::string> cells(rows.size());
+  std::map<std::string, std::set<std::string>> originalsOf;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (column >= rows[r].size())
+      continue;
+    cells[r] = shortenMiddle(rows[r][column], width);
+    originalsOf[cells[r]].insert(rows[r][column]);
+  }
+  // The search is quadratic: a terminal table has tens of rows.
+  if (width <= 4 || rows.size() > 2000)
+    return cells;
+  std::map<std::string, std::string> chosen; // original -> its distinct cut
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (column >= rows[r].size() || originalsOf[cells[r]].size() < 2)
+      continue;
+    const std::string &text = rows[r][column];
+    if (auto found = chosen.find(text); found != chosen.end()) {
+      cells[r] = found->second;
+      continue;
+    }
+    // The longest tail whose cut no other text of the column shares.
+    size_t keep = width - 3;
+    for (size_t head = 1; head < keep; ++head) {
+      std::string cut = shortenAt(text, width, head);
+      bool shared = false;
+      for (const auto &row : rows)
+        if (column < row.size() && row[column] != text && row[column].size() > width &&
+            shortenAt(row[column], width, head) == cut) {
+          shared = true;
+          break;
+        }
+      if (!shared) {
+        cells[r] = cut;
+        break;
+      }
+    }
+    chosen[text] = cells[r];
+  }
+  return cells;
+}
+
+/// `rows` as aligned columns of `widths`, a cell too long cut in the middle
+/// (shortenColumn).
 std::string renderTable(const std::vector<std::vector<std::string>> &rows,
                         const std::vector<size_t> &widths) {
   const size_t gaps = 2 * (widths.size() - 1);
+  std::vector<std::vector<std::string>> columns;
+  for (size_t i = 0; i < widths.size(); ++i)
+    columns.push_back(shortenColumn(rows, i, widths[i]));
   std::string out;
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line;
     for (size_t i = 0; i < rows[r].size(); ++i) {
-      std::string cell = shortenMiddle(rows[r][i], widths[i]);
+      const std::string &cell = columns[i][r];
       line += cell;
       if (i + 1 < rows[r].size())
         line += std::string(widths[i] - cell.size() + 2, ' ');

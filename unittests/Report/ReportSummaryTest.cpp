@@ -84,4 +84,26 @@ TEST(ReportTerminalTable, FusedNameGivesWayToCount) {
   EXPECT_EQ(narrow.find("batch_norm_0"), std::string::npos) << narrow;
 }
 
+TEST(ReportTerminalTable, CutNamesStayDistinct) {
+  // Two names that differ only in their middle: cut in the middle they
+  // would read alike; the cut moves until they differ.
+  ReportData report;
+  report.socVersion = "Ascend910";
+  report.precisionMode = "force_fp16";
+  report.nodes = {op("/encoder/layers.0/attention/query/MatMul", "MatMulV2"),
+                  op("/encoder/layers.0/attention/value/MatMul", "MatMulV2")};
+  std::string table = reportTerminalTable(report, 80);
+  std::vector<std::string> names;
+  size_t at = table.find('\n', table.find("---"));
+  for (int row = 0; row < 2; ++row) {
+    size_t end = table.find('\n', at + 1);
+    std::string line = table.substr(at + 1, end - at - 1);
+    names.push_back(line.substr(0, line.find("  ")));
+    at = end;
+  }
+  ASSERT_EQ(names.size(), 2u) << table;
+  EXPECT_NE(names[0], names[1]) << table;
+  EXPECT_NE(names[0].find("..."), std::string::npos) << table;
+}
+
 } // namespace
