@@ -143,9 +143,15 @@ std::vector<report::ReportModeComparison>
 driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
                      const ModeComparisonOptions &planning, const AccuracyRun &run,
                      const RunInputs &inputs,
-                     std::vector<std::vector<OutputAccuracy>> *outputs) {
+                     std::vector<std::vector<OutputAccuracy>> *outputs,
+                     const std::function<void(const std::string &)> &onStep) {
   std::vector<report::ReportModeComparison> rows;
+  size_t index = 0;
   for (const std::string &mode : comparedModes()) {
+    ++index;
+    if (onStep)
+      onStep(mode + " (" + std::to_string(index) + " of " +
+             std::to_string(comparedModes().size()) + ")");
     if (outputs)
       outputs->emplace_back();
     report::ReportModeComparison row;

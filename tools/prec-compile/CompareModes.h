@@ -18,6 +18,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,7 +63,8 @@ std::vector<report::ReportModeComparison>
 compareModes(mlir::ModuleOp imported, const policy::SessionOptions &options,
              const ModeComparisonOptions &planning, const AccuracyRun &run,
              const RunInputs &inputs,
-             std::vector<std::vector<OutputAccuracy>> *outputs = nullptr);
+             std::vector<std::vector<OutputAccuracy>> *outputs = nullptr,
+             const std::function<void(const std::string &)> &onStep = {});
 
 /// The table printed after the report.
 std::string modeComparisonTable(const std::vector<report::ReportModeComparison> &modes,

@@ -168,6 +168,9 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
     return evaluation;
   }
   ++outcome.evaluations;
+  if (settings.onStep)
+    settings.onStep("run " + std::to_string(outcome.evaluations) + " of at most " +
+                    std::to_string(settings.budget));
   AccuracyRun once = run;
   once.iterations = 1;
   std::vector<std::string> problems;

@@ -24,6 +24,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,6 +37,8 @@ struct SearchSettings {
   /// Plans run (the start included); --search-budget.
   unsigned budget = 24;
   ModeComparisonOptions planning;
+  /// Called before each plan the search runs ("run 3 of 24"), for progress.
+  std::function<void(const std::string &)> onStep;
 };
 
 /// One plan the search ran.

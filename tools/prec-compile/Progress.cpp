@@ -23,6 +23,14 @@ void Progress::breakLine() {
   }
 }
 
+void Progress::step(const std::string &detail) {
+  if (!enabled)
+    return;
+  breakLine();
+  std::fprintf(stderr, "    %s\n", detail.c_str());
+  std::fflush(stderr);
+}
+
 void Progress::end() {
   if (!enabled || current.empty())
     return;

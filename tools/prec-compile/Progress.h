@@ -17,6 +17,9 @@ public:
   /// Ends the open progress line before a diagnostic is printed, so that
   /// the two never share a line; end() then repeats the phase's name.
   void breakLine();
+  /// A step inside a long phase (a mode compared, a plan the search runs),
+  /// on a line of its own under the phase.
+  void step(const std::string &detail);
   void end();
 
 private:

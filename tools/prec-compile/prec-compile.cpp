@@ -528,7 +528,8 @@ int run(const std::vector<std::string> &args) {
       }
       std::vector<std::vector<OutputAccuracy>> modeOutputs;
       report.modes = compareModes(*imported, parsed->options, planning, accuracyRun, runInputs,
-                                  &modeOutputs);
+                                  &modeOutputs,
+                                  [&](const std::string &step) { progress.step(step); });
       progress.end();
       if (flags->searchTarget) {
         progress.begin("search precision");
@@ -536,6 +537,7 @@ int run(const std::vector<std::string> &args) {
         settings.target = *flags->searchTarget;
         settings.budget = flags->searchBudget;
         settings.planning = planning;
+        settings.onStep = [&](const std::string &step) { progress.step(step); };
         SearchOutcome outcome = searchPrecision(*imported, parsed->options, settings, accuracyRun,
                                                 runInputs, report.modes, modeOutputs);
         progress.end();
