@@ -93,13 +93,12 @@ func.func @no_match(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> (tensor<4x4xf32
   return %m, %r, %s : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 }
 
-// A customize_dtypes pin ends the chain before the pinned op: its dtypes
-// are the user's (PIN). Without the pin the Relu joins.
+// A customize_dtypes pin does not end the chain: fusion changes no
+// decision (FU-4), so the pinned Relu joins with its pinned dtypes, and a
+// lockfile (every op pinned) replays the same groups.
 // PIN-LABEL: func.func @pinned
 // PIN: ascend.Conv2D {{.*}}ascend.ub_group = "conv2"
-// PIN: ascend.Relu
-// PIN-NOT: ub_group
-// PIN-SAME: name = "relu2"{{.*}}rule = "CD-
+// PIN: ascend.Relu {{.*}}ascend.ub_group = "conv2"{{.*}}name = "relu2"{{.*}}rule = "CD-
 // CHECK-LABEL: func.func @pinned
 // CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv2"
 // CHECK: ascend.Add {{.*}}ascend.ub_group = "conv2"

@@ -87,12 +87,6 @@ bool keepsChainShape(Operation *op, Value value) {
   return true;
 }
 
-/// A decision the user made (customize_dtypes, keep_dtype): not ours to change.
-bool isPinned(PrecisionAttr decision) {
-  StringRef rule = decision.getRule();
-  return rule.starts_with("CD-") || rule.starts_with("KD-");
-}
-
 bool isReduced(Type type) { return type.isF16() || type.isBF16(); }
 
 class BufferFusionDriver {
@@ -126,7 +120,7 @@ private:
       bool takes = next && (convolution ? isElementwise(user) && keepsChainShape(user, value)
                                         : isChainOp(user));
       if (!takes || user->getBlock() != cube->getBlock() || !decision ||
-          decision.getEngine() != Engine::AICoreVector || isPinned(decision))
+          decision.getEngine() != Engine::AICoreVector)
         break;
       chain.push_back(next);
       value = user->getResult(0);
@@ -139,7 +133,9 @@ private:
 
   void group(AscendOpInterface cube) {
     PrecisionAttr decision = cube.getPrecisionDecision();
-    if (!decision || decision.getEngine() != Engine::AICoreCube || isPinned(decision))
+    // A pinned op (customize_dtypes, keep_dtype) joins like any other:
+    // fusion changes no decision (FU-4), so a lockfile replays the groups.
+    if (!decision || decision.getEngine() != Engine::AICoreCube)
       return;
     bool convolution = isa<Conv2DOp>(cube.getOperation());
     StringRef pass = convolution ? "TbeCommonRules0FusionPass" : "TbeMatmulElemwiseFusionPass";

@@ -440,9 +440,12 @@ void PrecisionPlanner::noteFallbacks(AscendOpInterface op, const OpShape &shape,
     fallback.nodes.push_back(shape.query.nodeName);
   };
   // PM-6: force_fp32 falls back to a lower dtype where no kernel has
-  // float32; say so, once per op type, as for AI CPU.
-  if (policy.mode == PrecisionMode::ForceFp32 && decision.origin && decision.origin.isF32() &&
-      decision.compute.getIntOrFloatBitWidth() < 32)
+  // float32; say so, once per op type, as for AI CPU. A pin that asked for
+  // the lower dtype (customize_dtypes, a replayed lockfile) is no fallback.
+  llvm::StringRef rule = plan.why.rule;
+  bool pinned = rule.starts_with("CD-") || rule.starts_with("KD-");
+  if (policy.mode == PrecisionMode::ForceFp32 && !pinned && decision.origin &&
+      decision.origin.isF32() && decision.compute.getIntOrFloatBitWidth() < 32)
     note(fp32Fallbacks[{shape.query.opType, dtypeNameOf(decision.compute)}]);
   if (choice.unit == Unit::AICPU)
     note(aicpuFallbacks[{shape.query.opType,

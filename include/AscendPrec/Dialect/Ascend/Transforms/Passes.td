@@ -86,8 +86,9 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     Ascend910/310P, by the FixPipe's pre_conv on the 910B family) and the
     chain ops compute as they would alone. Each member gets
     `ascend.ub_step`, where it converts or computes (for the report and
-    `--explain`). An op pinned by customize_dtypes or keep_dtype ends the
-    chain (its dtypes are the user's).
+    `--explain`). An op pinned by customize_dtypes or keep_dtype joins
+    with its pinned dtypes (no decision changes), so a lockfile replays the
+    groups.
 
     Takes the same CANN options as `prec-plan-precision`
     (`fusion_switch_file` can turn either pass off).
