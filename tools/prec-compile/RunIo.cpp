@@ -280,11 +280,11 @@ HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &sh
     double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
     if (range && runtime::isFloat(type))
       tensor.set(i, range->low + unit * (range->high - range->low));
-    else if (range)
-      // Whole numbers in [low, high): floor of a uniform draw over it.
-      tensor.setInt(i, static_cast<int64_t>(std::floor(std::ceil(range->low) +
-                                                        unit * (std::ceil(range->high) -
-                                                                std::ceil(range->low)))));
+    else if (range) {
+      // Whole numbers in [low, high): the first one plus a uniform offset.
+      double first = std::ceil(range->low), end = std::ceil(range->high);
+      tensor.setInt(i, static_cast<int64_t>(first + std::floor(unit * (end - first))));
+    }
     else if (runtime::isFloat(type))
       tensor.set(i, unit * 2.0 - 1.0);
     else if (type == ElementType::I1)
