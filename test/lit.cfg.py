@@ -32,6 +32,11 @@ llvm_config.add_tool_substitutions(["prec-compile"], [config.ascendprec_tools_di
 config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(
     config.ascendprec_src_root, "data", "ops")
 
+# prec-compile fits its output to $COLUMNS (default 100): the tests read it
+# one line per sentence and table row, as on a wide terminal, and
+# terminal-width.test checks the default width.
+config.environment["COLUMNS"] = "1000"
+
 # ONNX test models are built with Debian's python3-onnx (/usr/bin/python3; the
 # first python3 on PATH may be another one without the module).
 import subprocess

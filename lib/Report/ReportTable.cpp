@@ -2,14 +2,16 @@
 //
 // report.txt has every column in full. The terminal gets the same rows
 // fitted to its width: dtypes as f16/f32/bf16 (runs as "f32x4"), config
-// files by name, and when that is not enough
-// the longest columns (node names first) shortened in the middle, where
-// names differ least usefully ("/blocks.11/attn/.../MatMul").
+// files by name; when that is not enough the longest columns (node names
+// first) shortened in the middle, where names differ least usefully
+// ("/blocks.11/attn/.../MatMul"), and then the dtype columns left out.
 //
 //===----------------------------------------------------------------------===//
 
-#include <cmath>
 #include "AscendPrec/Report/Report.h"
+#include "AscendPrec/Report/TextWrap.h"
+
+#include <cmath>
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -67,38 +69,74 @@ std::string shortEngine(const std::string &engine) {
   return name.consume_front("AICore-") ? name.str() : engine;
 }
 
-/// `text` cut to `width` characters by replacing its middle with "...".
-std::string shortenMiddle(const std::string &text, size_t width) {
-  if (text.size() <= width)
-    return text;
-  if (width <= 3)
-    return text.substr(0, width);
-  size_t keep = width - 3, head = (keep + 1) / 2;
-  return text.substr(0, head) + "..." + text.substr(text.size() - (keep - head));
-}
-
 } // namespace
 
 namespace {
+
+/// A column that gives way when the table is too wide: its header and the
+/// narrowest it may become.
+using Shrinkable = std::pair<llvm::StringRef, size_t>;
 
 /// Column widths for `rows` (a header first) at most `width` wide in all:
 /// the `shrinkable` columns, in order, give way down to their minimum
 /// widths until the table fits.
 std::vector<size_t> fitWidths(const std::vector<std::vector<std::string>> &rows, unsigned width,
-                              ArrayRef<std::pair<size_t, size_t>> shrinkable) {
-  std::vector<size_t> widths(rows.front().size(), 0);
+                              ArrayRef<Shrinkable> shrinkable) {
+  const std::vector<std::string> &header = rows.front();
+  std::vector<size_t> widths(header.size(), 0);
   for (const auto &row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
   // Two spaces between columns.
   const size_t gaps = 2 * (widths.size() - 1);
-  for (auto [column, minimum] : shrinkable) {
+  for (auto [name, minimum] : shrinkable) {
+    auto column = llvm::find(header, name) - header.begin();
+    if (static_cast<size_t>(column) == header.size())
+      continue;
     size_t total = std::accumulate(widths.begin(), widths.end(), gaps);
     if (total <= width)
       break;
-    widths[column] = std::max(minimum, widths[column] - std::min(widths[column], total - width));
+    widths[column] = std::max(std::min(minimum, widths[column]),
+                              widths[column] - std::min(widths[column], total - width));
   }
   return widths;
+}
+
+/// Removes from `rows`, in order, the `droppable` columns (by header) while
+/// the table is wider than `width` with every shrinkable column at its
+/// minimum; returns the headers removed.
+std::vector<std::string> dropColumnsToFit(std::vector<std::vector<std::string>> &rows,
+                                          unsigned width, ArrayRef<Shrinkable> shrinkable,
+                                          ArrayRef<llvm::StringRef> droppable) {
+  std::vector<std::string> dropped;
+  for (llvm::StringRef name : droppable) {
+    std::vector<size_t> widths = fitWidths(rows, width, shrinkable);
+    if (std::accumulate(widths.begin(), widths.end(), 2 * (widths.size() - 1)) <= width)
+      break;
+    auto column = llvm::find(rows.front(), name) - rows.front().begin();
+    if (static_cast<size_t>(column) == rows.front().size())
+      continue;
+    for (auto &row : rows)
+      if (static_cast<size_t>(column) < row.size())
+        row.erase(row.begin() + column);
+    dropped.push_back(name.str());
+  }
+  return dropped;
+}
+
+/// "(to fit 100 columns, the inputs and outputs columns are left out: ...)"
+/// for what dropColumnsToFit removed, or "".
+std::string droppedColumnsNote(const std::vector<std::string> &dropped, unsigned width) {
+  if (dropped.empty())
+    return "";
+  std::string names;
+  for (size_t i = 0; i < dropped.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == dropped.size() ? " and " : ", ") + dropped[i];
+  return wrapText("(to fit " + std::to_string(width) + " columns, the " + names +
+                      (dropped.size() == 1 ? " column is" : " columns are") +
+                      " left out: report.txt has them all)",
+                  width) +
+         "\n";
 }
 
 /// `text` cut to `width` with "..." after its first `head` characters.
@@ -178,9 +216,26 @@ std::string renderTable(const std::vector<std::vector<std::string>> &rows,
   return out;
 }
 
-std::string fitTable(const std::vector<std::vector<std::string>> &rows, unsigned width,
-                     ArrayRef<std::pair<size_t, size_t>> shrinkable) {
-  return renderTable(rows, fitWidths(rows, width, shrinkable));
+/// Columns that give way, in this order, when the terminal is narrow: the
+/// source (a pass or file name, in full in report.txt), the names and the
+/// op type, never below a readable minimum...
+constexpr Shrinkable kShrinkable[] = {{"source", 14}, {"first node", 16}, {"node", 16},
+                                      {"op type", 13}, {"inputs", 9}, {"outputs", 9}};
+/// ...but the names are worth more than the dtype columns: those are left
+/// out (report.txt has them) before a name is cut below 30 characters. In
+/// this order: the dtypes of the inputs and outputs (the compute dtype
+/// stays), the impl mode, the list.
+constexpr Shrinkable kBeforeDropping[] = {{"source", 14}, {"first node", 30}, {"node", 30},
+                                          {"op type", 13}, {"inputs", 9}, {"outputs", 9}};
+constexpr llvm::StringRef kDroppable[] = {"inputs", "outputs", "impl mode", "list"};
+
+/// `rows` rendered at most `width` wide: the shrinkable columns give way
+/// (names down to 30), then droppable ones are left out (with a note saying
+/// so), then the names give way further.
+std::string fitTable(std::vector<std::vector<std::string>> rows, unsigned width) {
+  std::vector<std::string> dropped = dropColumnsToFit(rows, width, kBeforeDropping, kDroppable);
+  return renderTable(rows, fitWidths(rows, width, kShrinkable)) +
+         droppedColumnsNote(dropped, width);
 }
 
 /// A node's decision as terminal cells: op type, engine, compute, inputs,
@@ -294,10 +349,9 @@ std::string groupedTable(const ReportData &report, unsigned width, bool implMode
     row.push_back(group->firstNode);
     rows.push_back(std::move(row));
   }
-  const size_t source = rows.front().size() - 2, first = rows.front().size() - 1;
   std::string out = "Ops grouped by decision (" + std::to_string(report.nodes.size()) +
                     " rows in " + std::to_string(groups.size()) + " groups):\n";
-  return out + fitTable(rows, width, {{first, 16}, {source, 16}, {1, 13}, {4, 11}, {5, 11}});
+  return out + fitTable(std::move(rows), width);
 }
 
 } // namespace
@@ -327,13 +381,8 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
       row.push_back(errorCell(node.relErr));
     rows.push_back(std::move(row));
   }
-  // Shrink, in this order, the source (a pass or file name, also in
-  // report.txt), node, op type, inputs and outputs columns, never below a
-  // readable minimum.
-  const size_t source =
-      rows.front().size() - (report.lowered ? 2 : 1) - (report.measured ? 1 : 0);
-  std::vector<size_t> widths =
-      fitWidths(rows, width, {{source, 18}, {0, 16}, {1, 13}, {4, 11}, {5, 11}});
+  std::vector<std::string> dropped = dropColumnsToFit(rows, width, kBeforeDropping, kDroppable);
+  std::vector<size_t> widths = fitWidths(rows, width, kShrinkable);
   // A fused op names what it absorbed while that fits (and stays short);
   // else how many, in the longest form that fits, rather than a name cut
   // in the middle (report.txt and report.html list them all).
@@ -348,7 +397,7 @@ std::string ascendprec::report::reportTerminalTable(const ReportData &report, un
     if (name.size() > widths[0])
       name = node.name + " (+" + count + ")";
   }
-  return renderTable(rows, widths);
+  return renderTable(rows, widths) + droppedColumnsNote(dropped, width);
 }
 
 /// "2 fused (ConvBatchnormFusionPass 1, MatMulBiasAddFusionPass 1), " and

@@ -4,8 +4,10 @@
 
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
+#include "AscendPrec/Report/TextWrap.h"
 
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ascendprec::driver {
@@ -57,8 +59,9 @@ const char *severityName(mlir::DiagnosticSeverity severity) {
 } // namespace
 
 DiagnosticPrinter::DiagnosticPrinter(mlir::MLIRContext &context, const LogFilter &log,
-                                     Progress &progress)
-    : log(log), progress(progress), printer(sources, &context, llvm::errs()) {
+                                     Progress &progress, unsigned wrapWidth, bool groupRemarks)
+    : log(log), progress(progress), wrapWidth(wrapWidth), groupRemarks(groupRemarks),
+      printer(sources, &context, llvm::errs()) {
   handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
       &context, [this](mlir::Diagnostic &diag) { return handle(diag); });
 }
@@ -79,6 +82,10 @@ mlir::LogicalResult DiagnosticPrinter::handle(mlir::Diagnostic &diag) {
     importDiagnostics.push_back({"warning", "", describeLocation(diag.getLocation()), diag.str()});
   if (!log.shows(isError ? policy::Severity::Error : policy::Severity::Warning))
     return mlir::success();
+  if (groupRemarks && diag.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+    keep(diag);
+    return mlir::success();
+  }
   progress.breakLine();
   show(diag);
   // MLIR's "see current operation: <op in generic form>" note is for
@@ -100,8 +107,75 @@ void DiagnosticPrinter::show(mlir::Diagnostic &diag) {
   // A binary model has no lines: name the file and the node instead of
   // "model.onnx:0:0".
   std::string where = describeLocation(diag.getLocation());
-  llvm::errs() << (where.empty() ? "" : where + ": ") << severityName(diag.getSeverity())
-               << ": " << text << "\n";
+  std::string line = (where.empty() ? "" : where + ": ") + severityName(diag.getSeverity()) +
+                     ": " + text + "\n";
+  llvm::errs() << (wrapWidth ? report::wrapText(line, wrapWidth) : line);
+}
+
+void DiagnosticPrinter::keep(mlir::Diagnostic &diag) {
+  mlir::Location loc = diag.getLocation();
+  std::string node;
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
+    node = name.getName().str();
+    loc = name.getChildLoc();
+  }
+  std::string location;
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc)) {
+    if (modelFile.empty())
+      modelFile = file.getFilename().str();
+    if (file.getLine())
+      location = file.getFilename().str() + ":" + std::to_string(file.getLine()) + ":" +
+                 std::to_string(file.getColumn());
+  }
+  auto [it, inserted] = explanationOf.try_emplace(node, explanations.size());
+  if (inserted)
+    explanations.push_back({node, location, {}});
+  // A remark about no node (a config file's line) keeps its own location.
+  explanations[it->second].remarks.push_back(
+      node.empty() && !location.empty() ? location + ": " + diag.str() : diag.str());
+}
+
+void DiagnosticPrinter::printExplanations(unsigned width) {
+  if (explanations.empty())
+    return;
+  progress.breakLine();
+  size_t nodes = llvm::count_if(explanations,
+                                [](const Explanation &e) { return !e.node.empty(); });
+  std::string text = "--explain" +
+                     (modelFile.empty() ? std::string()
+                                        : " for " + policy::escapeForDisplay(modelFile)) +
+                     ": " + std::to_string(nodes) + (nodes == 1 ? " node" : " nodes") + "\n";
+  for (const Explanation &explanation : explanations) {
+    // The block's header names the node once; the remarks that begin with
+    // its name say the rest. "conv (with bn, fused into it) computes ..."
+    // gives its parenthesis to the header.
+    llvm::StringRef node = explanation.node;
+    std::string header = node.empty() ? "the model" : node.str();
+    std::vector<std::string> lines;
+    bool fusedNamed = false;
+    for (const std::string &original : explanation.remarks) {
+      llvm::StringRef remark = original, rest = original;
+      if (!node.empty() && rest.consume_front(node) &&
+          (rest.consume_front(": ") || rest.consume_front(" "))) {
+        remark = rest;
+        if (!fusedNamed && remark.starts_with("(with ") && remark.contains(") ")) {
+          auto [fusedInto, after] = remark.split(") ");
+          header += " " + fusedInto.str() + ")";
+          remark = after;
+          fusedNamed = true;
+        }
+      }
+      lines.push_back("  " + remark.str());
+    }
+    if (!node.empty() && !explanation.location.empty())
+      header += "  [" + explanation.location + "]";
+    text += policy::escapeForDisplay(header) + "\n";
+    for (const std::string &line : lines)
+      text += policy::escapeForDisplay(line) + "\n";
+  }
+  llvm::errs() << report::wrapText(text, width);
+  explanations.clear();
+  explanationOf.clear();
 }
 
 } // namespace ascendprec::driver

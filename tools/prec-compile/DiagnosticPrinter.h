@@ -10,9 +10,11 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ascendprec::driver {
@@ -24,7 +26,11 @@ namespace ascendprec::driver {
 /// while loading the model for the report.
 class DiagnosticPrinter {
 public:
-  DiagnosticPrinter(mlir::MLIRContext &context, const LogFilter &log, Progress &progress);
+  /// Diagnostics are wrapped to `wrapWidth` columns (0: not wrapped). With
+  /// `groupRemarks` (--explain), remarks are kept and printed by
+  /// printExplanations, one block per node.
+  DiagnosticPrinter(mlir::MLIRContext &context, const LogFilter &log, Progress &progress,
+                    unsigned wrapWidth = 0, bool groupRemarks = false);
 
   /// The source manager text models are parsed with (for carets).
   llvm::SourceMgr &sourceMgr() { return sources; }
@@ -34,6 +40,11 @@ public:
   void startLoading() { loading = true; }
   std::vector<ascendprec::report::ReportData::Diagnostic> stopLoading();
 
+  /// The remarks kept so far, one block per node in the order the nodes
+  /// were first explained, each wrapped to `width` columns; then forgets
+  /// them. Prints nothing when there are none.
+  void printExplanations(unsigned width);
+
   int errors() const { return errorCount; }
   /// Errors tagged with the rule they report (Transforms/RuleDiagnostics.h).
   int errorsWithRule() const { return ruleErrorCount; }
@@ -41,9 +52,23 @@ public:
 private:
   mlir::LogicalResult handle(mlir::Diagnostic &diag);
   void show(mlir::Diagnostic &diag);
+  /// Keeps a remark for printExplanations, under the node it names.
+  void keep(mlir::Diagnostic &diag);
+
+  /// One node's remarks, in the order the passes made them.
+  struct Explanation {
+    std::string node;     ///< empty: remarks about the model as a whole
+    std::string location; ///< "file:line:col" for a text model, else empty
+    std::vector<std::string> remarks;
+  };
 
   const LogFilter &log;
   Progress &progress;
+  unsigned wrapWidth;
+  bool groupRemarks;
+  std::string modelFile; ///< the file the first kept remark names
+  std::vector<Explanation> explanations;
+  llvm::StringMap<size_t> explanationOf; ///< node -> index in explanations
   llvm::SourceMgr sources;
   mlir::SourceMgrDiagnosticHandler printer;
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;

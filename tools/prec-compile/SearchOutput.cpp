@@ -12,11 +12,14 @@
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 #include "AscendPrec/Policy/JsonOutput.h"
+#include "AscendPrec/Report/TextWrap.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -70,13 +73,33 @@ std::string stepVerdict(const SearchStep &step, bool first) {
   return step.kept ? "" : "not used";
 }
 
+/// "raise: /blk.0/attn/q/MatMul, /blk.0/attn/k/MatMul +3 more" in `width`
+/// columns: whole names while they fit, a name too long for the column cut
+/// in its middle so that its distinguishing end stays (two steps never
+/// read alike).
 std::string stepChange(const SearchStep &step, size_t width) {
   std::string text = step.action;
-  for (size_t i = 0; i < step.changed.size(); ++i)
-    text += (i ? ", " : ": ") + policy::escapeForDisplay(step.changed[i]);
-  if (text.size() > width)
-    text = text.substr(0, width - 3) + "...";
-  return text;
+  for (size_t i = 0; i < step.changed.size(); ++i) {
+    std::string name = policy::escapeForDisplay(step.changed[i]);
+    std::string separator = i ? ", " : ": ";
+    size_t rest = step.changed.size() - i - 1;
+    std::string more = rest ? " +" + std::to_string(rest) + " more" : "";
+    if (text.size() + separator.size() + name.size() + more.size() <= width) {
+      text += separator + name;
+      continue;
+    }
+    std::string allLeft = " +" + std::to_string(rest + 1) + " more";
+    // The first name is worth a cut; a later one is counted instead.
+    if (i > 0 && text.size() + allLeft.size() <= width)
+      return text + allLeft;
+    size_t room = width > text.size() + separator.size() + more.size()
+                      ? width - text.size() - separator.size() - more.size()
+                      : 0;
+    if (room < 8)
+      return report::shortenMiddle(text + allLeft, width);
+    return text + separator + report::shortenMiddle(name, room) + more;
+  }
+  return report::shortenMiddle(text, width);
 }
 
 /// The result in a few words: "force_fp16 + 3 ops in fp32 (keep_dtype)".
@@ -103,7 +126,7 @@ std::string resultName(const SearchOutcome &outcome) {
 std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
                                   const std::vector<report::ReportModeComparison> &modes,
                                   const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
-                                  const std::string &inputsFrom) {
+                                  const std::string &inputsFrom, unsigned width) {
   std::string text;
   llvm::raw_string_ostream os(text);
   const std::vector<policy::AccuracyCondition> &conditions = settings.target.conditions;
@@ -126,11 +149,19 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
                        policy::accuracyMetricName(condition.metric);
     heads += std::string(llvm::formatv("  {0,-13}", head.substr(0, 13)));
   }
-  os << llvm::formatv("  {0,4}  {1,-44} {2,7} {3,9}", "step", "change", "in fp32", "est us")
-     << heads << "  target\n";
+  // The change column takes what the other columns leave of the width: the
+  // step (8), in fp32 and est us (18), 15 per condition and the target's
+  // longest cell, "met, dropped  <- result" (25).
+  const size_t changeWidth = std::clamp<int>(
+      static_cast<int>(width) - 51 - 15 * static_cast<int>(conditions.size()), 24, 80);
+  os << "  " << llvm::formatv("{0,4}", "step") << "  "
+     << llvm::left_justify("change", changeWidth) << " "
+     << llvm::formatv("{0,7} {1,9}", "in fp32", "est us") << heads << "  target\n";
   for (size_t i = 0; i < outcome.steps.size(); ++i) {
     const SearchStep &step = outcome.steps[i];
-    os << llvm::formatv("  {0,4}  {1,-44} {2,7} ", i, stepChange(step, 44), step.raisedOps);
+    os << "  " << llvm::formatv("{0,4}", i) << "  "
+       << llvm::left_justify(stepChange(step, changeWidth), changeWidth) << " "
+       << llvm::formatv("{0,7} ", step.raisedOps);
     if (!step.note.empty()) {
       os << "could not run: " << step.note << "\n";
       continue;

@@ -28,11 +28,12 @@ std::string writeAndCheckSearchFiles(const std::string &folder, const SearchOutc
                                      const SearchSettings &settings, mlir::ModuleOp imported,
                                      const std::string &searchJsonText);
 
-/// What the terminal shows: the steps, the result against every mode.
+/// What the terminal shows: the steps, the result against every mode, the
+/// steps' table fitted to `width` columns.
 std::string searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
                           const std::vector<report::ReportModeComparison> &modes,
                           const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
-                          const std::string &inputsFrom);
+                          const std::string &inputsFrom, unsigned width);
 
 /// The search for the HTML report.
 report::ReportSearch searchReport(const SearchOutcome &outcome, const SearchSettings &settings);

@@ -24,6 +24,7 @@
 #include "PlannedIRWriter.h"
 #include "Progress.h"
 #include "RunIo.h"
+#include "TerminalWidth.h"
 
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
@@ -32,6 +33,7 @@
 #include "AscendPrec/Policy/JsonOutput.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
+#include "AscendPrec/Report/TextWrap.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -50,7 +52,6 @@
 #include <future>
 #include <iostream>
 #include <thread>
-#include <sys/ioctl.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -106,19 +107,6 @@ std::vector<std::string> inputPaths(const policy::ParsedCommandLine &parsed) {
       inputs.push_back(value.text);
   }
   return inputs;
-}
-
-/// Columns for the summary table: $COLUMNS, else the terminal's width when
-/// stdout is one, else 100.
-unsigned terminalWidth() {
-  if (const char *columns = std::getenv("COLUMNS"))
-    if (int value = std::atoi(columns); value >= 40)
-      return static_cast<unsigned>(value);
-  struct winsize size;
-  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 &&
-      size.ws_col >= 40)
-    return size.ws_col;
-  return 100;
 }
 
 /// prec-compile's own flags (not CANN options).
@@ -357,7 +345,7 @@ int run(const std::vector<std::string> &args) {
   ascendprec::registerAllAscendPrecDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  DiagnosticPrinter diagnostics(context, log, progress);
+  DiagnosticPrinter diagnostics(context, log, progress, diagnosticWidth(), explain);
 
   progress.begin("load " + fs::path(modelPath).filename().string());
   ascendprec::ONNXImportOptions importOptions;
@@ -422,6 +410,7 @@ int run(const std::vector<std::string> &args) {
   mlir::LogicalResult planned = pm.run(*module);
   if (mlir::failed(planned)) {
     progress.end();
+    diagnostics.printExplanations(terminalWidth());
     if (diagnostics.errors() > 0 && diagnostics.errorsWithRule() == diagnostics.errors())
       return UserError;
     llvm::errs() << "prec-compile: internal error: planning failed without a "
@@ -466,6 +455,7 @@ int run(const std::vector<std::string> &args) {
   for (ascendprec::report::ReportData::Diagnostic &diag : diagnostics.stopLoading())
     report.diagnostics.push_back(std::move(diag));
   progress.end();
+  diagnostics.printExplanations(terminalWidth());
   // kernels.mlir is printed on a thread of its own while the estimates are
   // read off the kernels (both only read them) and, further down, while
   // the report files are formatted. With --run it waits for the run: the
@@ -541,11 +531,14 @@ int run(const std::vector<std::string> &args) {
         SearchOutcome outcome = searchPrecision(*imported, parsed->options, settings, accuracyRun,
                                                 runInputs, report.modes, modeOutputs);
         progress.end();
-        searchText = searchSummary(outcome, settings, report.modes, modeOutputs, runInputs.from);
+        searchText = searchSummary(outcome, settings, report.modes, modeOutputs, runInputs.from,
+                                   terminalWidth());
         if (outcome.kind != SearchOutcome::Kind::Found &&
             outcome.kind != SearchOutcome::Kind::BuiltInMode) {
-          std::cout << modeComparisonTable(report.modes, report.socVersion, runInputs.from)
-                    << "\n" << searchText;
+          std::cout << ascendprec::report::wrapText(
+              modeComparisonTable(report.modes, report.socVersion, runInputs.from) + "\n" +
+                  searchText,
+              terminalWidth());
           llvm::errs() << "prec-compile: error: --search-precision: " << outcome.message
                        << "; nothing was written\n";
           return UserError;
@@ -617,27 +610,27 @@ int run(const std::vector<std::string> &args) {
     exitWithoutTeardown(Success);
     return Success;
   }
-  std::cout << ascendprec::report::reportSummaryLine(report) << "\n"
-            << ascendprec::report::reportTerminalTable(report, terminalWidth());
+  // Prose is wrapped to the terminal; the tables are fitted to it.
+  const unsigned width = terminalWidth();
+  std::string text = ascendprec::report::reportSummaryLine(report) + "\n" +
+                     ascendprec::report::reportTerminalTable(report, width);
   if (std::string time = ascendprec::report::reportTimeLine(report); !time.empty())
-    std::cout << "\n" << time;
-  size_t count = report.diagnostics.size();
-  if (count)
-    std::cout << "\n"
-              << count << (count == 1 ? " diagnostic" : " diagnostics")
-              << " (printed above, also in report.txt)\n";
+    text += "\n" + time;
+  if (size_t count = report.diagnostics.size())
+    text += "\n" + std::to_string(count) + (count == 1 ? " diagnostic" : " diagnostics") +
+            " (printed above, also in report.txt)\n";
   if (accuracy)
-    std::cout << "\n" << accuracySummary(*accuracy, accuracyRun, *flags->run);
+    text += "\n" + accuracySummary(*accuracy, accuracyRun, *flags->run);
   if (!modeTable.empty())
-    std::cout << "\n" << modeTable;
+    text += "\n" + modeTable;
   if (!searchText.empty())
-    std::cout << "\n" << searchText << "Files in " << where
-              << "/search: options.json reproduces the plan found (prec-compile MODEL "
-                 "--session_options="
-              << where << "/search/options.json --output=NEW_FOLDER); the other outputs in "
-              << where << " describe the plan of the options given (" << report.precisionMode
-              << ")\n";
-  std::cout << "\nFull table in report.txt. Outputs in " << where << ":" << files << "\n";
+    text += "\n" + searchText + "Files in " + where +
+            "/search: options.json reproduces the plan found (prec-compile MODEL "
+            "--session_options=" +
+            where + "/search/options.json --output=NEW_FOLDER); the other outputs in " + where +
+            " describe the plan of the options given (" + report.precisionMode + ")\n";
+  text += "\nFull table in report.txt. Outputs in " + where + ":" + files + "\n";
+  std::cout << ascendprec::report::wrapText(text, width);
   exitWithoutTeardown(Success);
   return Success;
 }

@@ -16,6 +16,7 @@
 #include "RowKernels.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/NodeLocation.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -218,7 +219,7 @@ void ascendprec::kernel::lowerBufferGroups(ModuleOp module, LoweringContext &con
     if (std::optional<std::string> why = checkGroup(group, name, context)) {
       Operation *anchor = group.cube ? group.cube : group.rest.front();
       if (explain)
-        emitRemark(anchor->getLoc()) << "UB group '" << name.getValue()
+        emitRemark(ascend::nodeLocation(anchor)) << "UB group '" << name.getValue()
                                      << "' is not one kernel: its cube op or chain " << *why;
       continue;
     }

@@ -9,6 +9,7 @@
 #include "AscendPrec/Conversion/AscendToKernel/AscendToKernel.h"
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/NodeLocation.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 #include "CubeKernel.h"
@@ -23,6 +24,7 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 namespace ascendprec {
@@ -127,6 +129,11 @@ struct ConvertAscendToKernelPass
     context.symbols = &symbols;
 
     splitNonContiguousReductions(module);
+    // --explain=OpType::T names the nodes of that type, and the kernels know
+    // only node names: resolve it before the ops are lowered.
+    llvm::StringSet<> explained;
+    if (explain && !explainOnly.empty())
+      explained = explainedNodes(module);
     llvm::DenseSet<Operation *> kept;
     if (failed(nameUnlowered(module, context, kept)))
       return signalPassFailure();
@@ -145,7 +152,22 @@ struct ConvertAscendToKernelPass
     if (failed(lowerEachOp(module, kept, std::move(patterns))))
       return signalPassFailure();
     if (explain)
-      explainKernels(module);
+      explainKernels(module, explained);
+  }
+
+  /// The node names --explain=... selects: those named, and those of the
+  /// op types named as OpType::T (with every name fused into them).
+  llvm::StringSet<> explainedNodes(ModuleOp module) {
+    llvm::StringSet<> names;
+    for (const std::string &key : explainOnly)
+      names.insert(key);
+    module.walk([&](ascend::AscendOpInterface op) {
+      if (!llvm::is_contained(explainOnly, "OpType::" + op.getOpType().str()))
+        return;
+      for (StringRef name : op.getOriginalNames())
+        names.insert(name);
+    });
+    return names;
   }
 
   /// Replaces every ascend op that computes (not a constant, not one of
@@ -189,7 +211,7 @@ struct ConvertAscendToKernelPass
   /// --explain: a remark per kernel on its op, with the tiles, what happens
   /// to the dtypes and the estimate; with explainOnly, only for kernels
   /// computing a named node.
-  void explainKernels(ModuleOp module) {
+  void explainKernels(ModuleOp module, const llvm::StringSet<> &explained) {
     auto target = module->getAttrOfType<TargetAttr>("akernel.target");
     SymbolTable symbols(module);
     llvm::DenseMap<Operation *, KernelCost> costs;
@@ -199,7 +221,7 @@ struct ConvertAscendToKernelPass
       auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
       ArrayAttr nodes = launch.getNodesAttr() ? launch.getNodesAttr() : kernel.getNodes();
       if (!kernel || (!explainOnly.empty() && llvm::none_of(nodes, [&](Attribute node) {
-                        return llvm::is_contained(explainOnly, cast<StringAttr>(node).getValue());
+                        return explained.contains(cast<StringAttr>(node).getValue());
                       })))
         return;
       auto [it, inserted] = costs.try_emplace(kernel.getOperation());
@@ -217,9 +239,19 @@ struct ConvertAscendToKernelPass
       llvm::raw_string_ostream(text) << llvm::format("%.3g", value);
       return text;
     };
-    InFlightDiagnostic remark = launch.emitRemark();
-    remark << "lowered to kernel @" << kernel.getSymName();
+    // The remark belongs to the launch's first node (a UB group's anchor, an
+    // inserted Cast's own name), whatever location the launch kept, so that
+    // --explain never files it under another node; the others are named.
     ArrayAttr nodes = launch.getNodesAttr();
+    InFlightDiagnostic remark = emitRemark(ascend::nodeLocation(
+        nodes && !nodes.empty() ? cast<StringAttr>(nodes[0]) : StringAttr(), launch.getLoc()));
+    remark << "lowered to kernel @" << kernel.getSymName();
+    if (nodes && nodes.size() > 1) {
+      remark << " (with";
+      for (size_t i = 1; i < nodes.size(); ++i)
+        remark << (i > 1 ? ", " : " ") << cast<StringAttr>(nodes[i]).getValue();
+      remark << ")";
+    }
     if (nodes && !nodes.empty() && kernel.getSymName() != cast<StringAttr>(nodes[0]).getValue())
       remark << " (shared with the ops of the same signature)";
     remark << ": " << stringifyEngine(kernel.getEngine()) << " on " << kernel.getBlockDim()

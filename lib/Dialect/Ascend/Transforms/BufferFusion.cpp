@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/NodeLocation.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
 #include "FusionPatterns.h"
 #include "PlanningState.h"
@@ -220,7 +221,7 @@ private:
       if (llvm::none_of(keys, [&](const std::string &key) { return explainOnly.count(key); }))
         return;
     }
-    op->emitRemark() << text << " [FU-4, " << pass << "]";
+    emitRemark(nodeLocation(op)) << text << " [FU-4, " << pass << "]";
   }
 
   ModuleOp module;

@@ -14,6 +14,7 @@
 #include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
+#include "AscendPrec/Dialect/Ascend/Transforms/NodeLocation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/Builders.h"
@@ -478,7 +479,7 @@ void PrecisionPlanner::recordDecision(AscendOpInterface op, const OpShape &shape
     std::string computeName;
     llvm::raw_string_ostream os(computeName);
     attr.getCompute().print(os);
-    InFlightDiagnostic remark = op->emitRemark();
+    InFlightDiagnostic remark = emitRemark(nodeLocation(op));
     remark << shape.query.nodeName;
     if (!shape.query.absorbedNames.empty())
       remark << " (with " << llvm::join(shape.query.absorbedNames, ", ")
