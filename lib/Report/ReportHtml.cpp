@@ -12,7 +12,8 @@
 
 #include <cmath>
 #include "AscendPrec/Report/Report.h"
-#include "ReplacingWriter.h"
+#include "HtmlEscape.h"
+#include "ReportPlot.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -27,28 +28,6 @@ using namespace ascendprec::report;
 
 namespace {
 
-/// `text` with HTML's special characters as entities.
-struct Escaped {
-  StringRef text;
-};
-Escaped escapeHtml(StringRef text) { return {text}; }
-
-raw_ostream &operator<<(raw_ostream &os, Escaped escaped) {
-  return writeReplacing(os, escaped.text, [](char c) -> const char * {
-    switch (c) {
-    case '<':
-      return "&lt;";
-    case '>':
-      return "&gt;";
-    case '&':
-      return "&amp;";
-    case '"':
-      return "&quot;";
-    default:
-      return nullptr;
-    }
-  });
-}
 
 std::string join(const std::vector<std::string> &items) {
   std::string text;
@@ -70,7 +49,18 @@ constexpr const char *kStyle =
     ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
     "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}"
     ".engines{margin-bottom:1em}.bar{display:inline-block;height:10px;background:#47a}"
-    "#kernels{margin-bottom:1em}";
+    "#kernels{margin-bottom:1em}"
+    // The page fits a 1400 px window whatever the names: the op and kernel
+    // tables take the window's width, long names and lists break anywhere
+    // (exporters' names have no spaces), short cells never break.
+    "#ops,#kernels{width:100%}"
+    "#ops td:nth-child(1),#ops td:nth-child(3),#ops td:nth-child(9),#ops td:nth-child(12),"
+    "#ops td:nth-child(13),#kernels td:nth-child(1),#kernels td:nth-child(7)"
+    "{overflow-wrap:anywhere;word-break:break-word}"
+    "#ops td:nth-child(4),#ops td:nth-child(5),#ops td:nth-child(6),#ops td:nth-child(10),"
+    "#ops td:nth-child(11),#ops td:nth-child(14),#ops td:nth-child(15),#ops th"
+    "{white-space:nowrap}"
+    "svg.plot{max-width:100%;height:auto}";
 
 // Filter: every whitespace-separated word must occur in the row's text.
 // Sort: by the clicked column, numbers numerically, again to reverse.
@@ -138,77 +128,6 @@ void countsTable(raw_ostream &os, StringRef title, const std::map<std::string, s
   os << "</table>\n";
 }
 
-/// An SVG scatter plot: points (x, y) with y on a log scale, labelled.
-void logPlot(raw_ostream &os, const std::vector<std::pair<double, double>> &points,
-             const std::vector<std::string> &labels, const std::string &xLabel,
-             const std::string &yLabel, bool connect,
-             const std::vector<bool> &highlighted = {}) {
-  const double width = 720, height = 240, left = 60, bottom = 36, top = 10, right = 10;
-  double xMin = 0, xMax = 1, yMin = -8, yMax = 0;
-  bool first = true;
-  for (const auto &[x, y] : points) {
-    double ly = std::log10(std::max(y, 1e-12));
-    if (first) {
-      xMin = xMax = x;
-      yMin = yMax = ly;
-      first = false;
-    }
-    xMin = std::min(xMin, x);
-    xMax = std::max(xMax, x);
-    yMin = std::min(yMin, ly);
-    yMax = std::max(yMax, ly);
-  }
-  yMin = std::floor(yMin);
-  yMax = std::max(std::ceil(yMax), yMin + 1);
-  if (xMax == xMin)
-    xMax = xMin + 1;
-  auto px = [&](double x) { return left + (x - xMin) / (xMax - xMin) * (width - left - right); };
-  auto py = [&](double y) {
-    double ly = std::log10(std::max(y, 1e-12));
-    return top + (yMax - ly) / (yMax - yMin) * (height - top - bottom);
-  };
-  os << "<svg class=\"plot\" width=\"" << width << "\" height=\"" << height
-     << "\" xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">";
-  for (double e = yMin; e <= yMax; e += 1) {
-    double y = top + (yMax - e) / (yMax - yMin) * (height - top - bottom);
-    os << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y << "\" y2=\""
-       << y << "\" stroke=\"#ddd\"/><text x=\"4\" y=\"" << y + 4 << "\">1e"
-       << static_cast<int>(e) << "</text>";
-  }
-  // The x range at both ends of the axis.
-  char low[32], high[32];
-  std::snprintf(low, sizeof(low), "%.4g", xMin);
-  std::snprintf(high, sizeof(high), "%.4g", xMax);
-  double axis = height - bottom + 12;
-  os << "<text x=\"" << left << "\" y=\"" << axis << "\">" << low << "</text><text x=\""
-     << width - right << "\" y=\"" << axis << "\" text-anchor=\"end\">" << high << "</text>";
-  os << "<text x=\"" << left << "\" y=\"" << height - 6 << "\">" << escapeHtml(xLabel)
-     << "</text><text x=\"" << left + 6 << "\" y=\"" << top + 10 << "\">"
-     << escapeHtml(yLabel) << "</text>";
-  if (connect && points.size() > 1) {
-    os << "<polyline fill=\"none\" stroke=\"#4a7ab5\" points=\"";
-    for (const auto &[x, y] : points)
-      os << px(x) << "," << py(y) << " ";
-    os << "\"/>";
-  }
-  for (size_t i = 0; i < points.size(); ++i) {
-    bool marked = i < highlighted.size() && highlighted[i];
-    os << "<circle cx=\"" << px(points[i].first) << "\" cy=\"" << py(points[i].second)
-       << "\" r=\"" << (marked ? 5 : 3) << "\" fill=\"" << (marked ? "#c0392b" : "#4a7ab5")
-       << "\"><title>" << escapeHtml(labels[i]) << "</title></circle>";
-    if (!connect) {
-      // Labels near the right edge go to the left of their point; a
-      // highlighted point's label goes below it, clear of a neighbour's.
-      bool leftSide = px(points[i].first) > width / 2;
-      os << "<text x=\"" << px(points[i].first) + (leftSide ? -6 : 6) << "\" y=\""
-         << py(points[i].second) + (marked ? 15 : -5) << "\""
-         << (leftSide ? " text-anchor=\"end\"" : "") << (marked ? " font-weight=\"bold\"" : "")
-         << ">"
-         << escapeHtml(labels[i]) << "</text>";
-    }
-  }
-  os << "</svg>\n";
-}
 
 /// --search-precision: each plan the search ran, and what it found.
 void searchSection(raw_ostream &os, const ReportSearch &search) {
@@ -264,12 +183,10 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
          << "</td></tr>";
     }
     os << "</table>\n";
-    std::vector<std::pair<double, double>> points;
-    std::vector<std::string> labels;
+    std::vector<PlotPoint> points;
     // Exact ops (error 0) would stretch a log axis to nothing, and
     // overflowing ones (Inf/NaN where fp32 is finite) have no place on it:
     // both are counted under the plot instead.
-    std::vector<bool> jumps;
     std::vector<std::string> overflowing;
     size_t exactOps = 0, position = 0;
     for (const auto &[node, error] : report.errorAlongGraph) {
@@ -279,9 +196,9 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
       } else if (!std::isfinite(error)) {
         overflowing.push_back(node);
       } else {
-        points.push_back({static_cast<double>(position), error});
-        labels.push_back(node + ": " + errorCell(error));
-        jumps.push_back(llvm::is_contained(report.errorJumps, node));
+        points.push_back({static_cast<double>(position), error, node + ": " + errorCell(error),
+                          llvm::is_contained(report.errorJumps, node) ? PlotPoint::Style::Jump
+                                                                      : PlotPoint::Style::Plain});
       }
     }
     if (!points.empty()) {
@@ -293,7 +210,11 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
           os << (i ? ", " : "") << "<code>" << escapeHtml(report.errorJumps[i]) << "</code>";
       }
       os << ":</p>\n";
-      logPlot(os, points, labels, "ops in graph order", "rel rmse vs fp32 (log)", true, jumps);
+      PlotOptions plot;
+      plot.xLabel = "ops in graph order";
+      plot.yLabel = "rel rmse vs fp32 (log)";
+      plot.connect = true;
+      writeLogPlot(os, points, plot);
     }
     if (exactOps || !overflowing.empty()) {
       os << "<p>";
@@ -310,9 +231,11 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
   if (!report.modes.empty()) {
     os << "<h3>Precision modes compared</h3>\n<table class=\"engines\"><tr><th>mode</th>"
           "<th>fp16/bf16 ops</th><th>casts</th><th>est us</th><th>rel rmse</th></tr>";
-    std::vector<std::pair<double, double>> points;
-    std::vector<std::string> labels, exact, overflowing;
-    for (const ReportModeComparison &mode : report.modes) {
+    std::vector<PlotPoint> points;
+    std::vector<std::string> exact, overflowing;
+    const ReportSearch *search = report.search ? &*report.search : nullptr;
+    for (size_t m = 0; m < report.modes.size(); ++m) {
+      const ReportModeComparison &mode = report.modes[m];
       os << "<tr><td>" << escapeHtml(mode.mode) << "</td>";
       if (!mode.note.empty()) {
         os << "<td colspan=\"4\">" << escapeHtml(mode.note) << "</td></tr>";
@@ -324,30 +247,37 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
          << "</td><td>" << errorCell(mode.relRmse) << "</td></tr>";
       if (mode.relRmse == 0) {
         exact.push_back(mode.mode);
-      } else if (!std::isfinite(mode.relRmse)) {
-        overflowing.push_back(mode.mode);
-      } else {
-        // Modes at the same point share one label.
-        auto same = std::find(points.begin(), points.end(),
-                              std::make_pair(mode.estDeviceUs, mode.relRmse));
-        if (same != points.end()) {
-          labels[same - points.begin()] += ", " + mode.mode;
-        } else {
-          points.push_back({mode.estDeviceUs, mode.relRmse});
-          labels.push_back(mode.mode);
-        }
+        continue;
       }
+      if (!std::isfinite(mode.relRmse)) {
+        overflowing.push_back(mode.mode);
+        continue;
+      }
+      PlotPoint::Style style = PlotPoint::Style::Plain;
+      if (search && m < search->modeMeets.size())
+        style = search->modeMeets[m] ? PlotPoint::Style::Met : PlotPoint::Style::Missed;
+      // Modes at the same point (and alike against the target) share one
+      // label.
+      auto same = llvm::find_if(points, [&](const PlotPoint &point) {
+        return point.x == mode.estDeviceUs && point.y == mode.relRmse && point.style == style;
+      });
+      if (same != points.end())
+        same->label += ", " + mode.mode;
+      else
+        points.push_back({mode.estDeviceUs, mode.relRmse, mode.mode, style});
     }
     os << "</table>\n";
     // The plan a precision search found, among the modes; highlighted.
-    std::vector<bool> found(points.size(), false);
-    if (report.search && std::isfinite(report.search->relRmse) && report.search->relRmse > 0) {
-      points.push_back({report.search->estDeviceUs, report.search->relRmse});
-      labels.push_back("search: " + report.search->result);
-      found.push_back(true);
-    }
+    if (search && std::isfinite(search->relRmse) && search->relRmse > 0)
+      points.push_back({search->estDeviceUs, search->relRmse, "search: " + search->result,
+                        PlotPoint::Style::Found});
     if (!points.empty()) {
       os << "<p>Estimated device time against measured error";
+      if (search)
+        os << " (target <code>" << escapeHtml(search->target) << "</code>: "
+           << "<span style=\"color:#2e8b57\">&#9679;</span> meets it, &#9675; misses it"
+           << (search->relRmseBound ? ", the dashed line is the bound" : "")
+           << "; the large red point is the plan the search found)";
       if (!exact.empty()) {
         os << " (exact, not plotted:";
         for (const std::string &mode : exact)
@@ -361,8 +291,15 @@ void accuracySection(raw_ostream &os, const ReportData &report) {
         os << ")";
       }
       os << ":</p>\n";
-      logPlot(os, points, labels, "estimated device time (us)", "rel rmse vs fp32 (log)", false,
-              found);
+      PlotOptions plot;
+      plot.xLabel = "estimated device time (us)";
+      plot.yLabel = "rel rmse vs fp32 (log)";
+      plot.labelPoints = true;
+      if (search && search->relRmseBound) {
+        plot.targetY = *search->relRmseBound;
+        plot.targetLabel = "target " + search->target;
+      }
+      writeLogPlot(os, points, plot);
     }
   }
   if (report.search)

@@ -341,8 +341,10 @@ std::string driver::writeAndCheckSearchFiles(const std::string &folder,
   return "";
 }
 
-report::ReportSearch driver::searchReport(const SearchOutcome &outcome,
-                                          const SearchSettings &settings) {
+report::ReportSearch
+driver::searchReport(const SearchOutcome &outcome, const SearchSettings &settings,
+                     const std::vector<report::ReportModeComparison> &modes,
+                     const std::vector<std::vector<OutputAccuracy>> &modeOutputs) {
   auto valuesText = [&](const std::vector<OutputAccuracy> &outputs) {
     std::vector<double> values = targetValues(settings.target, outputs);
     std::string text;
@@ -373,5 +375,12 @@ report::ReportSearch driver::searchReport(const SearchOutcome &outcome,
     row.result = static_cast<int>(search.steps.size()) == outcome.resultStep;
     search.steps.push_back(std::move(row));
   }
+  const std::vector<policy::AccuracyCondition> &conditions = settings.target.conditions;
+  if (conditions.size() == 1 && conditions[0].output.empty() &&
+      conditions[0].metric == policy::AccuracyMetric::RelRmse)
+    search.relRmseBound = conditions[0].bound;
+  for (size_t i = 0; i < modes.size(); ++i)
+    search.modeMeets.push_back(modes[i].note.empty() && i < modeOutputs.size() &&
+                               meetsTarget(settings.target, modeOutputs[i]));
   return search;
 }

@@ -35,8 +35,10 @@ std::string searchSummary(const SearchOutcome &outcome, const SearchSettings &se
                           const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
                           const std::string &inputsFrom, unsigned width);
 
-/// The search for the HTML report.
-report::ReportSearch searchReport(const SearchOutcome &outcome, const SearchSettings &settings);
+/// The search for the HTML report, with whether each mode meets the target.
+report::ReportSearch searchReport(const SearchOutcome &outcome, const SearchSettings &settings,
+                                  const std::vector<report::ReportModeComparison> &modes,
+                                  const std::vector<std::vector<OutputAccuracy>> &modeOutputs);
 
 /// search/search.json.
 std::string searchJson(const SearchOutcome &outcome, const SearchSettings &settings,

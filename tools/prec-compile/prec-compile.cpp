@@ -552,7 +552,7 @@ int run(const std::vector<std::string> &args) {
           llvm::errs() << "prec-compile: " << problem << "\n";
           return problem.rfind("internal error", 0) == 0 ? InternalError : UserError;
         }
-        report.search = searchReport(outcome, settings);
+        report.search = searchReport(outcome, settings, report.modes, modeOutputs);
       }
       std::string soc = report.socVersion;
       if (!writeText(out->stagedPath("compare.json"),

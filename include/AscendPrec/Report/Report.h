@@ -84,6 +84,12 @@ struct ReportSearch {
   double relRmse = 0;     ///< the worst output's, for the modes plot
   std::string values;
   std::vector<ReportSearchStep> steps;
+  /// The target as a line on the modes plot (its y axis is the worst
+  /// output's rel rmse): set when the target is one rel_rmse bound on every
+  /// output.
+  std::optional<double> relRmseBound;
+  /// Whether each of ReportData::modes meets the target (same order).
+  std::vector<bool> modeMeets;
 };
 
 /// One lowered kernel's estimate, for the time breakdown.
