@@ -69,7 +69,10 @@ private:
                                            std::string &why) const;
   /// Plans (and, with `measure`, runs) the start mode plus `edits`; each
   /// measured plan spends one evaluation of the budget.
-  Evaluation evaluate(const policy::PrecisionEdits &edits, bool measure = true);
+  /// Plans (and, with `measure`, runs) the edits; `what` names the step for
+  /// the progress line.
+  Evaluation evaluate(const policy::PrecisionEdits &edits, bool measure = true,
+                      const std::string &what = "");
   bool budgetLeft() const { return outcome.evaluations < settings.budget; }
   policy::PrecisionEdits editsFor(const std::set<std::string> &names) const;
   /// The unraised candidates, most harmful first, cheapest first among
@@ -152,7 +155,8 @@ std::optional<policy::Policy> Searcher::policyWith(const policy::PrecisionEdits 
   return policy;
 }
 
-Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure) {
+Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure,
+                              const std::string &what) {
   Evaluation evaluation;
   std::optional<policy::Policy> policy = policyWith(edits, evaluation.why);
   if (!policy)
@@ -170,7 +174,7 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure)
   ++outcome.evaluations;
   if (settings.onStep)
     settings.onStep("run " + std::to_string(outcome.evaluations) + " of at most " +
-                    std::to_string(settings.budget));
+                    std::to_string(settings.budget) + (what.empty() ? "" : ": " + what));
   AccuracyRun once = run;
   once.iterations = 1;
   std::vector<std::string> problems;
@@ -319,8 +323,18 @@ void Searcher::addCandidates(const Evaluation &evaluation) {
   }
 }
 
+/// "1 op: /attn/Softmax" or "3 ops: /a, /b +1 more", for progress lines.
+static std::string describeOps(const std::vector<std::string> &names) {
+  std::string text = std::to_string(names.size()) + (names.size() == 1 ? " op: " : " ops: ");
+  for (size_t i = 0; i < names.size() && i < 2; ++i)
+    text += (i ? ", " : "") + policy::escapeForDisplay(names[i]);
+  if (names.size() > 2)
+    text += " +" + std::to_string(names.size() - 2) + " more";
+  return text;
+}
+
 void Searcher::search() {
-  Evaluation start = evaluate({});
+  Evaluation start = evaluate({}, true, "start: " + outcome.precisionMode);
   outcome.plan = start.report;
   if (!start.ok) {
     outcome.kind = SearchOutcome::Kind::Failed;
@@ -347,7 +361,8 @@ void Searcher::search() {
                                    ranking.begin() + std::min(batch, ranking.size()));
     std::set<std::string> trial = raised;
     trial.insert(added.begin(), added.end());
-    Evaluation evaluation = evaluate(editsFor(trial));
+    Evaluation evaluation =
+        evaluate(editsFor(trial), true, "raise " + describeOps(added));
     if (!evaluation.ok && !evaluation.cannotRun.empty()) {
       // Ops whose fp32 kernel the host cannot run stay as they are; the
       // others are tried again at once.
@@ -395,7 +410,7 @@ void Searcher::search() {
       Evaluation replanned = evaluate(editsFor(trial), /*measure=*/false);
       std::string difference;
       if (!replanned.ok || !samePlan(replanned.report, evaluation.report, difference))
-        evaluation = evaluate(editsFor(trial));
+        evaluation = evaluate(editsFor(trial), true, "raise " + describeOps(added));
     }
     std::string action = "raise " + std::to_string(added.size()) +
                          (added.size() == 1 ? " op" : " ops");
@@ -450,7 +465,7 @@ void Searcher::search() {
       std::set<std::string> trial = raised;
       for (const std::string &name : group)
         trial.erase(name);
-      Evaluation evaluation = evaluate(editsFor(trial));
+      Evaluation evaluation = evaluate(editsFor(trial), true, "try without " + describeOps(group));
       std::string action = group.size() == 1
                                ? "try without 1 op"
                                : "try without scope " + nameScope(group.front()) + " (" +

@@ -1,7 +1,11 @@
 //===- Progress.cpp - per-phase progress lines with timings ---------------===//
 
 #include "Progress.h"
+#include "TerminalWidth.h"
 
+#include "AscendPrec/Report/TextWrap.h"
+
+#include <algorithm>
 #include <cstdio>
 
 namespace ascendprec::driver {
@@ -27,7 +31,9 @@ void Progress::step(const std::string &detail) {
   if (!enabled)
     return;
   breakLine();
-  std::fprintf(stderr, "    %s\n", detail.c_str());
+  // One line per step, however long the names in it.
+  std::string line = report::shortenMiddle(detail, std::max(terminalWidth(), 40u) - 4);
+  std::fprintf(stderr, "    %s\n", line.c_str());
   std::fflush(stderr);
 }
 
