@@ -129,6 +129,34 @@ def cosine(a, b):
     return float(a @ b / (na * nb))
 
 
+def reference_check(prec, model, shapes, folder, expected, out):
+    """Issue 33: under force_fp16 the error reported against the fp32
+    reference is the error against onnxruntime's fp32 outputs. Those are
+    written as the run's expected outputs; accuracy.json then has per output
+    a (vs the reference), b (vs onnxruntime) and c (the reference vs
+    onnxruntime). "a/b" near 1 with c small next to b is the target."""
+    for i, array in enumerate(expected):
+        onnx.save_tensor(nh.from_array(array), os.path.join(folder, f"output_{i}.pb"))
+    r = subprocess.run([prec, model, "--soc_version=Ascend910B3", "--precision_mode=force_fp16",
+                        f"--input_shape={shapes}", f"--output={out}", f"--run={folder}", "--quiet"],
+                       capture_output=True, text=True)
+    for i in range(len(expected)):
+        os.remove(os.path.join(folder, f"output_{i}.pb"))
+    if r.returncode != 0:
+        return "run failed: " + (r.stderr.strip().splitlines() or ["?"])[-1]
+    with open(os.path.join(out, "accuracy.json")) as f:
+        outputs = json.load(f)["outputs"]
+    parts = []
+    for o in outputs:
+        a = o["vs_reference"]["rel_rmse"]
+        b = o.get("vs_expected", {}).get("rel_rmse", float("nan"))
+        c = o.get("reference_vs_expected", {}).get("rel_rmse", float("nan"))
+        ratio = a / b if b else float("nan")
+        parts.append(f"{o['name']}: vs reference {a:.2e}, vs onnxruntime {b:.2e} "
+                     f"(ratio {ratio:.3f}; reference vs onnxruntime {c:.1e})")
+    return "; ".join(parts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -168,6 +196,7 @@ def main():
                     print(f"  {name}/{case} {mode}: exit {r.returncode}, {generic} generic ops: "
                           f"{why[0][-200:] if why else ''}")
             cos_text = "(no onnxruntime-node)"
+            fp16_text = []
             if have_ort:
                 expected = ort_outputs(model, folder)
                 out = os.path.join(args.work, f"{name}-{case}-run")
@@ -186,9 +215,13 @@ def main():
                     cos_text = " ".join(f"{c:.7f}" for c in coss)
                     if not all(c >= 0.99999 for c in coss):
                         failures += 1
+                    fp16_text.append(reference_check(prec, model, shapes, folder, expected,
+                                                     os.path.join(args.work, f"{name}-{case}-fp16")))
             if clean != len(MODES):
                 failures += 1
             print(f"{name:10} {case:10} {clean:>17}/{len(MODES)} {cos_text:>40}")
+            for line in fp16_text:
+                print(f"{'':21} force_fp16: {line}")
     print(f"{failures} failing case(s)")
     return 1 if failures else 0
 

@@ -319,6 +319,7 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
     output.vsReference = compareTensors(result.planOutputs[i], referenceOutputs[i]);
     if (i < expected.size()) {
       output.vsExpected = compareTensors(result.planOutputs[i], expected[i].tensor);
+      output.referenceVsExpected = compareTensors(referenceOutputs[i], expected[i].tensor);
       output.withinTolerance =
           withinTolerance(result.planOutputs[i], expected[i].tensor, run.rtol, run.atol);
     }
@@ -404,6 +405,9 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
               json.attribute("within_tolerance", output.withinTolerance);
             });
           }
+          if (output.referenceVsExpected)
+            json.attributeObject("reference_vs_expected",
+                                 [&] { writeStats(json, *output.referenceVsExpected); });
         });
     });
     json.attributeArray("error_jumps", [&] {

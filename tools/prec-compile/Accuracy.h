@@ -53,6 +53,10 @@ struct OutputAccuracy {
   std::string name;
   ErrorStats vsReference;
   std::optional<ErrorStats> vsExpected;
+  /// The fp32 reference against the expected output: how far the reference
+  /// itself is from the model's fp32 (another runtime's summation order).
+  /// |vsReference - vsExpected| stays within it.
+  std::optional<ErrorStats> referenceVsExpected;
   bool withinTolerance = true; ///< vs expected, when given
 };
 

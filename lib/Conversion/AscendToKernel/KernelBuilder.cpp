@@ -164,6 +164,10 @@ std::string ascendprec::kernel::kernelSignature(Operation *op, TypeRange operand
   // The attributes without uniquing a dictionary of them: the discardable
   // ones sorted, the inherent ones in their op's fixed order, so equal
   // attributes give equal keys.
+  // A Cast planning inserted and a model's own Cast compute alike but differ
+  // in the fp32 reference (akernel.vcast's model_rounding).
+  key.push_back(reinterpret_cast<const void *>(
+      static_cast<uintptr_t>(op->hasAttr("ascend.inserted") ? 2 : 1)));
   SmallVector<NamedAttribute, 8> attrs;
   assembly::collectAttrs(op, attrs);
   for (NamedAttribute attr : attrs) {

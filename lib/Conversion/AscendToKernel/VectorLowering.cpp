@@ -202,6 +202,10 @@ struct CastLowering : OpRewritePattern<ascend::CastOp> {
     Type to = outType.getElementType();
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
+    // The model's own narrowing Cast rounds in the fp32 reference too; an
+    // inserted one does not (kernelSignature keeps the two apart).
+    bool modelRounding = !op->hasAttr("ascend.inserted") && (to.isF16() || to.isBF16()) &&
+                         isa<FloatType>(from) && from.getIntOrFloatBitWidth() > 16;
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{adaptor.getX().getType()},
                      TypeRange{outType}, nodesOf(op));
     buildElementwiseBody(kb, context, ValueRange{kb.arg(0)}, outType, to, std::nullopt,
@@ -210,7 +214,7 @@ struct CastLowering : OpRewritePattern<ascend::CastOp> {
                              vectorOp(b, kb.loc(), "copy", tiles, out, to);
                            else
                              kernel::CastOp::create(b, kb.loc(), tiles[0], out,
-                                                    castRounding(from, to));
+                                                    castRounding(from, to), modelRounding);
                          });
     kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
     return success();

@@ -556,6 +556,10 @@ LogicalResult codegen::lowerCastOp(CastOp op, CodegenContext &context) {
   Type outElement = getElementTypeOrSelf(op.getOutput().getType());
   bool outUnsigned = context.originalElementOf(op.getOutput()).isUnsignedInteger();
   bool inUnsigned = context.originalElementOf(op.getInput()).isUnsignedInteger();
+  Type originalOut = context.originalElementOf(op.getOutput());
+  bool roundsInReference = context.reference && op.getModelRounding() &&
+                           (originalOut.isF16() || originalOut.isBF16()) &&
+                           outElement.isF32();
   forEachElement(b, loc, {op.getInput()}, op.getOutput(),
                  [&](OpBuilder &inner, ArrayRef<Value> buffers,
                      ArrayRef<SmallVector<Value>> indices, Value output,
@@ -565,8 +569,17 @@ LogicalResult codegen::lowerCastOp(CastOp op, CodegenContext &context) {
                      Value wide = arith::UIToFPOp::create(inner, loc, inner.getF64Type(), element);
                      element = wide;
                    }
-                   Value stored = toOutput(inner, loc, context, element, outElement, outUnsigned,
-                                           op.getRound(), inUnsigned);
+                   Value stored;
+                   if (roundsInReference) {
+                     // The model's own Cast to fp16/bf16: the reference rounds
+                     // there too, then carries the value in f32.
+                     stored = toOutput(inner, loc, context, element, originalOut, outUnsigned,
+                                       op.getRound(), inUnsigned);
+                     stored = arith::ExtFOp::create(inner, loc, outElement, stored);
+                   } else {
+                     stored = toOutput(inner, loc, context, element, outElement, outUnsigned,
+                                       op.getRound(), inUnsigned);
+                   }
                    memref::StoreOp::create(inner, loc, stored, output, outIndex);
                  });
   return success();

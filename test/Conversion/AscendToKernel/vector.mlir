@@ -39,12 +39,18 @@ func.func @broadcast(%x: tensor<1x16x8x8xf16>, %b: tensor<16x1x1xf16>) -> tensor
 // even.
 // CHECK-LABEL: akernel.kernel @to_int
 // CHECK: akernel.vcast %{{.*}} -> %{{.*}} {round = #akernel.round<trunc>} : memref<32xf32, #akernel.space<ub>> -> memref<32xi32, #akernel.space<ub>>
+// The model's own Cast to f16 keeps its rounding in the fp32 reference
+// (model_rounding); a Cast planning inserted does not, and the two do not
+// share a kernel though their types are the same.
 // CHECK-LABEL: akernel.kernel @to_half
+// CHECK: akernel.vcast %{{.*}} -> %{{.*}} {model_rounding, round = #akernel.round<rint>} : memref<{{[0-9]+}}xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}xf16, #akernel.space<ub>>
+// CHECK-LABEL: akernel.kernel @"x/Cast_float16"
 // CHECK: akernel.vcast %{{.*}} -> %{{.*}} {round = #akernel.round<rint>} : memref<{{[0-9]+}}xf32, #akernel.space<ub>> -> memref<{{[0-9]+}}xf16, #akernel.space<ub>>
-func.func @casts(%x: tensor<1000xf32>) -> (tensor<1000xi32>, tensor<1000xf16>) {
+func.func @casts(%x: tensor<1000xf32>, %x2: tensor<1000xf32>) -> (tensor<1000xi32>, tensor<1000xf16>, tensor<1000xf16>) {
   %y = ascend.Cast %x {name = "to_int"} : tensor<1000xf32> to tensor<1000xi32>
   %z = ascend.Cast %x {name = "to_half"} : tensor<1000xf32> to tensor<1000xf16>
-  return %y, %z : tensor<1000xi32>, tensor<1000xf16>
+  %w = ascend.Cast %x2 {name = "x/Cast_float16", ascend.inserted} : tensor<1000xf32> to tensor<1000xf16>
+  return %y, %z, %w : tensor<1000xi32>, tensor<1000xf16>, tensor<1000xf16>
 }
 
 // BatchNorm (inference, outside a Conv+BN fusion): per-channel statistics

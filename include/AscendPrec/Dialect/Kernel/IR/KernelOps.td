@@ -457,9 +457,14 @@ def Kernel_CastOp : Kernel_Op<"vcast"> {
     akernel.vcast %x -> %y {round = #akernel.round<rint>}
         : memref<256xf32, #akernel.space<ub>> -> memref<256xf16, #akernel.space<ub>>
     ```
+
+    `model_rounding` marks the conversion of a Cast the model itself has
+    (not one planning inserted) to fp16 or bf16: the fp32 reference, which
+    otherwise widens every f16/bf16 value to f32, rounds there too, so that
+    the reference is the model as exported, computed in fp32 elsewhere.
   }];
   let arguments = (ins AnyMemRef:$input, AnyMemRef:$output,
-                       Kernel_RoundingModeAttr:$round);
+                       Kernel_RoundingModeAttr:$round, UnitAttr:$model_rounding);
   let assemblyFormat = "$input `->` $output attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;
 }
