@@ -12,6 +12,13 @@ const char *fusionKindSection(FusionKind kind) {
 
 const std::vector<FusionPassInfo> &fusionPasses() {
   static const std::vector<FusionPassInfo> passes = {
+      {"EinsumPass", FusionKind::Graph, true, "ReduceSum / Transpose / Reshape / BatchMatMulV2",
+       "an fp16/bf16/fp32 Einsum of one or two operands with static shapes (no '...', no "
+       "label repeated in an operand, no broadcast batch dimension): labels in one operand "
+       "only are summed away, two operands transposed and reshaped to [batch, M, K] and "
+       "[batch, K, N], one BatchMatMulV2 (named as the Einsum) contracts them, and the "
+       "result is reshaped and transposed to the output; CANN has no AI Core Einsum "
+       "kernel"},
       {"ConvBatchnormFusionPass", FusionKind::Graph, true, "Conv2D",
        "Conv2D with a constant filter (and bias) followed by an inference BatchNorm with "
        "constant statistics, the Conv's only user: the BatchNorm is folded into the filter "

@@ -99,6 +99,10 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     return whyRecurrentNotLowerable(op);
   if (isa<ascend::TopKV2Op>(op))
     return whySelectionNotLowerable(op, context);
+  if (isa<ascend::EinsumOp>(op))
+    return std::string("is an equation EinsumPass leaves whole ('...', a label repeated in an "
+                       "operand, more than two operands or broadcast batch dimensions), and "
+                       "CANN has no AI Core Einsum kernel");
   return std::string("has no kernel lowering yet");
 }
 

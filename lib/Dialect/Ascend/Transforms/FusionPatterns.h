@@ -78,6 +78,15 @@ std::unique_ptr<FusionPattern> createGeluFusion();
 std::unique_ptr<FusionPattern> createHardSwishFusion();
 std::unique_ptr<FusionPattern> createSoftmaxFusion();
 
+/// CANN's EinsumPass, which rewrites one op into several rather than
+/// fusing several into one (EinsumDecomposition.cpp).
+inline constexpr llvm::StringLiteral kEinsumPass = "EinsumPass";
+
+/// Rewrites a two-operand Einsum with static shapes into ReduceSum,
+/// Transpose, Reshape and one BatchMatMulV2 (which keeps its name), as
+/// EinsumPass does; false when the equation stays an Einsum.
+bool decomposeEinsum(EinsumOp einsum, NodeNames &names);
+
 /// Every pattern, keyed by CANN's name.
 std::unique_ptr<FusionPattern> createFusionPattern(StringRef name);
 

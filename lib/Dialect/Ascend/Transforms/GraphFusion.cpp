@@ -86,6 +86,8 @@ public:
       : module(module), policy(policy), respectPins(respectPins), names(module) {}
 
   void run(const FusionPattern &pattern);
+  /// EinsumPass: every Einsum it can express, rewritten (FusionPatterns.h).
+  void decomposeEinsums();
   /// Puts the FU-2 diagnostics on the module for the report.
   void recordDiagnostics();
 
@@ -233,6 +235,13 @@ void GraphFusionDriver::run(const FusionPattern &pattern) {
   }
 }
 
+void GraphFusionDriver::decomposeEinsums() {
+  SmallVector<EinsumOp> einsums;
+  module.walk([&](EinsumOp op) { einsums.push_back(op); });
+  for (EinsumOp einsum : einsums)
+    decomposeEinsum(einsum, names);
+}
+
 void GraphFusionDriver::recordDiagnostics() {
   if (diagnostics.empty())
     return;
@@ -259,10 +268,14 @@ struct GraphFusionPass : ascendprec::ascend::impl::GraphFusionBase<GraphFusionPa
     if (!resolved)
       return signalPassFailure();
     GraphFusionDriver driver(module, *resolved, respectPins);
-    for (const policy::FusionPassInfo &info : policy::fusionPasses())
-      if (info.kind == policy::FusionKind::Graph && resolved->fusion.isOn(info.name))
-        if (std::unique_ptr<FusionPattern> pattern = createFusionPattern(info.name))
-          driver.run(*pattern);
+    for (const policy::FusionPassInfo &info : policy::fusionPasses()) {
+      if (info.kind != policy::FusionKind::Graph || !resolved->fusion.isOn(info.name))
+        continue;
+      if (info.name == kEinsumPass)
+        driver.decomposeEinsums();
+      else if (std::unique_ptr<FusionPattern> pattern = createFusionPattern(info.name))
+        driver.run(*pattern);
+    }
     driver.recordDiagnostics();
   }
 
