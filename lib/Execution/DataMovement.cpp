@@ -1258,7 +1258,8 @@ struct Run {
       for (int64_t i = 0; i < indices.count; ++i) {
         int64_t index = readIndex(in[1], indices.type, i);
         if (index < -extent || index >= extent)
-          return fail("index " + llvm::Twine(index) + " (element " + llvm::Twine(i) +
+          return fail(ascendprec::exec::kInvalidDataError + "index " + llvm::Twine(index) + " (element " +
+                      llvm::Twine(i) +
                       " of the indices) is outside [" + llvm::Twine(-extent) + ", " +
                       llvm::Twine(extent) + ") along axis " + llvm::Twine(axis) +
                       "; without bounds_check (support_out_of_bound_index) the device "
@@ -1287,7 +1288,8 @@ struct Run {
     int64_t depth = y.shape[plan.axis];
     int64_t given = readIndex(in[1], plan.ins[1].type, 0);
     if (given != depth)
-      return fail("the depth input is " + llvm::Twine(given) + " but the output has " +
+      return fail(ascendprec::exec::kInvalidDataError + "the depth input is " + llvm::Twine(given) +
+                  " but the output has " +
                   llvm::Twine(depth) + " along axis " + llvm::Twine(plan.axis));
     size_t size = elementSize();
     Bytes on = convertElement(*inputs[2], 0, y.type), off = convertElement(*inputs[3], 0, y.type);

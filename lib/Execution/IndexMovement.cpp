@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexMovement.h"
+#include "AscendPrec/Execution/DataMovement.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -220,7 +221,8 @@ bool resolveIndex(int64_t raw, int64_t length, int64_t &index) {
 }
 
 std::string outOfRange(const IndexPlan &plan, int64_t position, int64_t raw, int64_t length) {
-  return plan.kind + ": index " + std::to_string(raw) + " (indices element " +
+  return plan.kind + ": " + ascendprec::exec::kInvalidDataError.str() + "index " + std::to_string(raw) +
+         " (indices element " +
          std::to_string(position) + ") is outside [" + std::to_string(-length) + ", " +
          std::to_string(length) + ")";
 }

@@ -269,7 +269,7 @@ std::string ascendprec::report::errorCell(const std::optional<double> &error) {
   if (std::isinf(*error))
     return "inf";
   if (std::isnan(*error))
-    return "nan";
+    return "-"; // nothing finite to compare
   char text[32];
   std::snprintf(text, sizeof(text), "%.1e", *error);
   return text;

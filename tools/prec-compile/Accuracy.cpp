@@ -74,6 +74,8 @@ ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &re
   double sumSquaredDiff = 0, sumSquaredRef = 0, sumSquaredActual = 0, dot = 0;
   int64_t compared = 0;
   forEachValue(actual, &reference, [&](double a, double r) {
+    if (!std::isfinite(r))
+      ++stats.referenceNonFinite;
     if (!std::isfinite(a) || !std::isfinite(r)) {
       bool same = (std::isnan(a) && std::isnan(r)) || a == r;
       if (!same)
@@ -102,6 +104,11 @@ ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &re
   // error there is, never "exact": the statistics say so.
   if (stats.nonFinite > 0) {
     stats.maxAbsErr = stats.maxRelErr = stats.rmse = stats.relRmse = INFINITY;
+    stats.cosine = NAN;
+  } else if (compared == 0 && count > 0) {
+    // Nothing finite to compare (the reference is Inf or NaN everywhere
+    // the plan is): no figure, rather than "exact".
+    stats.maxAbsErr = stats.maxRelErr = stats.rmse = stats.relRmse = NAN;
     stats.cosine = NAN;
   }
   return stats;
@@ -163,6 +170,7 @@ ErrorStats worstOf(const std::vector<HostTensor> &actual, const std::vector<Host
                        ? NAN
                        : std::min(worst.cosine, stats.cosine);
     worst.nonFinite += stats.nonFinite;
+    worst.referenceNonFinite += stats.referenceNonFinite;
   }
   return worst;
 }
@@ -353,19 +361,24 @@ driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vec
 
 namespace {
 
+/// A figure as JSON allows: Inf and NaN (an overflow, nothing compared)
+/// are null (docs/reference/accuracy.md), never a bare `inf`.
+void writeNumber(llvm::json::OStream &json, llvm::StringRef key, double value) {
+  if (std::isfinite(value))
+    json.attribute(key, value);
+  else
+    json.attribute(key, nullptr);
+}
+
 void writeStats(llvm::json::OStream &json, const ErrorStats &stats) {
-  auto number = [&](const char *key, double value) {
-    if (std::isfinite(value))
-      json.attribute(key, value);
-    else
-      json.attribute(key, nullptr);
-  };
+  auto number = [&](const char *key, double value) { writeNumber(json, key, value); };
   number("max_abs_err", stats.maxAbsErr);
   number("max_rel_err", stats.maxRelErr);
   number("rmse", stats.rmse);
   number("rel_rmse", stats.relRmse);
   number("cosine", stats.cosine);
   json.attribute("non_finite", stats.nonFinite);
+  json.attribute("reference_non_finite", stats.referenceNonFinite);
   json.attribute("elements", stats.elements);
 }
 
@@ -415,7 +428,7 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
         json.object([&] {
           const OpAccuracy &op = result.ops[index];
           json.attribute("node", op.nodes.empty() ? op.kernel : op.nodes.front());
-          json.attribute("rel_rmse", op.vsReference.relRmse);
+          writeNumber(json, "rel_rmse", op.vsReference.relRmse);
         });
     });
     json.attributeArray("ops", [&] {
@@ -429,7 +442,7 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
             });
           json.attribute("kernel", op.kernel);
           json.attributeObject("vs_reference", [&] { writeStats(json, op.vsReference); });
-          json.attribute("host_ms", op.hostMs);
+          writeNumber(json, "host_ms", op.hostMs);
         });
     });
     json.attributeObject("timing", [&] {

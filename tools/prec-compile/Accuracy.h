@@ -28,6 +28,9 @@ struct ErrorStats {
   double maxAbsErr = 0, maxRelErr = 0, rmse = 0, relRmse = 0, cosine = 1;
   /// Elements non-finite in one tensor and not the other.
   int64_t nonFinite = 0;
+  /// Elements where the reference itself is Inf or NaN (the model overflows
+  /// or divides by zero in fp32): not compared.
+  int64_t referenceNonFinite = 0;
 };
 
 /// The statistics; max_rel_err divides by max(|r|, 1e-3 * max|r|) so that

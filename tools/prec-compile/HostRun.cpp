@@ -4,7 +4,10 @@
 
 #include "ExitCode.h"
 
+#include "AscendPrec/Execution/DataMovement.h"
 #include "AscendPrec/Execution/GraphRun.h"
+#include "AscendPrec/Execution/InputConstraints.h"
+#include "AscendPrec/Execution/RunMemory.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,6 +61,27 @@ asElementType(const ascendprec::runtime::HostTensor &tensor, ascendprec::runtime
   return tensor.convertedTo(type);
 }
 
+/// Refuses a run whose estimated peak (the plan and its fp32 reference in
+/// lockstep, RunMemory.h) exceeds the memory available, before any input
+/// is made or read: a run that does not fit would swap the machine and be
+/// killed half-way.
+int checkRunMemory(mlir::func::FuncOp graph) {
+  ascendprec::exec::RunMemoryEstimate estimate =
+      ascendprec::exec::estimateRunMemory(graph, /*withReference=*/true);
+  std::optional<uint64_t> available = ascendprec::exec::availableMemoryBytes();
+  if (!available || estimate.peakBytes <= *available)
+    return Success;
+  llvm::errs() << "<command line>: error: --run would need about "
+               << ascendprec::exec::formatBytes(estimate.peakBytes)
+               << " of memory at its peak (the plan and its fp32 reference; the largest value is "
+               << policy::escapeForDisplay(estimate.largestValue) << ", "
+               << ascendprec::exec::formatBytes(estimate.largestBytes) << "), and this machine has "
+               << ascendprec::exec::formatBytes(*available)
+               << " available: run smaller inputs (--input_shape) or on a machine with more "
+                  "memory; nothing was run or written\n";
+  return UserError;
+}
+
 /// The run's inputs (--run=DIR or seeded random) and the model's output
 /// names, checked against the graph's inputs.
 int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, const AccuracyRun &run,
@@ -108,6 +132,12 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, con
     shapes.push_back({shaped.getShape().begin(), shaped.getShape().end()});
     types.push_back(*type);
   }
+  // Before anything is allocated: will the run fit the memory there is?
+  if (int status = checkRunMemory(graph); status != Success)
+    return status;
+  // Indices and counts other ops depend on (InputConstraints.h).
+  std::vector<std::optional<ascendprec::exec::InputConstraint>> constraints =
+      ascendprec::exec::inputConstraints(graph->getParentOfType<mlir::ModuleOp>(), graph);
   std::vector<ascendprec::runtime::HostTensor> &inputs = prepared.inputs;
   std::vector<NamedTensor> &expected = prepared.expected;
   std::string error, &inputsFrom = prepared.from;
@@ -138,9 +168,29 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, con
       rangesText += "; " + range.input + (integer ? " integers" : " uniform") + " in [" +
                     shortest(range.low) + ", " + shortest(range.high) + ")";
     }
+    // An input another op takes as indices is drawn within their range, a
+    // count that must match a declared shape is that count (unless
+    // --run-range says otherwise).
+    std::vector<InputRange> implied(shapes.size());
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      if (rangeOf[i] || !constraints[i])
+        continue;
+      const ascendprec::exec::InputConstraint &constraint = *constraints[i];
+      implied[i] = {inputNames[i], constraint.exact ? static_cast<double>(constraint.low) : 0.0,
+                    static_cast<double>(constraint.exact ? constraint.low + 1 : constraint.high)};
+      rangeOf[i] = &implied[i];
+      rangesText += "; " + inputNames[i] +
+                    (constraint.exact ? " = " + std::to_string(constraint.low)
+                                      : " integers in [0, " + std::to_string(constraint.high) + ")") +
+                    " (" + constraint.what + ", node '" + constraint.node + "')";
+    }
     uint64_t state = run.seed;
-    for (size_t i = 0; i < shapes.size(); ++i)
+    for (size_t i = 0; i < shapes.size(); ++i) {
       inputs.push_back(randomTensor(types[i], shapes[i], state, rangeOf[i]));
+      if (constraints[i] && constraints[i]->exact && rangeOf[i] == &implied[i])
+        for (int64_t k = 0; k < inputs.back().numElements(); ++k)
+          inputs.back().set(k, static_cast<double>(constraints[i]->low));
+    }
     inputsFrom = "random (seed " + std::to_string(run.seed) +
                  "; floats uniform in [-1, 1), integers in [0, 10)" + rangesText + ")";
   } else {
@@ -172,6 +222,19 @@ int prepareRunInputs(mlir::func::FuncOp graph, const std::string &runFolder, con
                      << ascendprec::runtime::elementTypeName(types[i]) << "\n";
         return UserError;
       }
+      if (constraints[i])
+        if (std::optional<std::string> bad = ascendprec::exec::violation(*converted, *constraints[i])) {
+          const ascendprec::exec::InputConstraint &constraint = *constraints[i];
+          llvm::errs() << "<command line>: error: --run=" << runFolder << ": input '"
+                       << inputNames[i] << "' (input_" << i << ".pb) holds " << *bad
+                       << ", but node '" << policy::escapeForDisplay(constraint.node)
+                       << "' takes it as " << constraint.what << ": "
+                       << (constraint.exact ? "it must be " + std::to_string(constraint.low)
+                                            : "values in [" + std::to_string(constraint.low) +
+                                                  ", " + std::to_string(constraint.high) + ")")
+                       << "\n";
+          return UserError;
+        }
       inputs.push_back(*converted);
     }
     expected = std::move(folder->expected);
@@ -250,6 +313,15 @@ int driver::runOnHost(mlir::ModuleOp kernels, const std::string &runFolder, cons
         llvm::errs() << "  ... and " << problems.size() - 20 << " more\n";
       return UserError;
     }
+    // Values that do not fit the model (an index out of range, a count that
+    // contradicts a declared shape) are the inputs' or the model's fault.
+    if (llvm::StringRef(error).contains(ascendprec::exec::kInvalidDataError)) {
+      llvm::errs() << "prec-compile: error: the values do not fit the model: "
+                   << policy::escapeForDisplay(error)
+                   << " (from the inputs given, or computed by the model from them); nothing "
+                      "was written\n";
+      return UserError;
+    }
     llvm::errs() << "prec-compile: error: running the plan failed: " << error << "\n";
     return InternalError;
   }
@@ -313,6 +385,11 @@ std::string driver::accuracySummary(const AccuracyResult &accuracy, const Accura
     if (output.vsReference.nonFinite)
       os << ", " << output.vsReference.nonFinite << " of " << output.vsReference.elements
          << " elements Inf or NaN where fp32 is finite (overflow)";
+    if (output.vsReference.referenceNonFinite)
+      os << "; warning: the fp32 reference itself is Inf or NaN at "
+         << output.vsReference.referenceNonFinite << " of " << output.vsReference.elements
+         << " elements (the model overflows or takes an invalid value in fp32 on these inputs: "
+            "check --run-range), which are not compared";
     if (output.vsExpected)
       os << "; vs expected: "
          << (output.withinTolerance ? "within" : "OUTSIDE") << " rtol "

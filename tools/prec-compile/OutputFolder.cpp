@@ -320,6 +320,9 @@ bool OutputFolder::stage(std::string &error) {
       return false;
     }
   }
+  // What a killed run left (its process gone) goes now, whether or not this
+  // run gets to commit; commit() looks again.
+  removeAbandonedStaging(folder);
   staging = folder / (kStagingPrefix + std::to_string(::getpid()));
   if (::mkdir(staging.c_str(), 0700) != 0) {
     error = option + ": cannot create " + shown(staging) + ": " + std::strerror(errno);

@@ -39,6 +39,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,6 +51,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <new>
 #include <iostream>
 #include <thread>
 #include <unistd.h>
@@ -637,6 +639,19 @@ int run(const std::vector<std::string> &args) {
 
 } // namespace
 
+/// An allocation that failed (a model or inputs larger than the machine's
+/// memory) ends the run as a user error with nothing left behind, from
+/// whichever thread it happened on, rather than aborting.
+[[noreturn]] void outOfMemory() {
+  static const char message[] =
+      "prec-compile: error: out of memory: an allocation failed (the model, its inputs or "
+      "its intermediate values need more memory than this machine has); nothing was "
+      "written\n";
+  (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
+  OutputFolder::discardActive();
+  std::_Exit(UserError);
+}
+
 int main(int argc, char **argv) {
 #if defined(__GLIBC__)
   // glibc keeps freed small blocks in "fast bins" and sweeps them all into
@@ -648,6 +663,9 @@ int main(int argc, char **argv) {
 #endif
   // Before MLIR starts its threads, so that they inherit the blocked signals.
   cleanUpOnInterrupt(&OutputFolder::discardActive);
+  std::set_new_handler(&outOfMemory);
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { outOfMemory(); }, nullptr);
   std::vector<std::string> args(argv + 1, argv + argc);
   return run(args);
 }

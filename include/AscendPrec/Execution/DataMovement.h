@@ -55,6 +55,12 @@
 
 namespace ascendprec::exec {
 
+/// Begins the error of an op whose data is invalid (an index out of range
+/// without bounds_check, a runtime count that contradicts the declared
+/// shape): the inputs given or the model's values, not the executor, are
+/// at fault, so a driver reports a user error.
+inline constexpr llvm::StringLiteral kInvalidDataError = "invalid data: ";
+
 /// Whether the host can run this DMA op; if not, `why` says what is missing
 /// (the executor refuses the model before running, listing such ops).
 bool canRunDataMovement(ascendprec::kernel::DmaOp op, std::string &why);

@@ -842,7 +842,54 @@ LogicalResult Importer::convertMainGraph() {
 /// dominance walk was two thirds of verifying). Every op still has its own
 /// checks run, and an op with regions (If, Loop, Scan) is verified whole,
 /// dominance inside its bodies included.
+/// Whether `type` has more elements than any tensor can (2^62: element
+/// counts times a dtype's bytes must fit 63 bits everywhere downstream, in
+/// planning, the cost model and a run), found without overflowing.
+static bool tooManyElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return false;
+  constexpr uint64_t kLimit = uint64_t{1} << 62;
+  uint64_t elements = 1;
+  for (int64_t dim : shaped.getShape()) {
+    if (dim <= 0)
+      continue; // dynamic, or empty
+    if (elements > kLimit / static_cast<uint64_t>(dim))
+      return true;
+    elements *= static_cast<uint64_t>(dim);
+  }
+  return elements > kLimit;
+}
+
+/// Refuses shapes whose element count overflows: a declared shape, an
+/// --input_shape or shape inference that multiplies to more than 2^62
+/// elements is an error naming the input or node, not a wrapped count.
+static LogicalResult checkShapeSizes(func::FuncOp func) {
+  for (BlockArgument argument : func.getArguments())
+    if (tooManyElements(argument.getType())) {
+      auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(), "ascend.name");
+      emitError(func.getLoc()) << "input '" << (name ? name.getValue() : StringRef("?"))
+                               << "' has the shape " << argument.getType()
+                               << ", more than 2^62 elements: no tensor can be that large; "
+                                  "check --input_shape and the model's input shapes";
+      return failure();
+    }
+  WalkResult walked = func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (tooManyElements(result.getType())) {
+        op->emitError() << "its result has the shape " << result.getType()
+                        << ", more than 2^62 elements: no tensor can be that large; check "
+                           "--input_shape and the shapes the model computes";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walked.wasInterrupted());
+}
+
 static LogicalResult verifyImported(ModuleOp module, func::FuncOp func) {
+  if (failed(checkShapeSizes(func)))
+    return failure();
   if (failed(verify(module, /*verifyRecursively=*/false)) ||
       failed(verify(func, /*verifyRecursively=*/false)))
     return failure();

@@ -113,6 +113,17 @@ LogicalResult OneHotOp::verify() {
                          indices.getDimSize(i++))))
       return failure();
   }
+  // A constant depth must be the declared number of classes: a model whose
+  // shapes contradict its data is refused here, not inside a kernel.
+  auto constant = getDepth().getDefiningOp<ConstOp>();
+  auto depth = constant ? dyn_cast<DenseIntElementsAttr>(constant.getValue()) : nullptr;
+  if (!y.isDynamicDim(*axis) && depth && depth.getNumElements() == 1) {
+    int64_t value = (*depth.value_begin<APInt>()).getSExtValue();
+    if (value != y.getDimSize(*axis))
+      return emitOpError() << "has the constant depth " << value << ", but its result has "
+                           << y.getDimSize(*axis) << " classes along axis " << *axis
+                           << ": the model's declared shape contradicts its data";
+  }
   return success();
 }
 
