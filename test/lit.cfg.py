@@ -37,6 +37,11 @@ config.environment["ASCENDPREC_DATA_DIR"] = os.path.join(
 # terminal-width.test checks the default width.
 config.environment["COLUMNS"] = "1000"
 
+# Compiled kernels are cached in the build tree, never in the user's
+# ~/.cache (kernel-cache.test gives folders of its own).
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.ascendprec_obj_root, "test",
+                                                    "xdg-cache")
+
 # ONNX test models are built with Debian's python3-onnx (/usr/bin/python3; the
 # first python3 on PATH may be another one without the module).
 import subprocess

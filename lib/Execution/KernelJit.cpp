@@ -3,6 +3,7 @@
 #include "AscendPrec/Execution/KernelJit.h"
 
 #include "AscendPrec/Conversion/Passes.h"
+#include "AscendPrec/Execution/KernelCache.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
@@ -11,8 +12,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/xxhash.h"
 
@@ -52,7 +59,101 @@ OwningOpRef<ModuleOp> computeKernelsOf(ModuleOp module) {
   return kernels;
 }
 
+/// The object code the engine compiled (enableObjectDump), read back from
+/// the file it can write it to.
+std::optional<std::string> objectCodeOf(ExecutionEngine &engine) {
+  llvm::SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("ascendprec-kernels", "o", path))
+    return std::nullopt;
+  engine.dumpToObjectFile(path);
+  std::optional<std::string> bytes;
+  if (auto buffer = llvm::MemoryBuffer::getFile(path); buffer && (*buffer)->getBufferSize())
+    bytes = (*buffer)->getBuffer().str();
+  llvm::sys::fs::remove(path);
+  return bytes;
+}
+
 } // namespace
+
+/// LLVM's native target, once per process.
+static void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
+
+/// A module compiled by an earlier run, linked into a JIT of its own: the
+/// runtime functions and libm replacements bound as when it was compiled,
+/// everything else from the process. Null (and the entry rebuilt) when the
+/// object does not link or a kernel is missing.
+std::shared_ptr<KernelJit>
+KernelJit::loadCompiled(const CachedKernels &stored,
+                        std::chrono::steady_clock::time_point start) {
+  initializeNativeTarget();
+  auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine) {
+    llvm::consumeError(machine.takeError());
+    return nullptr;
+  }
+  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine)).create();
+  if (!lljit) {
+    llvm::consumeError(lljit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &dylib = (*lljit)->getMainJITDylib();
+  llvm::orc::SymbolMap symbols;
+  for (const auto &[name, symbol] : stored.bindings) {
+    void *address = nullptr;
+    for (const auto &[runtimeName, runtimeAddress] : runtime::kernelRuntimeSymbols())
+      if (runtimeName == symbol)
+        address = runtimeAddress;
+    if (!address)
+      return nullptr; // a runtime function this build does not have
+    symbols[(*lljit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                                llvm::JITSymbolFlags::Exported};
+  }
+  // Before the process's libm is searched.
+  for (const auto &[name, address] : runtime::libmReplacements())
+    symbols[(*lljit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                                llvm::JITSymbolFlags::Exported};
+  if (llvm::Error error = dylib.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+    llvm::consumeError(std::move(error));
+    return nullptr;
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*lljit)->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    llvm::consumeError(process.takeError());
+    return nullptr;
+  }
+  dylib.addGenerator(std::move(*process));
+  if (llvm::Error error = (*lljit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(stored.object, "cached kernels"))) {
+    llvm::consumeError(std::move(error));
+    return nullptr;
+  }
+  std::shared_ptr<KernelJit> jit(new KernelJit());
+  for (const CachedKernels::Kernel &kernel : stored.kernels) {
+    // ExecutionEngine's packed wrapper of the C interface function.
+    auto address = (*lljit)->lookup("_mlir__mlir_ciface_" + kernel.name);
+    if (!address) {
+      llvm::consumeError(address.takeError());
+      return nullptr;
+    }
+    CompiledKernel compiled;
+    compiled.entry = address->toPtr<void (*)(void **)>();
+    compiled.blockDim = kernel.blockDim;
+    compiled.numBuffers = kernel.numBuffers;
+    jit->kernels[kernel.name] = compiled;
+  }
+  jit->loaded = std::move(*lljit);
+  jit->compileTime =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return jit;
+}
 
 KernelJit::~KernelJit() = default;
 
@@ -78,6 +179,25 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
       return found->second;
     }
   }
+  // On disk: the kernels' content (SHA-256 of their IR), the options and
+  // what the host and the tool are (KernelCache::environmentKey).
+  std::string diskKey;
+  {
+    std::array<uint8_t, 32> digest = llvm::SHA256::hash(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+    diskKey = llvm::toHex(digest, /*LowerCase=*/true) + "; " + options.overflow +
+              (options.reference ? "; reference; " : "; plan; ") + KernelCache::environmentKey();
+  }
+  if (std::optional<CachedKernels> stored = KernelCache::load(diskKey)) {
+    if (std::shared_ptr<KernelJit> jit = loadCompiled(*stored, start)) {
+      // Its compileMs() is the time loading it took.
+      KernelCache::countHit();
+      std::lock_guard<std::mutex> lock(cacheMutex);
+      cache()[key] = jit;
+      return jit;
+    }
+  }
+  KernelCache::countMiss();
 
   MLIRContext *context = module.getContext();
   {
@@ -99,11 +219,13 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   std::shared_ptr<KernelJit> jit(new KernelJit());
   // Every runtime declaration binds to its C function.
   std::vector<std::pair<std::string, void *>> bindings;
+  CachedKernels toStore;
   for (auto function : kernels->getOps<func::FuncOp>()) {
     if (auto symbol = function->getAttrOfType<StringAttr>("akernel.runtime")) {
       for (const auto &[name, address] : runtime::kernelRuntimeSymbols())
         if (name == symbol.getValue())
           bindings.push_back({function.getName().str(), address});
+      toStore.bindings.push_back({function.getName().str(), symbol.str()});
       continue;
     }
     CompiledKernel kernel;
@@ -121,12 +243,7 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     return nullptr;
   }
 
-  static bool targetsInitialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)targetsInitialized;
+  initializeNativeTarget();
   // The optimizer sees the host machine (its vector width and features),
   // as the code generator does: without it LLVM's vectorizers leave every
   // elementwise loop scalar. Vectorizing changes no element's value: each
@@ -152,6 +269,8 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   // No perf/GDB JIT dumps (MLIR writes one per run into ~/.debug otherwise).
   engineOptions.enablePerfNotificationListener = false;
   engineOptions.enableGDBNotificationListener = false;
+  // The object code is kept, for the disk cache.
+  engineOptions.enableObjectDump = !KernelCache::folder().empty();
   auto engine = ExecutionEngine::create(*kernels, engineOptions, std::move(*machine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
@@ -180,6 +299,16 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   }
   jit->compileTime =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  // (A module with no compute kernel has no object code to keep.)
+  if (engineOptions.enableObjectDump && !jit->kernels.empty()) {
+    for (const auto &entry : jit->kernels)
+      toStore.kernels.push_back({entry.getKey().str(), entry.getValue().blockDim,
+                                 entry.getValue().numBuffers});
+    if (std::optional<std::string> object = objectCodeOf(*jit->engine)) {
+      toStore.object = std::move(*object);
+      KernelCache::store(diskKey, toStore);
+    }
+  }
   std::lock_guard<std::mutex> lock(cacheMutex);
   cache()[key] = jit;
   return jit;

@@ -2,6 +2,8 @@
 
 #include "Accuracy.h"
 
+#include "AscendPrec/Execution/KernelCache.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -447,6 +449,15 @@ std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun
     });
     json.attributeObject("timing", [&] {
       json.attribute("jit_ms", result.jitMs);
+      json.attributeObject("kernel_cache", [&] {
+        std::string folder = exec::KernelCache::folder();
+        if (folder.empty())
+          json.attribute("folder", nullptr);
+        else
+          json.attribute("folder", folder);
+        json.attribute("hits", static_cast<int64_t>(exec::KernelCache::hits()));
+        json.attribute("misses", static_cast<int64_t>(exec::KernelCache::misses()));
+      });
       json.attribute("reference_jit_ms", result.referenceJitMs);
       json.attribute("run_ms", result.medianRunMs());
       json.attribute("iterations", static_cast<int64_t>(result.runMs.size()));

@@ -48,6 +48,10 @@ std::string helpText() {
                  "draw input NAME of --run from [LO, HI) (integers: whole numbers), e.g. "
                  "\"ids:0,30522;x:0,255\"") +
       optionLine("--threads=N", "threads sharing a kernel's blocks (default 1)") +
+      optionLine("--kernel-cache=DIR|off",
+                 "keep compiled kernels in DIR for later runs (default "
+                 "$XDG_CACHE_HOME/ascendprec/kernels or ~/.cache/ascendprec/kernels; at most "
+                 "1 GiB, $ASCENDPREC_KERNEL_CACHE_MAX_BYTES, least recently used first out)") +
       optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "
                                     "inputs; a table and compare.json (implies --run)") +
       optionLine("--search-precision=TARGET",

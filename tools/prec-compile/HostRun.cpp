@@ -7,6 +7,7 @@
 #include "AscendPrec/Execution/DataMovement.h"
 #include "AscendPrec/Execution/GraphRun.h"
 #include "AscendPrec/Execution/InputConstraints.h"
+#include "AscendPrec/Execution/KernelCache.h"
 #include "AscendPrec/Execution/RunMemory.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 
@@ -411,7 +412,12 @@ std::string driver::accuracySummary(const AccuracyResult &accuracy, const Accura
                      accuracy.referenceJitMs, accuracy.medianRunMs());
   if (accuracy.runMs.size() > 1)
     os << " (median of " << accuracy.runMs.size() << ")";
-  os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads")
-     << "; per-op errors in accuracy.json\n";
+  os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads");
+  // Compiled kernels found on disk (KernelCache.h) load in milliseconds.
+  unsigned hits = ascendprec::exec::KernelCache::hits();
+  if (hits)
+    os << "; " << hits << (hits == 1 ? " kernel module" : " kernel modules")
+       << " from the kernel cache";
+  os << "; per-op errors in accuracy.json\n";
   return text;
 }

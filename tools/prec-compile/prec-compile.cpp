@@ -28,6 +28,7 @@
 
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
+#include "AscendPrec/Execution/KernelCache.h"
 #include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/JsonOutput.h"
@@ -123,6 +124,8 @@ struct DriverFlags {
   /// --run[=DIR]: run the plan on the host (DIR empty: random inputs).
   std::optional<std::string> run;
   unsigned runIterations = 1, threads = 1;
+  /// --kernel-cache=DIR|off: where compiled kernels are kept (KernelCache.h).
+  std::optional<std::string> kernelCache;
   /// --run-seed=N and --run-range=...: random inputs only.
   uint64_t runSeed = 0;
   std::vector<driver::InputRange> runRanges;
@@ -236,6 +239,15 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
     }
     flags.runRanges = std::move(*parsedRanges);
   }
+  if (const std::string *cache = flag("kernel-cache")) {
+    if (cache->empty() || *cache == "true") {
+      diags.error({"<command line>"},
+                  "--kernel-cache takes a folder or 'off' (default: " +
+                      ascendprec::exec::KernelCache::defaultFolder() + ")");
+      return std::nullopt;
+    }
+    flags.kernelCache = *cache;
+  }
   for (const char *name : {"run-iterations", "threads"}) {
     const std::string *value = flag(name);
     if (!value)
@@ -296,7 +308,7 @@ int run(const std::vector<std::string> &args) {
       args,
       {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
        "run", "run-iterations", "run-seed", "run-range", "threads", "compare-modes",
-       "search-precision", "search-budget"},
+       "search-precision", "search-budget", "kernel-cache"},
       diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
@@ -313,6 +325,8 @@ int run(const std::vector<std::string> &args) {
   std::optional<DriverFlags> flags = readDriverFlags(*parsed, diags);
   if (!flags)
     return failWith(UserError);
+  if (flags->kernelCache)
+    ascendprec::exec::KernelCache::configure(*flags->kernelCache);
   const std::string *output = &flags->output;
   // Before any work: whether the folder may be written at all.
   std::string folderError;

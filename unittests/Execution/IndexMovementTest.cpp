@@ -35,7 +35,7 @@ TEST_F(IndexMovementTest, GatherElementsRefusesAnIndexOutOfRange) {
   std::string error;
   EXPECT_FALSE(tryRun(op, {iota(ElementType::F32, {2, 3}), ints(ElementType::I64, {2, 1}, {0, 3})},
                       out, error));
-  EXPECT_EQ(error, "gather_elements: index 3 (indices element 1) is outside [-3, 3)");
+  EXPECT_EQ(error, "gather_elements: invalid data: index 3 (indices element 1) is outside [-3, 3)");
 }
 
 TEST_F(IndexMovementTest, ScatterElementsLastWriteWinsAndReductionsRound) {

@@ -6,12 +6,16 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 
 namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
 
 namespace ascendprec::exec {
 
@@ -21,6 +25,8 @@ struct NumericsOptions {
   std::string overflow = "soc"; ///< soc, ieee or saturation
   bool reference = false;
 };
+
+struct CachedKernels;
 
 /// One compiled kernel: a packed entry taking pointers to its GM buffers'
 /// memref descriptors and to the block index.
@@ -34,10 +40,13 @@ struct CompiledKernel {
 /// prec-convert-kernel-to-std and prec-kernel-to-llvm. Compiled modules are
 /// cached in the process by the kernels' text and the options, so running
 /// the same plan again (another mode's run sharing kernels, a second
-/// iteration) does not recompile.
+/// iteration) does not recompile, and on disk across processes
+/// (KernelCache.h), where a later run loads the object code instead of
+/// compiling.
 class KernelJit {
 public:
-  /// Compiles (or finds in the cache: `fromCache` says which); null with
+  /// Compiles, loads from the disk cache (compileMs() is then the loading
+  /// time) or finds in the process's cache (`fromCache`); null with
   /// `error` set on failure.
   static std::shared_ptr<KernelJit> compile(mlir::ModuleOp kernels,
                                             const NumericsOptions &options, std::string &error,
@@ -50,7 +59,10 @@ public:
 
 private:
   KernelJit() = default;
-  std::unique_ptr<mlir::ExecutionEngine> engine;
+  static std::shared_ptr<KernelJit> loadCompiled(const CachedKernels &stored,
+                                                 std::chrono::steady_clock::time_point start);
+  std::unique_ptr<mlir::ExecutionEngine> engine; ///< compiled in this run
+  std::unique_ptr<llvm::orc::LLJIT> loaded;       ///< or loaded from disk
   llvm::StringMap<CompiledKernel> kernels;
   double compileTime = 0;
 };
