@@ -290,7 +290,8 @@ lowerToKernels(mlir::OwningOpRef<mlir::ModuleOp> copy,
 int run(const std::vector<std::string> &args) {
   for (const std::string &arg : args) {
     if (arg == "--help" || arg == "-help" || arg == "-h") {
-      std::cout << helpText();
+      // The descriptions wrap under their column (34).
+      std::cout << ascendprec::report::wrapText(helpText(), terminalWidth(), 32);
       return Success;
     }
     if (arg == "--list-fusion-passes") {

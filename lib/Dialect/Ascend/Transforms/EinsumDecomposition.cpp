@@ -223,7 +223,8 @@ bool ascendprec::ascend::decomposeEinsum(EinsumOp einsum, NodeNames &names) {
     return labels;
   };
 
-  Value a = einsum.getX()[0], bValue = einsum.getX()[1];
+  Value a = einsum.getX()[0];
+  Value bValue = equation->twoOperands ? einsum.getX()[1] : Value();
   std::string aNow = aLabels, bNow = bLabels;
   if (!aSummed.empty()) {
     a = ops.reduceSum(a, positions(aNow, aSummed), "ReduceSumA");
