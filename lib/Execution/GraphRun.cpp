@@ -103,7 +103,12 @@ std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std:
 /// Blocks of a launch shared by a fixed set of threads.
 class BlockPool {
 public:
-  explicit BlockPool(unsigned threads) {
+  explicit BlockPool(unsigned threads)
+      // Waiting threads spin a little before they sleep, as long as there
+      // is a core for each: a kernel follows the last within microseconds,
+      // and waking a sleeping thread costs tens of them (most of a small
+      // kernel's time with --threads=2 before, bench/README.md).
+      : spin(threads <= std::max(1u, std::thread::hardware_concurrency())) {
     for (unsigned i = 1; i < threads; ++i)
       workers.emplace_back([this] { work(); });
   }
@@ -111,6 +116,7 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex);
       stopping = true;
+      ++generation;
     }
     wake.notify_all();
     for (std::thread &worker : workers)
@@ -129,17 +135,31 @@ public:
       current = &task;
       total = count;
       next = 0;
-      busy = workers.size();
-      ++generation;
+      busy.store(workers.size(), std::memory_order_relaxed);
+      generation.fetch_add(1, std::memory_order_release);
     }
     wake.notify_all();
     drain();
+    spinUntil([&] { return busy.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return busy == 0; });
+    done.wait(lock, [&] { return busy.load(std::memory_order_acquire) == 0; });
     current = nullptr;
   }
 
 private:
+  /// Busy-waits up to about 100 us for `ready` (when spinning is on).
+  template <typename Ready> void spinUntil(Ready ready) {
+    if (!spin)
+      return;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    for (unsigned i = 0; !ready(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      if ((i & 63) == 0 && std::chrono::steady_clock::now() > deadline)
+        return;
+    }
+  }
   void drain() {
     for (int64_t block = next++; block < total; block = next++)
       (*current)(block);
@@ -147,28 +167,32 @@ private:
   void work() {
     uint64_t seen = 0;
     for (;;) {
+      spinUntil([&] { return generation.load(std::memory_order_acquire) != seen; });
       {
         std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return stopping || generation != seen; });
+        wake.wait(lock, [&] { return generation.load(std::memory_order_acquire) != seen; });
         if (stopping)
           return;
-        seen = generation;
+        seen = generation.load(std::memory_order_relaxed);
       }
       drain();
-      std::lock_guard<std::mutex> lock(mutex);
-      if (--busy == 0)
+      if (busy.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        // Under the lock, so that a waiting run() cannot miss it.
+        std::lock_guard<std::mutex> lock(mutex);
         done.notify_all();
+      }
     }
   }
 
+  const bool spin;
   std::vector<std::thread> workers;
   std::mutex mutex;
   std::condition_variable wake, done;
   const std::function<void(int64_t)> *current = nullptr;
   std::atomic<int64_t> next{0};
   int64_t total = 0;
-  size_t busy = 0;
-  uint64_t generation = 0;
+  std::atomic<size_t> busy{0};
+  std::atomic<uint64_t> generation{0};
   bool stopping = false;
 };
 

@@ -675,6 +675,13 @@ int main(int argc, char **argv) {
   // sweeps cost more than the fast bins save (a tenth of a 200k-node run,
   // bench/README.md); the per-thread cache still serves small blocks.
   mallopt(M_MXFAST, 0);
+  // A run frees each value after its last use and allocates the next
+  // kernel's: blocks of 128 KiB and more would each be a fresh mmap, paid
+  // for in page faults on every kernel (a 256 KiB activation chain ran 3x
+  // slower, at random, as glibc's threshold moved). Up to 256 MiB they come
+  // from the heap and are reused; freed memory is kept up to 512 MiB.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #endif
   // Before MLIR starts its threads, so that they inherit the blocked signals.
   cleanUpOnInterrupt(&OutputFolder::discardActive);
