@@ -409,3 +409,17 @@ TEST(Resolver, PM_7_CubeOpsHaveFp16InFp32OutRows) {
 }
 
 } // namespace
+
+// FU-4: a Conv2D's bias is added after the conversion to a 16-bit output
+// only on SoCs without a FixPipe (Ascend910, 310P); on the 910B family the
+// FixPipe adds it in fp32 first.
+TEST(Resolver, FU_4_ConvBiasAfterConversionWithoutFixPipe) {
+  std::optional<SocInfo> a910 = lookupSoc("Ascend910"), b910 = lookupSoc("Ascend910B3"),
+                         p310 = lookupSoc("Ascend310P3");
+  ASSERT_TRUE(a910 && b910 && p310);
+  EXPECT_TRUE(a910->addsConvBiasAfterConversion(/*hasBias=*/true, /*sixteenBitOutput=*/true));
+  EXPECT_TRUE(p310->addsConvBiasAfterConversion(true, true));
+  EXPECT_FALSE(b910->addsConvBiasAfterConversion(true, true));
+  EXPECT_FALSE(a910->addsConvBiasAfterConversion(false, true));
+  EXPECT_FALSE(a910->addsConvBiasAfterConversion(true, false));
+}

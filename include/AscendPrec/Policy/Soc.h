@@ -19,6 +19,15 @@ struct SocInfo {
   /// ReLU and the eltwise unit); without one (910, 310P) the vector side
   /// converts L0C into UB and a convolution's float bias is added there.
   bool fixpipe = false;
+
+  /// FU-4: whether a Conv2D's bias is added after its fp32 accumulator is
+  /// converted to a 16-bit output (in UB, in that dtype, as TBE's conv2d
+  /// does without a FixPipe) rather than in fp32 before the conversion.
+  /// The one statement of the rule BufferFusion (the report's ub_step) and
+  /// the cube lowering (the kernel) both follow.
+  bool addsConvBiasAfterConversion(bool hasBias, bool sixteenBitOutput) const {
+    return hasBias && sixteenBitOutput && !fixpipe;
+  }
 };
 
 /// The family a soc_version belongs to (Ascend910B3 -> Ascend910B), or

@@ -177,13 +177,12 @@ struct CubeLowering : OpRewritePattern<OpT> {
 
 bool ascendprec::kernel::biasAddedAfterConversion(Operation *op, const LoweringContext &context) {
   auto conv = dyn_cast<ascend::Conv2DOp>(op);
-  if (!conv || !conv.getBias())
+  if (!conv)
     return false;
   Type out = getElementTypeOrSelf(conv.getY().getType());
-  if (!out.isF16() && !out.isBF16())
-    return false;
   std::optional<policy::SocInfo> soc = policy::lookupSoc(context.target.getSoc().str());
-  return soc && !soc->fixpipe;
+  return soc && soc->addsConvBiasAfterConversion(static_cast<bool>(conv.getBias()),
+                                                 out.isF16() || out.isBF16());
 }
 
 void ascendprec::kernel::addBiasAfterConversion(KernelBuilder &kb, OpBuilder &b,

@@ -170,8 +170,9 @@ private:
       return;
     Type out = decision.getOutputs().front();
     bool fixpipe = policy.soc.fixpipe;
-    bool biasInUB = !fixpipe && isa<Conv2DOp>(cube.getOperation()) &&
-                    cube->getNumOperands() > 2 && isReduced(out);
+    bool biasInUB = isa<Conv2DOp>(cube.getOperation()) &&
+                    policy.soc.addsConvBiasAfterConversion(cube->getNumOperands() > 2,
+                                                           isReduced(out));
     // The report speaks CANN's dtype names, the remarks MLIR's.
     auto cubeStep = [&](const std::string &dtype) {
       return fixpipe ? "FixPipe converts the fp32 accumulator to " + dtype + " (pre_conv) first"
