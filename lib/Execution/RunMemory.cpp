@@ -5,9 +5,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <fstream>
-#include <limits>
 #include <sstream>
 
 using namespace mlir;
@@ -15,13 +15,9 @@ using namespace ascendprec;
 
 namespace {
 
-constexpr uint64_t kSaturated = std::numeric_limits<uint64_t>::max();
-
-uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > kSaturated - b ? kSaturated : a + b; }
-
-uint64_t saturatingMul(uint64_t a, uint64_t b) {
-  return b != 0 && a > kSaturated / b ? kSaturated : a * b;
-}
+// LLVM's saturating arithmetic: a peak past 2^64 reads as UINT64_MAX.
+uint64_t saturatingAdd(uint64_t a, uint64_t b) { return llvm::SaturatingAdd(a, b); }
+uint64_t saturatingMul(uint64_t a, uint64_t b) { return llvm::SaturatingMultiply(a, b); }
 
 /// The bytes a value of `type` takes on the host, in the plan and in the
 /// reference (where f16/bf16 widen to f32); 0 for what is not a tensor.
