@@ -1,20 +1,27 @@
 // Runs an ONNX model with onnxruntime-node on seeded random inputs (the
 // distribution prec-compile --run draws: floats uniform in [-1, 1)), with a
 // fixed thread count, and prints the median run time and peak RSS as JSON.
-// Usage: node ort_run.js MODEL.onnx THREADS ITERATIONS
+// Usage: node ort_run.js MODEL.onnx THREADS ITERATIONS [SHAPES]
+// SHAPES fixes dynamic dimensions as prec-compile's --input_shape does
+// ("x:1,3,640,640;mask:8,128"); dimensions it leaves dynamic are 1.
 // (onnxruntime-node comes from `npm install --ignore-scripts onnxruntime-node`
 // in bench/; it is a reference for speed, not a dependency.)
 const ort = require('onnxruntime-node');
 
 async function main() {
-  const [model, threads, iterations] = process.argv.slice(2);
+  const [model, threads, iterations, shapes] = process.argv.slice(2);
+  const given = {};
+  for (const entry of (shapes || '').split(';').filter((e) => e.length > 0)) {
+    const colon = entry.lastIndexOf(':');
+    given[entry.slice(0, colon)] = entry.slice(colon + 1).split(',').map(Number);
+  }
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: Number(threads), interOpNumThreads: 1,
     executionMode: 'sequential', graphOptimizationLevel: 'all'});
   const feeds = {};
   for (const name of session.inputNames) {
     const meta = session.inputMetadata.find((m) => m.name === name);
-    const shape = meta.shape.map((d) => (typeof d === 'number' ? d : 1));
+    const shape = given[name] || meta.shape.map((d) => (typeof d === 'number' ? d : 1));
     const count = shape.reduce((a, b) => a * b, 1);
     const data = new Float32Array(count);
     let state = 12345;

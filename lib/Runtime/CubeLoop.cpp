@@ -19,6 +19,7 @@
 #include "PatchPlane.h"
 #include "RuntimeBuffers.h"
 #include "SparsePatches.h"
+#include "SpreadPatches.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
@@ -219,6 +220,28 @@ thread_local ReadOnlyTiles readOnlyTiles;
 thread_local uint64_t launchOfThread = 0, keptForLaunch = 0;
 std::atomic<uint64_t> launchesStarted{0};
 
+/// Every K step's tile of B, kept for the block run (loaded where it is not
+/// yet): false when one does not fit the cap.
+bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t bKSlot,
+                      LoadMode bLoad, const Buffer &bTile, const std::vector<int64_t> &bParams,
+                      ElementType in, int64_t kBegin, int64_t kEnd, int64_t kStep,
+                      std::vector<const KeptTile *> &tiles) {
+  tiles.clear();
+  for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
+    if (bKSlot >= 0)
+      bOffsets[bKSlot] = kAt;
+    const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile);
+    if (!kept) {
+      loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+      kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
+    }
+    if (!kept)
+      return false;
+    tiles.push_back(kept);
+  }
+  return true;
+}
+
 } // namespace
 
 uint64_t ascendprec::runtime::newLaunchId() { return ++launchesStarted; }
@@ -280,20 +303,13 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
   // kept, with its nonzeros listed.
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
+    thread_local std::vector<const KeptTile *> tiles;
     thread_local std::vector<SparseStep> steps;
     steps.clear();
-    for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
-      if (bKSlot >= 0)
-        bOffsets[bKSlot] = kAt;
-      const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile);
-      if (!kept) {
-        loadTile(bGm, bTile, bOffsets, bParams, bLoad);
-        kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
-      }
-      if (!kept || kept->plan.columnStart.empty())
-        break;
-      steps.push_back({kAt, &kept->plan});
-    }
+    bool allKept = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin,
+                                    kEnd, kStep, tiles);
+    for (size_t s = 0; allKept && s < tiles.size() && !tiles[s]->plan.columnStart.empty(); ++s)
+      steps.push_back({kBegin + static_cast<int64_t>(s) * kStep, &tiles[s]->plan});
     auto *sums = reinterpret_cast<float *>(acc.data);
     if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       std::fill_n(sums, m * n, 0.0f);
@@ -301,6 +317,25 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                                 n))
         return;
     }
+  }
+  // A transposed convolution's spread input multiplies only where it holds
+  // map values (SpreadPatches.cpp): every step's tile of B kept.
+  PatchPlane spread;
+  if (aLoad == LoadMode::Img2Col && !patches && keepB && initAtZero && kBegin == 0 &&
+      kStep == k && (elementBytes == 2 || elementBytes == 4) &&
+      patchPlaneOf(aGm, aOffsets, aParams, spread, /*allowSpread=*/true) &&
+      (spread.spreadH > 1 || spread.spreadW > 1)) {
+    thread_local std::vector<const KeptTile *> tiles;
+    thread_local std::vector<const uint8_t *> tilesOfB;
+    tilesOfB.clear();
+    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin, kEnd, kStep,
+                         tiles))
+      for (const KeptTile *kept : tiles)
+        tilesOfB.push_back(kept->bytes.data());
+    if (!tilesOfB.empty() &&
+        multiplySpreadPatches(in, aGm.data, spread, aOffsets[aGm.rank - 3], m, k, tilesOfB,
+                              reinterpret_cast<float *>(acc.data), n))
+      return;
   }
   // Whether the accumulator may hold -0 (only a tiny product rounds a sum
   // to -0, see CubeRuntime.cpp): unknown until a step initializes it.

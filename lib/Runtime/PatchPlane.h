@@ -15,27 +15,33 @@
 
 namespace ascendprec::runtime::detail {
 
-/// A 2-D convolution's patch geometry without input dilation (every
-/// convolution but a transposed one), from img2col's params as the codegen
+/// A 2-D convolution's patch geometry, from img2col's params as the codegen
 /// packs them: kernel[2], strides[2], pads[4] (begin, end per axis),
-/// dilations[2], out[2], c0, input dilations[2].
+/// dilations[2], out[2], c0, input dilations[2]. The input dilations
+/// (`spread`, a transposed convolution's strides) are 1 unless the caller
+/// asks for them.
 struct PatchPlane {
   int64_t kernelH, kernelW, strideH, strideW, padTop, padLeft, dilationH, dilationW;
   int64_t outH, outW;
   int64_t channels, channelStride, height, rowStride, width, columnStride;
   int64_t base; ///< element offset of the leading (batch, group) offsets
+  /// A transposed convolution's input spread out by its strides: map
+  /// position (h, w) is at (h * spreadH, w * spreadW), zeros between.
+  int64_t spreadH = 1, spreadW = 1;
 };
 
 inline bool patchPlaneOf(const Buffer &gm, const std::vector<int64_t> &offsets,
-                         const std::vector<int64_t> &p, PatchPlane &plane) {
-  if (p.size() != 15 || p[13] != 1 || p[14] != 1 || gm.rank < 3)
+                         const std::vector<int64_t> &p, PatchPlane &plane,
+                         bool allowSpread = false) {
+  if (p.size() != 15 || gm.rank < 3 || p[13] < 1 || p[14] < 1 ||
+      (!allowSpread && (p[13] != 1 || p[14] != 1)))
     return false;
   int64_t lead = gm.rank - 3;
   if (static_cast<int64_t>(offsets.size()) < lead + 2)
     return false;
   plane = {p[0], p[1], p[2], p[3], p[4], p[6], p[8], p[9], p[10], p[11],
            gm.sizes[lead], gm.strides[lead], gm.sizes[lead + 1], gm.strides[lead + 1],
-           gm.sizes[lead + 2], gm.strides[lead + 2], 0};
+           gm.sizes[lead + 2], gm.strides[lead + 2], 0, p[13], p[14]};
   for (int64_t d = 0; d < lead; ++d) {
     if (offsets[d] < 0 || offsets[d] >= gm.sizes[d])
       return false; // the general loader zero-fills such a tile

@@ -10,7 +10,9 @@
 // transposed, and tiles read in place where they lie wholly inside GM; fp32,
 // fp16 and bf16, with inf, NaN and -0 among the inputs; packed groups of
 // grouped convolutions (block-diagonal filters, multiplied straight from
-// the map); and B's tiles reloaded after ascendprec_rt_block_begin.
+// the map); transposed convolutions (the spread input, multiplied by phase
+// class without its zeros); and B's tiles reloaded after
+// ascendprec_rt_block_begin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -224,6 +226,67 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
 TEST_P(CubeLoop, SpecialValuesMatchTheLoop) {
   checkConvolution({4, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 4, 16, 16, 16);
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 8, 24, 16, 16);
+}
+
+/// A transposed convolution (Conv2DBackpropInput) as the lowering runs it:
+/// the convolution, stride 1, of x [2, 1, C, H, W] (batch 1 of 2) spread
+/// out by `spread`, with the flipped filter w [1, C, N, window] read through
+/// transposed_filter; pads are the equivalent convolution's. With a
+/// read-only B the loop multiplies each phase class's live window offsets
+/// only (SpreadPatches.cpp).
+void checkTransposedConvolution(const ConvGeometry &g, int64_t spreadH, int64_t spreadW,
+                                ElementType type, bool specialX, bool specialW, bool tiny,
+                                unsigned seed, int64_t m, int64_t k, int64_t n) {
+  std::mt19937 random(seed);
+  int64_t window = g.kernelH * g.kernelW;
+  Stored x(type, 2 * g.channels * g.height * g.width);
+  Stored w(type, g.channels * g.filters * window);
+  x.fill(random, specialX, tiny);
+  w.fill(random, specialW, tiny);
+  int64_t outH = (g.height - 1) * spreadH + 1 + g.padTop + g.padBottom - g.dilationH * (g.kernelH - 1);
+  int64_t outW = (g.width - 1) * spreadW + 1 + g.padLeft + g.padRight - g.dilationW * (g.kernelW - 1);
+  int64_t depth = g.channels * window;
+  LoopCase c{Memref(x.data(), {2, 1, g.channels, g.height, g.width}),
+             Memref(w.data(), {1, g.channels, g.filters, window}),
+             {1, 0, 0, 0},
+             {0, 0, 0},
+             {g.kernelH, g.kernelW, 1, 1, g.padTop, g.padBottom, g.padLeft, g.padRight,
+              g.dilationH, g.dilationW, outH, outW, 16, spreadH, spreadW},
+             LoadMode::Img2Col,
+             LoadMode::TransposedFilter,
+             3,
+             1,
+             m,
+             k,
+             n,
+             (depth + k - 1) / k * k};
+  expectSameAsSteps(c, type, (outH * outW + m - 1) / m, 2, "transposed convolution");
+}
+
+TEST_P(CubeLoop, TransposedConvolutionMatchesTheLoop) {
+  // ConvTranspose 2x2, stride 2, no padding (the detector's upsampling):
+  // equivalent pads 1, one live offset per phase class.
+  checkTransposedConvolution({6, 5, 7, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1}, 2, 2, GetParam(), false,
+                             false, false, 21, 16, 16, 16);
+  // 3x3, stride 2, padding 1 with output padding 1 (equivalent pads 1 and
+  // 2): classes with one, two and four live offsets; tiles across rows.
+  checkTransposedConvolution({5, 6, 5, 3, 3, 3, 1, 1, 1, 2, 1, 2, 1, 1}, 2, 2, GetParam(), false,
+                             false, false, 22, 24, 16, 16);
+  // Stride 3 by 2, dilation 2, cropping (negative equivalent padding
+  // never reaches here: pads stay >= 0), K in several steps.
+  checkTransposedConvolution({20, 4, 6, 18, 3, 2, 1, 1, 2, 0, 1, 1, 2, 2}, 3, 2, GetParam(), false,
+                             false, false, 23, 32, 16, 32);
+}
+
+TEST_P(CubeLoop, TransposedConvolutionSpecialValuesMatchTheLoop) {
+  ConvGeometry upsample{6, 5, 7, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1};
+  // inf, NaN and -0 in x: the live products are the loop's.
+  checkTransposedConvolution(upsample, 2, 2, GetParam(), true, false, false, 24, 16, 16, 16);
+  // ... in w: 0 x inf is NaN, so the loop multiplies in full.
+  checkTransposedConvolution(upsample, 2, 2, GetParam(), false, true, false, 25, 16, 16, 16);
+  // Tiny values (their products may round a sum to -0): in full too.
+  checkTransposedConvolution({5, 6, 5, 3, 3, 3, 1, 1, 1, 2, 1, 2, 1, 1}, 2, 2, GetParam(), false,
+                             false, true, 26, 24, 16, 16);
 }
 
 /// A packed group of a grouped convolution (CANN's group enlargement):
