@@ -69,17 +69,34 @@ inline __attribute__((always_inline)) void macRows(const float *a, LhsLayout lhs
   }
 }
 
-/// kRows rows of C: the columns that fill kCols-wide blocks, then (for the
-/// 32-wide kernel) the rest 16 at a time, so that a tile 112 wide runs no
-/// narrow remainder loop over its last 16 columns.
-template <int kRows, int64_t kCols>
+/// kRows rows of C (rows `ldc` apart): the columns that fill kCols-wide
+/// blocks, then (for the 32-wide kernel) the rest 16 at a time, so that a
+/// tile 112 wide runs no narrow remainder loop over its last 16 columns.
+/// With kEights, a remainder of 8 to 15 columns goes 8 at a time before the
+/// rest (24 filters: 16 + 8). A separate instance: the 8-wide blocks in the
+/// same function made the compiler slow down the narrow remainder loop of
+/// tiles 1 to 7 wide (a depthwise group's) by half.
+template <int kRows, int64_t kCols, bool kEights>
 inline __attribute__((always_inline)) void macRowBlock(const float *a, LhsLayout lhs,
                                                        const float *b, int64_t ldb, float *c,
-                                                       int64_t n, int64_t k) {
-  int64_t wide = kCols > 16 ? n - n % kCols : n;
-  macRows<kRows, kCols>(a, lhs, b, ldb, c, n, wide, k);
-  if (wide < n)
-    macRows<kRows, 16>(a, lhs, b + wide, ldb, c + wide, n, n - wide, k);
+                                                       int64_t ldc, int64_t n, int64_t k) {
+  int64_t j = 0;
+  if constexpr (kCols > 16) {
+    j = n - n % kCols;
+    macRows<kRows, kCols>(a, lhs, b, ldb, c, ldc, j, k);
+  }
+  if constexpr (kEights) {
+    int64_t sixteens = (n - j) - (n - j) % 16;
+    if (sixteens > 0)
+      macRows<kRows, 16>(a, lhs, b + j, ldb, c + j, ldc, sixteens, k);
+    j += sixteens;
+    int64_t eights = (n - j) - (n - j) % 8;
+    if (eights > 0)
+      macRows<kRows, 8>(a, lhs, b + j, ldb, c + j, ldc, eights, k);
+    j += eights;
+  }
+  if (j < n)
+    macRows<kRows, 16>(a, lhs, b + j, ldb, c + j, ldc, n - j, k);
 }
 
 /// One column of C (n = 1, a depthwise convolution's tile once its padding
@@ -119,30 +136,37 @@ inline __attribute__((always_inline)) void macSparseColumns(const float *__restr
   }
 }
 
-template <int64_t kCols = 16>
+template <int64_t kCols = 16, bool kEights = false>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
-                                                   int64_t ldb, float *c, int64_t m, int64_t n,
-                                                   int64_t k) {
-  if (n == 1 && lhs.row == 1 && ldb == 1)
+                                                   int64_t ldb, float *c, int64_t ldc, int64_t m,
+                                                   int64_t n, int64_t k) {
+  if (n == 1 && lhs.row == 1 && ldb == 1 && ldc == 1)
     return macColumn(a, lhs.step, b, c, m, k);
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
-    macRowBlock<6, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * n, n, k);
+    macRowBlock<6, kCols, kEights>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, n, k);
   for (; i < m; ++i)
-    macRowBlock<1, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * n, n, k);
+    macRowBlock<1, kCols, kEights>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, n, k);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2,fma"))) void macTileFma(const float *a, LhsLayout lhs,
                                                     const float *b, int64_t ldb, float *c,
-                                                    int64_t m, int64_t n, int64_t k) {
-  macTile(a, lhs, b, ldb, c, m, n, k);
+                                                    int64_t ldc, int64_t m, int64_t n,
+                                                    int64_t k) {
+  macTile(a, lhs, b, ldb, c, ldc, m, n, k);
+}
+__attribute__((target("avx2,fma"))) void macTileEightsFma(const float *a, LhsLayout lhs,
+                                                          const float *b, int64_t ldb, float *c,
+                                                          int64_t ldc, int64_t m, int64_t n,
+                                                          int64_t k) {
+  macTile<16, true>(a, lhs, b, ldb, c, ldc, m, n, k);
 }
 __attribute__((target("avx512f,fma"))) void macTileAvx512Fma(const float *a, LhsLayout lhs,
                                                             const float *b, int64_t ldb,
-                                                            float *c, int64_t m, int64_t n,
-                                                            int64_t k) {
-  macTile<32>(a, lhs, b, ldb, c, m, n, k);
+                                                            float *c, int64_t ldc, int64_t m,
+                                                            int64_t n, int64_t k) {
+  macTile<32>(a, lhs, b, ldb, c, ldc, m, n, k);
 }
 __attribute__((target("avx2,fma"))) void macSparseColumnsFma(const float *a, int64_t step,
                                                              const RhsPlan &plan, float *c,
@@ -173,19 +197,22 @@ void multiplySparseColumns(const float *a, int64_t step, const RhsPlan &plan, fl
   macSparseColumns(a, step, plan, c, n, m, column.data());
 }
 
-/// C[m, n] (row-major) += A x B, B's rows `ldb` apart.
+/// C[m, n] += A x B, B's rows `ldb` apart, C's `ldc` (n unless C is the
+/// first n columns of a wider accumulator).
 void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, int64_t ldb, float *c,
-                        int64_t m, int64_t n, int64_t k) {
+                        int64_t ldc, int64_t m, int64_t n, int64_t k) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   VectorLevel level = vectorLevel();
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
   if (level == VectorLevel::Avx512Fma && n >= 32)
-    return macTileAvx512Fma(a, lhs, b, ldb, c, m, n, k);
+    return macTileAvx512Fma(a, lhs, b, ldb, c, ldc, m, n, k);
+  if (level != VectorLevel::Plain && n % 16 >= 8)
+    return macTileEightsFma(a, lhs, b, ldb, c, ldc, m, n, k);
   if (level != VectorLevel::Plain)
-    return macTileFma(a, lhs, b, ldb, c, m, n, k);
+    return macTileFma(a, lhs, b, ldb, c, ldc, m, n, k);
 #endif
-  macTile(a, lhs, b, ldb, c, m, n, k);
+  macTile(a, lhs, b, ldb, c, ldc, m, n, k);
 }
 
 /// How the cube reads an input dtype: the magnitude bits of an element
@@ -369,12 +396,12 @@ bool multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   };
   auto dense = [&] {
     if constexpr (!kWidened) {
-      multiplyAccumulate(a, lhs, b, ldb, c, m, n, k);
+      multiplyAccumulate(a, lhs, b, ldb, c, n, m, n, k);
     } else {
       auto [wideB, wideLdb] = widenedB();
       packedA.resize(m * k);
       LhsLayout packedLayout = widenLhs<Input>(a, lhs, m, k, packedA.data());
-      multiplyAccumulate(packedA.data(), packedLayout, wideB, wideLdb, c, m, n, k);
+      multiplyAccumulate(packedA.data(), packedLayout, wideB, wideLdb, c, n, m, n, k);
     }
     return true;
   };
@@ -402,30 +429,44 @@ bool multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
     return false;
   }
   // The kept columns of A, K-major ([kk, m]) when A is (a column is then
-  // one run), else row-major.
-  thread_local std::vector<typename Input::Element> gathered;
-  gathered.resize(m * kk);
-  packedA.resize(m * kk);
-  if (kMajor) {
-    for (int64_t q = 0; q < kk; ++q)
-      std::memcpy(&gathered[q * m], a + plan.keptK[q] * lhs.step, m * sizeof(gathered[0]));
-  } else {
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t q = 0; q < kk; ++q)
-        gathered[i * kk + q] = a[i * lhs.row + plan.keptK[q] * lhs.step];
-  }
-  Input::widenAll(gathered.data(), packedA.data(), m * kk);
+  // one run), else row-major; fp32 with every column kept is read where it
+  // is, 16-bit widened as it lies.
   LhsLayout packedLayout = kMajor ? LhsLayout{1, m} : LhsLayout{kk, 1};
-  if (nn == n) {
-    multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), nn, c, m, n, kk);
+  const float *keptA = packedA.data();
+  if (kk == k && !kWidened) {
+    keptA = reinterpret_cast<const float *>(a);
+    packedLayout = lhs;
+  } else if (kk == k) {
+    packedA.resize(m * k);
+    packedLayout = widenLhs<Input>(a, lhs, m, k, packedA.data());
+    keptA = packedA.data();
+  } else {
+    thread_local std::vector<typename Input::Element> gathered;
+    gathered.resize(m * kk);
+    packedA.resize(m * kk);
+    if (kMajor) {
+      for (int64_t q = 0; q < kk; ++q)
+        std::memcpy(&gathered[q * m], a + plan.keptK[q] * lhs.step, m * sizeof(gathered[0]));
+    } else {
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t q = 0; q < kk; ++q)
+          gathered[i * kk + q] = a[i * lhs.row + plan.keptK[q] * lhs.step];
+    }
+    Input::widenAll(gathered.data(), packedA.data(), m * kk);
+    keptA = packedA.data();
+  }
+  // Padding columns sit at the end of N: the kept ones are then C's first
+  // nn columns, multiplied where they are (one column is faster gathered:
+  // its sums then advance across the vector).
+  if (nn > 1 && plan.keptN.back() == nn - 1) {
+    multiplyAccumulate(keptA, packedLayout, plan.packed.data(), nn, c, n, m, nn, kk);
     return false;
   }
   packedC.resize(m * nn);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       packedC[i * nn + t] = c[i * n + plan.keptN[t]];
-  multiplyAccumulate(packedA.data(), packedLayout, plan.packed.data(), nn, packedC.data(), m, nn,
-                     kk);
+  multiplyAccumulate(keptA, packedLayout, plan.packed.data(), nn, packedC.data(), nn, m, nn, kk);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t t = 0; t < nn; ++t)
       c[i * n + plan.keptN[t]] = packedC[i * nn + t];
@@ -487,10 +528,10 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
     if (columnMagnitude[j])
       plan.keptN.push_back(j);
   int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
-  // Mostly zeros even within the kept rows and columns (a packed depthwise
+  // Half zeros or more within the kept rows and columns (a packed depthwise
   // group's block diagonal): each column's nonzeros are listed below, and
   // the multiply visits them alone.
-  bool sparse = nonzeros * 4 <= kk * nn;
+  bool sparse = nonzeros * 2 <= kk * nn;
   // Dropping a few rows or columns saves less than gathering the rest costs
   // (a convolution's 40 filters padded to 48 columns): under a quarter of
   // the tile, the multiply takes it whole, zeros and all, as the cube does.

@@ -209,6 +209,34 @@ TEST_P(CubeRuntime, RandomTilesWithZeroColumnsMatchDenseProduct) {
   }
 }
 
+TEST_P(CubeRuntime, PaddingColumnsAtTheEndAndEveryWidthMatchDenseProduct) {
+  // {real columns, tile width}: trailing zero columns of B are padding
+  // (filters padded to the tile), multiplied in C's first columns where
+  // they are; whole tiles 24, 40 and 56 wide go 16 + 8 at a time; 1 to 7
+  // columns through the narrow loop.
+  std::mt19937 random(12);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  const std::pair<int64_t, int64_t> widths[] = {{24, 32}, {8, 16}, {40, 64}, {9, 16}, {2, 16},
+                                                {1, 16}, {17, 32}, {24, 24}, {40, 40},
+                                                {56, 56}, {7, 7}, {3, 3}};
+  for (auto [real, n] : widths) {
+    int64_t m = 13, k = 37;
+    Tile a(GetParam(), m, k), b(GetParam(), k, n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p)
+        a.set(i, p, value(random));
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < real; ++j)
+        b.set(p, j, value(random));
+    std::vector<float> acc(m * n);
+    for (float &v : acc)
+      v = value(random);
+    SCOPED_TRACE("real columns " + std::to_string(real) + " of " + std::to_string(n));
+    expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
+    expectSameBits(mmad(a, b, acc, /*init=*/true), expected(a, b, std::vector<float>(m * n)));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(InputDtypes, CubeRuntime,
                          ::testing::Values(ElementType::F32, ElementType::F16,
                                            ElementType::BF16),
