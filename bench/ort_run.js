@@ -1,5 +1,6 @@
 // Runs an ONNX model with onnxruntime-node on seeded random inputs (the
-// distribution prec-compile --run draws: floats uniform in [-1, 1)), with a
+// distribution prec-compile --run draws: floats uniform in [-1, 1); integers
+// 0 or 1), with a
 // fixed thread count, and prints the median run time and peak RSS as JSON.
 // Usage: node ort_run.js MODEL.onnx THREADS ITERATIONS [SHAPES]
 // SHAPES fixes dynamic dimensions as prec-compile's --input_shape does
@@ -23,13 +24,22 @@ async function main() {
     const meta = session.inputMetadata.find((m) => m.name === name);
     const shape = given[name] || meta.shape.map((d) => (typeof d === 'number' ? d : 1));
     const count = shape.reduce((a, b) => a * b, 1);
-    const data = new Float32Array(count);
+    // Integer inputs (token ids, masks) get small non-negative values,
+    // valid indices of any table.
+    const integer = meta.type === 'int64' || meta.type === 'int32';
+    const data = meta.type === 'int64' ? new BigInt64Array(count)
+               : meta.type === 'int32' ? new Int32Array(count) : new Float32Array(count);
     let state = 12345;
     for (let i = 0; i < count; i++) {
       state = (state * 1103515245 + 12345) % 2147483648;
-      data[i] = (state / 2147483648) * 2 - 1;
+      if (!integer)
+        data[i] = (state / 2147483648) * 2 - 1;
+      else if (meta.type === 'int64')
+        data[i] = BigInt(state % 2);
+      else
+        data[i] = state % 2;
     }
-    feeds[name] = new ort.Tensor('float32', data, shape);
+    feeds[name] = new ort.Tensor(integer ? meta.type : 'float32', data, shape);
   }
   await session.run(feeds); // warm-up
   const times = [];

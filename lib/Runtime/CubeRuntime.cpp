@@ -136,12 +136,44 @@ inline __attribute__((always_inline)) void macSparseColumns(const float *__restr
   }
 }
 
+/// One row of C (m = 1: a recurrent step's h x R): 6 blocks of kCols
+/// columns advance together, so that their sums' chains of fused
+/// multiply-adds overlap as a 6-row block's do; each sum still adds in K
+/// order. Returns the columns done (a multiple of 6 * kCols).
+template <int64_t kCols>
+inline __attribute__((always_inline)) int64_t macOneRow(const float *a, int64_t step,
+                                                        const float *b, int64_t ldb, float *c,
+                                                        int64_t n, int64_t k) {
+  constexpr int64_t kWidth = 6 * kCols;
+  int64_t j0 = 0;
+  for (; j0 + kWidth <= n; j0 += kWidth) {
+    float sums[kWidth];
+    for (int64_t j = 0; j < kWidth; ++j)
+      sums[j] = c[j0 + j];
+    for (int64_t p = 0; p < k; ++p) {
+      float scale = a[p * step];
+      const float *row = b + p * ldb + j0;
+      for (int64_t j = 0; j < kWidth; ++j)
+        sums[j] = mac(sums[j], scale, row[j]);
+    }
+    for (int64_t j = 0; j < kWidth; ++j)
+      c[j0 + j] = sums[j];
+  }
+  return j0;
+}
+
 template <int64_t kCols = 16, bool kEights = false>
 inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs, const float *b,
                                                    int64_t ldb, float *c, int64_t ldc, int64_t m,
                                                    int64_t n, int64_t k) {
   if (n == 1 && lhs.row == 1 && ldb == 1 && ldc == 1)
     return macColumn(a, lhs.step, b, c, m, k);
+  if (m == 1) {
+    int64_t done = macOneRow<kCols>(a, lhs.step, b, ldb, c, n, k);
+    if (done < n)
+      macRowBlock<1, kCols, kEights>(a, lhs, b + done, ldb, c + done, ldc, n - done, k);
+    return;
+  }
   int64_t i = 0;
   for (; i + 6 <= m; i += 6)
     macRowBlock<6, kCols, kEights>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, n, k);

@@ -2,8 +2,11 @@
 //
 // ONNX's equations (gate orders i,o,f,c for LSTM and z,r,h for GRU; biases
 // as [Wb, Rb]) with the device's roundings: each product x_t * W and
-// h * R is exact and summed in fp32 (the cube), the biases added in fp32
-// and each pre-activation rounded once to the data dtype (the fixpipe);
+// h * R is exact and added to its fp32 sum in K order with one rounding,
+// through the cube's own multiply (mmadTile: x_t * W for every step at
+// once, h * R per step, the weights transposed and planned once per
+// launch), the biases added in fp32 and each pre-activation rounded once
+// to the data dtype (the fixpipe);
 // every gate function and elementwise step is computed in fp32 and rounded
 // to the data dtype (the vector unit), the cell state included. The data
 // dtype is the results'; with 16-bit inputs and fp32 results
@@ -12,12 +15,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CubeTile.h"
 #include "RuntimeBuffers.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -50,23 +55,96 @@ struct Layer {
   double tanh(double v) const { return round(f32(std::tanh(v))); }
 };
 
-/// `values` (length n) times the rows [first, first + count) of a
-/// [dirs, rows, n] weight: exact products summed in fp32.
-std::vector<double> multiply(const Layer &layer, const Buffer &weight, int64_t direction,
-                             const std::vector<double> &values, int64_t first, int64_t count) {
-  std::vector<double> out(count, 0.0);
-  for (int64_t row = 0; row < count; ++row) {
-    double sum = 0;
-    for (size_t k = 0; k < values.size(); ++k)
-      sum = layer.f32(sum + values[k] * layer.read(weight, direction, first + row,
-                                                   static_cast<int64_t>(k)));
-    out[row] = sum;
-  }
+/// One direction's weights as the cube reads them: W and R transposed to
+/// [K, gates * hidden] rows of the input dtype, each with its plan, and
+/// (GRU) the plan of R's columns of the h gate alone.
+struct DirectionWeights {
+  std::vector<uint8_t> w, r;
+  RhsPlan wPlan, rPlan, rGatePlan;
+};
+
+/// weight[direction] ([rows, k] strided) transposed to [k, rows], contiguous.
+std::vector<uint8_t> transposedWeight(const Buffer &weight, int64_t direction) {
+  int64_t rows = weight.sizes[1], k = weight.sizes[2];
+  std::vector<uint8_t> out(rows * k * weight.bytes);
+  auto copy = [&](auto element) {
+    using T = decltype(element);
+    auto *target = reinterpret_cast<T *>(out.data());
+    const auto *source = reinterpret_cast<const T *>(weight.at(direction * weight.strides[0]));
+    for (int64_t row = 0; row < rows; ++row)
+      for (int64_t p = 0; p < k; ++p)
+        target[p * rows + row] = source[row * weight.strides[1] + p * weight.strides[2]];
+  };
+  if (weight.bytes == 2)
+    copy(uint16_t{});
+  else if (weight.bytes == 4)
+    copy(uint32_t{});
+  else
+    copy(uint64_t{});
   return out;
 }
 
+/// Whether the cube's multiply reads the layer's input dtype (fp16, bf16,
+/// fp32); an fp64 layer sums its products one by one.
+bool onTheCube(const Layer &layer) {
+  return layer.inputType == ElementType::F16 || layer.inputType == ElementType::BF16 ||
+         layer.inputType == ElementType::F32;
+}
+
+DirectionWeights directionWeights(const Layer &layer, int64_t direction) {
+  DirectionWeights weights;
+  int64_t rows = layer.gates * layer.hidden;
+  weights.w = transposedWeight(layer.w, direction);
+  weights.r = transposedWeight(layer.r, direction);
+  if (!onTheCube(layer))
+    return weights;
+  planRhs(layer.inputType, weights.w.data(), rows, layer.input, rows, weights.wPlan);
+  planRhs(layer.inputType, weights.r.data(), rows, layer.hidden, rows, weights.rPlan);
+  if (layer.cell == RecurrentCell::Gru)
+    planRhs(layer.inputType, weights.r.data() + 2 * layer.hidden * layer.r.bytes, rows,
+            layer.hidden, layer.hidden, weights.rGatePlan);
+  return weights;
+}
+
+/// `values` in the input dtype's bytes (the cube reads h so), each rounded
+/// to it.
+void toInputBytes(const Layer &layer, const std::vector<double> &values,
+                  std::vector<uint8_t> &bytes) {
+  size_t size = elementBytes(layer.inputType);
+  bytes.resize(values.size() * size);
+  for (size_t j = 0; j < values.size(); ++j)
+    writeValue(layer.inputType, &bytes[j * size], values[j], Rounding::Rint, layer.overflow);
+}
+
+/// `values` (the input dtype's bytes, k of them, `step` elements apart)
+/// times the [k, n] block of transposed weights at `rhs` (rows `ldb`
+/// apart), as the cube sums them: n fp32 sums, widened to double.
+void multiplyRow(const Layer &layer, const uint8_t *values, int64_t step, const uint8_t *rhs,
+                 int64_t ldb, const RhsPlan &plan, int64_t k, int64_t n,
+                 std::vector<double> &out) {
+  out.resize(n);
+  if (!onTheCube(layer)) {
+    size_t bytes = elementBytes(layer.inputType);
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum = layer.f32(sum + readValue(layer.inputType, values + p * step * bytes) *
+                                  readValue(layer.inputType, rhs + (p * ldb + j) * bytes));
+      out[j] = sum;
+    }
+    return;
+  }
+  thread_local std::vector<float> sums;
+  sums.resize(n);
+  mmadTile(layer.inputType, values, LhsLayout{k * step, step}, rhs, ldb, plan,
+           reinterpret_cast<uint8_t *>(sums.data()), 1, n, k, /*init=*/true);
+  for (int64_t j = 0; j < n; ++j)
+    out[j] = layer.f32(sums[j]);
+}
+
 /// Runs one direction over the sequence for one batch row.
-void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n) {
+void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t direction,
+                  bool reverse, int64_t n) {
   int64_t hidden = layer.hidden, g = layer.gates;
   auto bias = [&](int64_t which, int64_t row) {
     if (!(layer.flags & HasBias))
@@ -97,16 +175,29 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
                  layer.y.at(t * layer.y.strides[0] + direction * layer.y.strides[1] +
                             n * layer.y.strides[2] + j * layer.y.strides[3]),
                  0.0, Rounding::Rint, layer.overflow);
+  // x_t * W for every step at once on the cube (no step depends on
+  // another's).
+  int64_t rows = g * hidden;
+  std::vector<float> xwAll;
+  const uint8_t *xRow = layer.x.at(n * layer.x.strides[1]);
+  if (onTheCube(layer)) {
+    xwAll.resize(layer.seq * rows);
+    mmadTile(layer.inputType, xRow, LhsLayout{layer.x.strides[0], layer.x.strides[2]},
+             weights.w.data(), rows, weights.wPlan, reinterpret_cast<uint8_t *>(xwAll.data()),
+             layer.seq, rows, layer.input, /*init=*/true);
+  }
+  std::vector<double> xw(rows), hr;
+  std::vector<uint8_t> hBytes;
   for (int64_t step = 0; step < length; ++step) {
     int64_t t = reverse ? length - 1 - step : step;
-    std::vector<double> x(layer.input);
-    for (int64_t k = 0; k < layer.input; ++k)
-      x[k] = layer.read(layer.x, t, n, k);
-    std::vector<double> xw = multiply(layer, layer.w, direction, x, 0, g * hidden);
-    std::vector<double> hIn(hidden);
-    for (int64_t j = 0; j < hidden; ++j)
-      hIn[j] = layer.toInput(h[j]);
-    std::vector<double> hr = multiply(layer, layer.r, direction, hIn, 0, g * hidden);
+    if (onTheCube(layer))
+      for (int64_t row = 0; row < rows; ++row)
+        xw[row] = layer.f32(xwAll[t * rows + row]);
+    else
+      multiplyRow(layer, xRow + t * layer.x.strides[0] * layer.x.bytes, layer.x.strides[2],
+                  weights.w.data(), rows, weights.wPlan, layer.input, rows, xw);
+    toInputBytes(layer, h, hBytes);
+    multiplyRow(layer, hBytes.data(), 1, weights.r.data(), rows, weights.rPlan, hidden, rows, hr);
     // Pre-activation of gate `gate`, row j: one fixpipe rounding.
     auto pre = [&](int64_t gate, int64_t j) {
       int64_t row = gate * hidden + j;
@@ -131,13 +222,18 @@ void runDirection(const Layer &layer, int64_t direction, bool reverse, int64_t n
         z[j] = layer.sigmoid(pre(0, j));
         r[j] = layer.sigmoid(pre(1, j));
       }
-      std::vector<double> resetH(hidden);
-      for (int64_t j = 0; j < hidden; ++j)
-        resetH[j] = layer.toInput(layer.round(r[j] * h[j]));
       // Without linear_before_reset, r scales h before the product.
-      std::vector<double> hrH =
-          linearBeforeReset ? std::vector<double>(hr.begin() + 2 * hidden, hr.end())
-                            : multiply(layer, layer.r, direction, resetH, 2 * hidden, hidden);
+      std::vector<double> hrH;
+      if (linearBeforeReset) {
+        hrH.assign(hr.begin() + 2 * hidden, hr.end());
+      } else {
+        std::vector<double> resetH(hidden);
+        for (int64_t j = 0; j < hidden; ++j)
+          resetH[j] = layer.round(r[j] * h[j]);
+        toInputBytes(layer, resetH, hBytes);
+        multiplyRow(layer, hBytes.data(), 1, weights.r.data() + 2 * hidden * layer.r.bytes,
+                    rows, weights.rGatePlan, hidden, hidden, hrH);
+      }
       for (int64_t j = 0; j < hidden; ++j) {
         int64_t row = 2 * hidden + j;
         double recurrent = linearBeforeReset
@@ -202,12 +298,15 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
   layer.hidden = layer.r.sizes[2];
   layer.gates = layer.r.sizes[1] / layer.hidden;
   auto dir = static_cast<RecurrentDirection>(direction);
+  std::vector<DirectionWeights> weights;
+  for (int64_t d = 0; d < (dir == RecurrentDirection::Bidirectional ? 2 : 1); ++d)
+    weights.push_back(directionWeights(layer, d));
   for (int64_t n = 0; n < layer.batch; ++n) {
     if (dir == RecurrentDirection::Bidirectional) {
-      runDirection(layer, 0, /*reverse=*/false, n);
-      runDirection(layer, 1, /*reverse=*/true, n);
+      runDirection(layer, weights[0], 0, /*reverse=*/false, n);
+      runDirection(layer, weights[1], 1, /*reverse=*/true, n);
     } else {
-      runDirection(layer, 0, dir == RecurrentDirection::Reverse, n);
+      runDirection(layer, weights[0], 0, dir == RecurrentDirection::Reverse, n);
     }
   }
 }

@@ -237,6 +237,26 @@ TEST_P(CubeRuntime, PaddingColumnsAtTheEndAndEveryWidthMatchDenseProduct) {
   }
 }
 
+TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {
+  // m = 1 (a recurrent step's h x R): column blocks advance together.
+  std::mt19937 random(13);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  for (int64_t n : {96, 192, 250, 1024}) {
+    int64_t k = 67;
+    Tile a(GetParam(), 1, k), b(GetParam(), k, n);
+    for (int64_t p = 0; p < k; ++p) {
+      a.set(0, p, value(random));
+      for (int64_t j = 0; j < n; ++j)
+        b.set(p, j, value(random));
+    }
+    std::vector<float> acc(n);
+    for (float &v : acc)
+      v = value(random);
+    SCOPED_TRACE("n " + std::to_string(n));
+    expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(InputDtypes, CubeRuntime,
                          ::testing::Values(ElementType::F32, ElementType::F16,
                                            ElementType::BF16),
