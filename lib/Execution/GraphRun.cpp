@@ -378,6 +378,7 @@ std::unique_ptr<GraphRunner> GraphRunner::prepare(ModuleOp kernels, const GraphR
   runner->impl->module = kernels;
   runner->impl->deferredProblems = std::move(deferred);
   runner->impl->pool = std::make_unique<BlockPool>(std::max(1u, options.threads));
+  runtime::setHostThreads(std::max(1u, options.threads));
   bool cached = false;
   runner->jit = KernelJit::compile(kernels, options.numerics, error, &cached);
   if (!runner->jit)

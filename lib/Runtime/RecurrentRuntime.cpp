@@ -17,18 +17,27 @@
 
 #include "CubeTile.h"
 #include "RuntimeBuffers.h"
+#include "Transpose.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 using namespace ascendprec::runtime;
 using namespace ascendprec::runtime::detail;
 
+// The vector unit's fp32 tanh, as compiled kernels call it
+// (Transcendentals.cpp).
+extern "C" float ascendprec_rt_tanh_f32(float x);
+
 namespace {
+
+std::atomic<unsigned> threadsOfRun{1};
 
 /// The layer's buffers and the rounding to its data dtype.
 struct Layer {
@@ -52,7 +61,10 @@ struct Layer {
   /// To fp32 (the cube's accumulator, the vector unit's internal dtype).
   double f32(double value) const { return roundToAccumulator(value, ElementType::F32, overflow); }
   double sigmoid(double v) const { return round(f32(1 / (1 + std::exp(-v)))); }
-  double tanh(double v) const { return round(f32(std::tanh(v))); }
+  /// v is a value of the data dtype (fp32 or narrower): exact as a float.
+  double tanh(double v) const {
+    return round(ascendprec_rt_tanh_f32(static_cast<float>(v)));
+  }
 };
 
 /// One direction's weights as the cube reads them: W and R transposed to
@@ -67,20 +79,18 @@ struct DirectionWeights {
 std::vector<uint8_t> transposedWeight(const Buffer &weight, int64_t direction) {
   int64_t rows = weight.sizes[1], k = weight.sizes[2];
   std::vector<uint8_t> out(rows * k * weight.bytes);
-  auto copy = [&](auto element) {
-    using T = decltype(element);
-    auto *target = reinterpret_cast<T *>(out.data());
-    const auto *source = reinterpret_cast<const T *>(weight.at(direction * weight.strides[0]));
-    for (int64_t row = 0; row < rows; ++row)
-      for (int64_t p = 0; p < k; ++p)
-        target[p * rows + row] = source[row * weight.strides[1] + p * weight.strides[2]];
-  };
-  if (weight.bytes == 2)
-    copy(uint16_t{});
-  else if (weight.bytes == 4)
-    copy(uint32_t{});
-  else
-    copy(uint64_t{});
+  const uint8_t *source = weight.at(direction * weight.strides[0]);
+  if (weight.strides[2] == 1) {
+    copyTransposed(source, weight.strides[1], rows, k, out.data(), rows, weight.bytes,
+                   /*streaming=*/false);
+    return out;
+  }
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t p = 0; p < k; ++p)
+      std::memcpy(&out[(p * rows + row) * weight.bytes],
+                  weight.at(direction * weight.strides[0] + row * weight.strides[1] +
+                            p * weight.strides[2]),
+                  weight.bytes);
   return out;
 }
 
@@ -146,13 +156,16 @@ void multiplyRow(const Layer &layer, const uint8_t *values, int64_t step, const 
 void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t direction,
                   bool reverse, int64_t n) {
   int64_t hidden = layer.hidden, g = layer.gates;
-  auto bias = [&](int64_t which, int64_t row) {
-    if (!(layer.flags & HasBias))
-      return 0.0;
-    int64_t at = which * g * hidden + row;
-    return readValue(layer.inputType,
-                     layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
-  };
+  // The biases, read once: Wb and Rb per row, and their fp32 sum.
+  int64_t rows = g * hidden;
+  std::vector<double> biases(2 * rows, 0.0), biasSum(rows, 0.0);
+  if (layer.flags & HasBias)
+    for (int64_t at = 0; at < 2 * rows; ++at)
+      biases[at] = readValue(layer.inputType,
+                             layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
+  for (int64_t row = 0; row < rows; ++row)
+    biasSum[row] = layer.f32(biases[row] + biases[rows + row]);
+  auto bias = [&](int64_t which, int64_t row) { return biases[which * rows + row]; };
   std::vector<double> h(hidden, 0.0), c(hidden, 0.0);
   for (int64_t j = 0; j < hidden; ++j) {
     if (layer.flags & HasInitH)
@@ -177,7 +190,6 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
                  0.0, Rounding::Rint, layer.overflow);
   // x_t * W for every step at once on the cube (no step depends on
   // another's).
-  int64_t rows = g * hidden;
   std::vector<float> xwAll;
   const uint8_t *xRow = layer.x.at(n * layer.x.strides[1]);
   if (onTheCube(layer)) {
@@ -201,8 +213,7 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
     // Pre-activation of gate `gate`, row j: one fixpipe rounding.
     auto pre = [&](int64_t gate, int64_t j) {
       int64_t row = gate * hidden + j;
-      return layer.round(layer.f32(layer.f32(xw[row] + hr[row]) +
-                                   layer.f32(bias(0, row) + bias(1, row))));
+      return layer.round(layer.f32(layer.f32(xw[row] + hr[row]) + biasSum[row]));
     };
     std::vector<double> next(hidden);
     if (layer.cell == RecurrentCell::Rnn) {
@@ -265,6 +276,14 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
 
 } // namespace
 
+void ascendprec::runtime::setHostThreads(unsigned threads) {
+  threadsOfRun.store(std::max(1u, threads), std::memory_order_relaxed);
+}
+
+unsigned ascendprec::runtime::hostThreads() {
+  return threadsOfRun.load(std::memory_order_relaxed);
+}
+
 extern "C" {
 
 void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wDesc,
@@ -301,13 +320,20 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
   std::vector<DirectionWeights> weights;
   for (int64_t d = 0; d < (dir == RecurrentDirection::Bidirectional ? 2 : 1); ++d)
     weights.push_back(directionWeights(layer, d));
-  for (int64_t n = 0; n < layer.batch; ++n) {
-    if (dir == RecurrentDirection::Bidirectional) {
-      runDirection(layer, weights[0], 0, /*reverse=*/false, n);
-      runDirection(layer, weights[1], 1, /*reverse=*/true, n);
-    } else {
-      runDirection(layer, weights[0], 0, dir == RecurrentDirection::Reverse, n);
-    }
+  auto runRows = [&](int64_t direction, bool reverse) {
+    for (int64_t n = 0; n < layer.batch; ++n)
+      runDirection(layer, weights[direction], direction, reverse, n);
+  };
+  if (dir != RecurrentDirection::Bidirectional) {
+    runRows(0, dir == RecurrentDirection::Reverse);
+  } else if (threadsOfRun.load(std::memory_order_relaxed) >= 2) {
+    // The directions share nothing but their inputs.
+    std::thread backward(runRows, 1, true);
+    runRows(0, false);
+    backward.join();
+  } else {
+    runRows(0, false);
+    runRows(1, true);
   }
 }
 

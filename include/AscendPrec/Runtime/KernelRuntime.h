@@ -50,6 +50,12 @@ uint64_t newLaunchId();
 /// them. A thread with no launch set keeps them for one block run.
 void setLaunchId(uint64_t id);
 
+/// How many host threads a run uses (--threads): a bidirectional recurrent
+/// layer, one kernel on one core, runs its two directions at once when
+/// there are two.
+void setHostThreads(unsigned threads);
+unsigned hostThreads();
+
 /// The runtime's C symbols by name, for the JIT's symbol map. The codegen
 /// declares one function per element-type signature, named
 /// `<symbol>__<suffix>`; every such declaration binds to `<symbol>`.
