@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -165,7 +166,8 @@ struct KeptTile {
 class ReadOnlyTiles {
 public:
   void clear() {
-    tiles.clear();
+    index.clear();
+    used = 0;
     bytes = 0;
   }
 
@@ -173,8 +175,8 @@ public:
   const KeptTile *find(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
                        const Buffer &tile) {
     fillKey(gm, offsets, mode, tile);
-    auto it = tiles.find(key);
-    return it == tiles.end() ? nullptr : &it->second;
+    auto it = index.find(key);
+    return it == index.end() ? nullptr : pool[it->second].get();
   }
 
   /// Keeps a copy of `tile` as loaded, planned for inputs of `in`; null
@@ -186,7 +188,12 @@ public:
       return nullptr;
     bytes += size;
     fillKey(gm, offsets, mode, tile);
-    KeptTile &kept = tiles[key];
+    // Entries are reused from one block run to the next, their storage
+    // with them: a small convolution keeps ten tiles per block.
+    if (used == pool.size())
+      pool.push_back(std::make_unique<KeptTile>());
+    KeptTile &kept = *pool[used];
+    index[key] = used++;
     kept.bytes.assign(tile.data, tile.data + size);
     planRhs(in, kept.bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept.plan);
     return &kept;
@@ -209,7 +216,9 @@ private:
     key.insert(key.end(), offsets.begin(), offsets.end());
   }
 
-  std::map<Key, KeptTile> tiles;
+  std::map<Key, size_t> index;
+  std::vector<std::unique_ptr<KeptTile>> pool;
+  size_t used = 0;
   Key key;
   size_t bytes = 0;
 };

@@ -552,7 +552,8 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
       plan.keptK.push_back(p);
   }
   plan.tiny = tiny != 0;
-  std::vector<uint32_t> columnMagnitude(n, 0);
+  thread_local std::vector<uint32_t> columnMagnitude;
+  columnMagnitude.assign(n, 0);
   for (int64_t p : plan.keptK)
     for (int64_t j = 0; j < n; ++j)
       columnMagnitude[j] |= Input::magnitude(b[p * ldb + j]);
@@ -573,7 +574,8 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
     return widenWhole();
   }
   plan.dense = false;
-  std::vector<typename Input::Element> gathered(kk * nn);
+  thread_local std::vector<typename Input::Element> gathered;
+  gathered.resize(kk * nn);
   for (int64_t q = 0; q < kk; ++q)
     for (int64_t t = 0; t < nn; ++t)
       gathered[q * nn + t] = b[plan.keptK[q] * ldb + plan.keptN[t]];
