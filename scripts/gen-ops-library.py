@@ -368,38 +368,67 @@ def all_ops_modes(soc):
     return modes
 
 
-PLATFORM = {
-    "Ascend910": {
-        "version": {"SoC_version": "Ascend910A", "Short_SoC_version": "Ascend910"},
-        "SoCInfo": {"ai_core_cnt": 32, "cube_core_cnt": 32, "vector_core_cnt": 32,
-                    "ai_cpu_cnt": 14, "memory_size": 34359738368,
-                    "l2_size": 33554432},
-        "AICoreSpec": {"cube_freq": 1000, "cube_m_size": 16, "cube_n_size": 16,
+# Platform facts per SoC variant: the values of CANN 8.1.RC1's own
+# platform_config/<SoC>.ini files, key for key (data/ops/README.md gives the
+# source), for the keys AscendPrec reads. ai_cpu_cnt is the newer files' 6
+# on the 910B family (hicann/pypto); 8.1.RC1 says 4.
+def platform(soc, short, cores, vector, aicpu, memory, l2, freq, l0c, l1, ub, rates):
+    soc_info = {"ai_core_cnt": cores}
+    if short == "Ascend910B":
+        soc_info["cube_core_cnt"] = cores
+    soc_info.update({"vector_core_cnt": vector, "ai_cpu_cnt": aicpu, "memory_size": memory,
+                     "l2_size": l2})
+    return {
+        "version": {"SoC_version": soc, "Short_SoC_version": short},
+        "SoCInfo": soc_info,
+        "AICoreSpec": {"cube_freq": freq, "cube_m_size": 16, "cube_n_size": 16,
                        "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
-                       "l0_c_size": 262144, "l1_size": 1048576, "ub_size": 262144},
-        "AICoreMemoryRates": {"ddr_rate": 67, "l2_rate": 128},
-    },
-    "Ascend910B": {
-        "version": {"SoC_version": "Ascend910B3", "Short_SoC_version": "Ascend910B"},
-        "SoCInfo": {"ai_core_cnt": 20, "cube_core_cnt": 20, "vector_core_cnt": 40,
-                    "ai_cpu_cnt": 6, "memory_size": 68719476736,
-                    "l2_size": 201326592},
-        "AICoreSpec": {"cube_freq": 1800, "cube_m_size": 16, "cube_n_size": 16,
-                       "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
-                       "l0_c_size": 131072, "l1_size": 524288, "ub_size": 196608},
-        "AICoreMemoryRates": {"ddr_rate": 32, "l2_rate": 110},
-    },
-    "Ascend310P": {
-        "version": {"SoC_version": "Ascend310P3", "Short_SoC_version": "Ascend310P"},
-        "SoCInfo": {"ai_core_cnt": 8, "cube_core_cnt": 8, "vector_core_cnt": 7,
-                    "ai_cpu_cnt": 4, "memory_size": 25769803776,
-                    "l2_size": 16777216},
-        "AICoreSpec": {"cube_freq": 1080, "cube_m_size": 16, "cube_n_size": 16,
-                       "cube_k_size": 16, "l0_a_size": 65536, "l0_b_size": 65536,
-                       "l0_c_size": 262144, "l1_size": 1048576, "ub_size": 262144},
-        "AICoreMemoryRates": {"ddr_rate": 17, "l2_rate": 114},
-    },
-}
+                       "l0_c_size": l0c, "l1_size": l1, "ub_size": ub},
+        "AICoreMemoryRates": rates,
+    }
+
+
+RATES_910 = {"ddr_rate": 32, "ddr_read_rate": 32, "ddr_write_rate": 32, "l2_rate": 110,
+             "l2_read_rate": 110, "l2_write_rate": 86, "l1_to_l0_a_rate": 512,
+             "l1_to_l0_b_rate": 256, "l1_to_ub_rate": 128, "l0_c_to_ub_rate": 256,
+             "ub_to_l2_rate": 64, "ub_to_ddr_rate": 64, "ub_to_l1_rate": 128}
+RATES_310P = {"ddr_rate": 17, "ddr_read_rate": 17, "ddr_write_rate": 17, "l2_rate": 114,
+              "l2_read_rate": 114, "l2_write_rate": 114, "l1_to_l0_a_rate": 512,
+              "l1_to_l0_b_rate": 256, "l1_to_ub_rate": 128, "l0_c_to_ub_rate": 512,
+              "ub_to_l2_rate": 114, "ub_to_ddr_rate": 17, "ub_to_l1_rate": 256}
+GIB = 1 << 30
+
+
+def variants_910():
+    # memory_size is empty in CANN's files for the 910 family; 32 GiB of
+    # HBM2 (Linley, 2019) is filled in.
+    return {name: platform(name, "Ascend910", cores, 0, 4, 32 * GIB, 33554432, freq, 262144,
+                           1048576, 262144, RATES_910)
+            for name, cores, freq in (("Ascend910A", 32, 1000), ("Ascend910ProA", 32, 1100),
+                                      ("Ascend910ProB", 30, 1150),
+                                      ("Ascend910PremiumA", 32, 1220))}
+
+
+def variants_910b():
+    table = (("Ascend910B1", 24, 64 * GIB, 201326592, 1850),
+             ("Ascend910B2", 24, 64 * GIB, 201326592, 1800),
+             ("Ascend910B2C", 24, 64 * GIB, 201326592, 1800),
+             ("Ascend910B3", 20, 64 * GIB, 201326592, 1800),
+             ("Ascend910B4", 20, 32 * GIB, 100663296, 1500),
+             ("Ascend910B4-1", 20, 32 * GIB, 176160768, 1500))
+    return {name: platform(name, "Ascend910B", cores, 2 * cores, 6, memory, l2, freq, 131072,
+                           524288, 196608, RATES_910)
+            for name, cores, memory, l2, freq in table}
+
+
+def variants_310p():
+    return {name: platform(name, "Ascend310P", cores, vector, 16 if name.endswith("3") else 8,
+                           24000000000, 16777216, 1060, 262144, 1048576, 262144, RATES_310P)
+            for name, cores, vector in (("Ascend310P1", 10, 8), ("Ascend310P3", 8, 7))}
+
+
+PLATFORM = {"Ascend910": variants_910(), "Ascend910B": variants_910b(),
+            "Ascend310P": variants_310p()}
 
 
 def aicore_json(soc):
@@ -464,8 +493,9 @@ def files_for(soc):
     out = {
         f"aic-{lower}-ops-info.json": json.dumps(aicore_json(soc), indent=4) + "\n",
         "aicpu_kernel.json": json.dumps(aicpu_json(soc), indent=4) + "\n",
-        f"platform_config/{soc}.ini": ini(PLATFORM[soc], f"Platform facts of {soc}"),
     }
+    for variant, sections in PLATFORM[soc].items():
+        out[f"platform_config/{variant}.ini"] = ini(sections, f"Platform facts of {variant}")
     modes = all_ops_modes(soc)
     out["impl_mode/all_ops_impl_mode.ini"] = ini(
         {"": {op: ",".join(m) for op, m in sorted(modes.items())}},

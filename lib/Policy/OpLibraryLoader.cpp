@@ -25,7 +25,8 @@ static std::vector<fs::path> listFiles(const fs::path &dir,
 }
 
 std::optional<OpLibrary> loadOpLibrary(const std::string &dir,
-                                       DiagnosticList &diags) {
+                                       DiagnosticList &diags,
+                                       const std::string &platformName) {
   size_t errorsBefore = diags.errorCount();
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
@@ -63,17 +64,31 @@ std::optional<OpLibrary> loadOpLibrary(const std::string &dir,
 
   fs::path platformDir = fs::path(dir) / "platform_config";
   std::vector<fs::path> platformFiles = listFiles(platformDir, ".ini");
-  if (platformFiles.size() > 1)
-    diags.error(SourceLoc{platformDir.string()},
-                "platform_config/ holds " + std::to_string(platformFiles.size()) +
-                    " .ini files; keep the one for this SoC",
-                "OP-4");
-  else if (platformFiles.size() == 1) {
+  std::optional<fs::path> platformFile;
+  if (platformFiles.size() == 1) {
+    platformFile = platformFiles.front();
+  } else if (platformFiles.size() > 1) {
+    // One file per SoC variant, as CANN installs them: this SoC's.
+    for (const fs::path &path : platformFiles)
+      if (!platformName.empty() && path.stem().string() == platformName)
+        platformFile = path;
+    if (!platformFile) {
+      std::string present;
+      for (const fs::path &path : platformFiles)
+        present += (present.empty() ? "" : ", ") + path.stem().string();
+      diags.error(SourceLoc{platformDir.string()},
+                  platformName.empty()
+                      ? "platform_config/ holds " + std::to_string(platformFiles.size()) +
+                            " .ini files and no SoC was named to choose one"
+                      : "platform_config/ has no " + platformName + ".ini; it has " + present,
+                  "OP-4");
+    }
+  }
+  if (platformFile) {
     std::string text;
-    if (readFile(platformFiles.front().string(), text, diags)) {
-      library.files.push_back(platformFiles.front().string());
-      library.platform =
-          parsePlatformConfig(text, platformFiles.front().string(), diags);
+    if (readFile(platformFile->string(), text, diags)) {
+      library.files.push_back(platformFile->string());
+      library.platform = parsePlatformConfig(text, platformFile->string(), diags);
     }
   }
   if (diags.errorCount() != errorsBefore)

@@ -32,6 +32,10 @@ constexpr Field kFields[] = {
     {"AICoreSpec", "ub_size", &PlatformInfo::ubSize, true},
     {"AICoreMemoryRates", "ddr_rate", &PlatformInfo::ddrRate, false},
     {"AICoreMemoryRates", "l2_rate", &PlatformInfo::l2Rate, false},
+    {"AICoreMemoryRates", "ddr_write_rate", &PlatformInfo::ddrWriteRate, false},
+    {"AICoreMemoryRates", "l1_to_l0_a_rate", &PlatformInfo::l1ToL0aRate, false},
+    {"AICoreMemoryRates", "l1_to_l0_b_rate", &PlatformInfo::l1ToL0bRate, false},
+    {"AICoreMemoryRates", "ub_to_ddr_rate", &PlatformInfo::ubToDdrRate, false},
 };
 
 bool parseUnsigned(const std::string &text, uint64_t &value) {

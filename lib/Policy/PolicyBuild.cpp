@@ -101,7 +101,8 @@ void loadLibrary(Policy &policy, const std::string &dataDir,
           : (fs::path(dataDir) / policy.soc.libraryDir).string();
   if (const OptionValue *dir = policy.options.get("ops_info_dir")) {
     DiagnosticList libraryDiags;
-    std::optional<OpLibrary> library = loadOpLibrary(dir->text, libraryDiags);
+    std::optional<OpLibrary> library =
+        loadOpLibrary(dir->text, libraryDiags, platformConfigName(policy.socVersion));
     if (!library) {
       for (const Diagnostic &d : libraryDiags.all())
         diags.error(d.loc, d.message, d.rule).notes = d.notes;
@@ -115,7 +116,8 @@ void loadLibrary(Policy &policy, const std::string &dataDir,
     // Platform facts fall back to the built-in file for this SoC.
     if (!policy.library.platform && !builtinDir.empty()) {
       DiagnosticList scratch;
-      if (auto builtin = loadOpLibrary(builtinDir, scratch))
+      if (auto builtin =
+              loadOpLibrary(builtinDir, scratch, platformConfigName(policy.socVersion)))
         policy.library.platform = builtin->platform;
       diags.warning(dir->loc, "ops_info_dir has no platform_config/*.ini; "
                               "using the built-in platform facts for " +
@@ -133,7 +135,8 @@ void loadLibrary(Policy &policy, const std::string &dataDir,
                 "OP-4");
     return;
   }
-  std::optional<OpLibrary> library = loadOpLibrary(builtinDir, diags);
+  std::optional<OpLibrary> library =
+      loadOpLibrary(builtinDir, diags, platformConfigName(policy.socVersion));
   if (!library)
     return;
   policy.library = std::move(*library);

@@ -52,6 +52,16 @@ std::optional<SocInfo> lookupSoc(const std::string &socVersion) {
   return std::nullopt;
 }
 
+std::string platformConfigName(const std::string &socVersion) {
+  if (socVersion == "Ascend910")
+    return "Ascend910A";
+  if (socVersion == "Ascend910B")
+    return "Ascend910B3";
+  if (socVersion == "Ascend310P")
+    return "Ascend310P3";
+  return socVersion;
+}
+
 std::vector<std::string> knownSocVersions() {
   std::vector<std::string> names;
   for (const SocFamily &family : families())

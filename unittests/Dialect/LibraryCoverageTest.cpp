@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Policy/OpLibrary.h"
+#include "AscendPrec/Policy/Soc.h"
 #include "TestUtils.h"
 
 using namespace mlir;
@@ -34,7 +35,8 @@ TEST_F(LibraryCoverageTest, OP_4_EveryDialectOpTypeIsInEveryBuiltinLibrary) {
   for (const char *soc : {"Ascend910", "Ascend910B", "Ascend310P"}) {
     ascendprec::policy::DiagnosticList diags;
     auto library = ascendprec::policy::loadOpLibrary(
-        std::string(ASCENDPREC_TEST_DATA_DIR) + "/" + soc, diags);
+        std::string(ASCENDPREC_TEST_DATA_DIR) + "/" + soc, diags,
+        ascendprec::policy::platformConfigName(soc));
     ASSERT_TRUE(library) << diags.format();
     for (const std::string &opType : opTypes)
       EXPECT_TRUE(library->find(opType)) << soc << " lacks " << opType;

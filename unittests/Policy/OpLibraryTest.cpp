@@ -3,6 +3,7 @@
 #include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/OpLibrary.h"
 #include "AscendPrec/Policy/Policy.h"
+#include "AscendPrec/Policy/Soc.h"
 #include "PolicyTestUtils.h"
 
 using namespace ascendprec::policy;
@@ -22,7 +23,8 @@ const char *kMinimalOps = R"({
 TEST(OpLibrary, OP_4_BuiltinLibrariesLoadForEverySoc) {
   for (const char *soc : {"Ascend910", "Ascend910B", "Ascend310P"}) {
     DiagnosticList diags;
-    auto library = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/" + soc, diags);
+    auto library = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/" + soc, diags,
+                                 platformConfigName(soc));
     ASSERT_TRUE(library) << soc << "\n" << diags.format();
     EXPECT_TRUE(diags.empty()) << diags.format();
     EXPECT_EQ(library->ops.size(), 130u) << soc;
@@ -37,8 +39,10 @@ TEST(OpLibrary, OP_4_BuiltinLibrariesLoadForEverySoc) {
 
 TEST(OpLibrary, OP_4_BuiltinFactsPerSoc) {
   DiagnosticList diags;
-  auto a = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910", diags);
-  auto b = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910B", diags);
+  auto a = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910", diags,
+                         "Ascend910A");
+  auto b = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910B", diags,
+                         "Ascend910B3");
   ASSERT_TRUE(a && b);
   // Whether some AI Core row takes `dtype` as its first (data) input.
   auto hasDType = [](const OpInfo *info, DType dtype) {
@@ -55,6 +59,37 @@ TEST(OpLibrary, OP_4_BuiltinFactsPerSoc) {
   EXPECT_TRUE(hasDType(b->find("MatMulV2"), DType::BFloat16));
   EXPECT_EQ(a->platform->aiCoreCount, 32u);
   EXPECT_EQ(b->platform->l0cSize, 131072u);
+}
+
+TEST(OpLibrary, OP_4_EachVariantReadsItsOwnPlatformConfig) {
+  // CANN's platform_config/ holds one .ini per SoC: the variant's file is
+  // read (CANN 8.1.RC1's figures, data/ops/README.md).
+  struct Expected {
+    const char *soc;
+    uint64_t cores, freq, l2;
+  };
+  for (Expected e : {Expected{"Ascend910B1", 24, 1850, 201326592},
+                     Expected{"Ascend910B2", 24, 1800, 201326592},
+                     Expected{"Ascend910B3", 20, 1800, 201326592},
+                     Expected{"Ascend910B4", 20, 1500, 100663296},
+                     Expected{"Ascend910B", 20, 1800, 201326592}}) {
+    DiagnosticList diags;
+    auto library = loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910B", diags,
+                                 platformConfigName(e.soc));
+    ASSERT_TRUE(library && library->platform) << e.soc << "\n" << diags.format();
+    EXPECT_EQ(library->platform->cubeCoreCount, e.cores) << e.soc;
+    EXPECT_EQ(library->platform->cubeFreqMHz, e.freq) << e.soc;
+    EXPECT_EQ(library->platform->l2Size, e.l2) << e.soc;
+    EXPECT_EQ(library->platform->l1ToL0aRate, 512u) << e.soc;
+    EXPECT_EQ(library->platform->l1ToL0bRate, 256u) << e.soc;
+  }
+  // A folder of several files without this SoC's: an error naming them.
+  DiagnosticList diags;
+  EXPECT_FALSE(loadOpLibrary(std::string(ASCENDPREC_TEST_DATA_DIR) + "/Ascend910B", diags,
+                             "Ascend910B9"));
+  EXPECT_NE(diags.format().find("has no Ascend910B9.ini; it has Ascend910B1, Ascend910B2"),
+            std::string::npos)
+      << diags.format();
 }
 
 TEST(OpLibrary, OP_4_OpsInfoDirLoadsEveryJsonAndItsPlatform) {

@@ -68,7 +68,11 @@ struct PlatformInfo {
   uint64_t cubeFreqMHz = 0;
   uint64_t l0aSize = 0, l0bSize = 0, l0cSize = 0, l1Size = 0, ubSize = 0;
   uint64_t l2Size = 0, memorySize = 0;
-  uint64_t ddrRate = 0, l2Rate = 0; ///< bytes per cycle
+  uint64_t ddrRate = 0, l2Rate = 0; ///< bytes per cycle, per core
+  /// [AICoreMemoryRates] of CANN's files, bytes per cycle per core: GM
+  /// writes, L1 -> L0A/L0B (the cube's feed, MTE1), UB -> GM (MTE3). 0 when
+  /// a file has none (the model then uses ddr_rate / l2_rate).
+  uint64_t ddrWriteRate = 0, l1ToL0aRate = 0, l1ToL0bRate = 0, ubToDdrRate = 0;
 };
 
 /// The library one compilation uses: AI Core/AI CPU kernels per op type,
@@ -85,10 +89,13 @@ struct OpLibrary {
   const OpInfo *find(const std::string &opType) const;
 };
 
-/// Loads every `.json` in `dir` (OP-4), `impl_mode/*.ini` and
-/// `platform_config/*.ini` where present. Returns nothing on any error.
+/// Loads every `.json` in `dir` (OP-4), `impl_mode/*.ini` and the platform
+/// config where present: `platform_config/<platformName>.ini` when the
+/// folder holds several (as a CANN installation's does, one per SoC), the
+/// one file when it holds one. Returns nothing on any error.
 std::optional<OpLibrary> loadOpLibrary(const std::string &dir,
-                                       DiagnosticList &diags);
+                                       DiagnosticList &diags,
+                                       const std::string &platformName = "");
 
 /// Adds the op types of one ops-info JSON document to `library`.
 bool parseOpsInfoJson(std::string_view text, const std::string &file,

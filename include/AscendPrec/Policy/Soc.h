@@ -34,6 +34,12 @@ struct SocInfo {
 /// nothing for a name AscendPrec does not know.
 std::optional<SocInfo> lookupSoc(const std::string &socVersion);
 
+/// The platform config a soc_version reads (`platform_config/<name>.ini`):
+/// the variant itself, or for a family name the variant that stands for
+/// it (Ascend910 -> Ascend910A, Ascend910B -> Ascend910B3, Ascend310P ->
+/// Ascend310P3; data/ops/README.md).
+std::string platformConfigName(const std::string &socVersion);
+
 /// soc_version values AscendPrec recognizes, for messages.
 std::vector<std::string> knownSocVersions();
 

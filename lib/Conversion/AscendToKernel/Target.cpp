@@ -51,5 +51,7 @@ TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
                          count(platform.l1Size), count(platform.l0aSize), count(platform.l0bSize),
                          count(platform.l0cSize), count(platform.ubSize), count(platform.l2Size),
                          count(platform.ddrRate),
-                         count(platform.l2Rate), ArrayAttr::get(context, inputs));
+                         count(platform.l2Rate), ArrayAttr::get(context, inputs),
+                         count(platform.ddrWriteRate), count(platform.l1ToL0aRate),
+                         count(platform.l1ToL0bRate), count(platform.ubToDdrRate));
 }

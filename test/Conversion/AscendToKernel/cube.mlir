@@ -12,8 +12,9 @@
 // RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910B3 precision_mode=force_fp32" \
 // RUN:   --prec-lower-to-kernel | FileCheck %s --check-prefix=FP32
 
-// The target comes from data/ops/Ascend910/platform_config/Ascend910.ini.
-// CHECK: module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>
+// The target comes from data/ops/Ascend910/platform_config/Ascend910A.ini
+// (soc_version Ascend910 reads the 910A's file).
+// CHECK: module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cores = 32, vector_cores = 32, aicpu_cores = 4, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 32, l2_rate = 110, cube_inputs = [f16, i8], ddr_write_rate = 32, l1_l0a_rate = 512, l1_l0b_rate = 256, ub_ddr_rate = 64>
 
 // A 100x72 x 72x80 product: M 100 -> 112, K 72 -> 80 (the fractal), 21
 // output tiles of 16x32 for 21 cores.

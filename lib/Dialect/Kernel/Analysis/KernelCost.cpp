@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -63,21 +64,66 @@ double repeats(double elements, Type type, const CostConstants &constants) {
   return std::ceil(elements * elementBytes(type) / constants.vectorBytesPerCycle);
 }
 
-/// The cost of one op in cycles, added to the unit it runs on.
+/// The cost of one op in cycles, added to the pipe it runs on. An AI Core
+/// runs its pipes at once, each from its own instruction queue (Ascend C's
+/// PIPE_M, PIPE_V, PIPE_MTE2, PIPE_MTE1, PIPE_MTE3/PIPE_FIX): the cube,
+/// the vector unit, GM -> L1/UB loads, L1 -> L0A/L0B copies, and writes
+/// to GM. `move` is what no other pipe takes (DMA kernels, on-chip copies
+/// to UB).
 struct UnitCycles {
-  double cube = 0, vector = 0, move = 0, aicpu = 0;
+  double cube = 0, vector = 0, load = 0, feed = 0, write = 0, move = 0, aicpu = 0;
+  double movement() const { return load + feed + write + move; }
 };
 
+/// The depth in K, in elements, of one cube fractal of `input` (m x n x
+/// this in one cycle): 16 for fp16/bf16 and 32 for int8 on a 16 x 16 x 16
+/// cube, and 4 for fp32. CANN's DtypeMKN gives the int8 depth; the fp32
+/// rate is the measured one (docs/cost-model.md): fp32 matmuls on the 910B
+/// run at 84.5 TFLOPS against 314.5 for fp16 (3.7x), not the 2x a K
+/// fractal of 8 would give.
+double kFractalOf(TargetAttr target, Type input) {
+  unsigned bits = input.getIntOrFloatBitWidth();
+  if (bits >= 32)
+    return target.getCubeK() / 4.0;
+  return target.getCubeK() * 16.0 / bits;
+}
+
+/// L1 buffers a kernel copies into L0A (its cube's A tiles), and how many
+/// rows of output tiles its tiling has (the `tiling` attribute's m_padded
+/// / m; 1 without one).
+struct CubeSides {
+  llvm::DenseSet<Value> feedsL0A;
+  double rowsOfTiles = 1;
+};
+
+CubeSides cubeSidesOf(KernelOp kernel) {
+  CubeSides sides;
+  kernel.getBody().walk([&](CopyOp copy) {
+    if (memorySpaceOf(copy.getTarget().getType()) == MemorySpace::L0A)
+      sides.feedsL0A.insert(copy.getSource());
+  });
+  if (auto tiling = kernel->getAttrOfType<DictionaryAttr>("tiling")) {
+    auto m = tiling.getAs<IntegerAttr>("m"), padded = tiling.getAs<IntegerAttr>("m_padded");
+    if (m && padded && m.getInt() > 0)
+      sides.rowsOfTiles = std::ceil(static_cast<double>(padded.getInt()) / m.getInt());
+  }
+  return sides;
+}
+
 void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostConstants &k,
-               UnitCycles &units) {
+               const CubeSides &sides, UnitCycles &units) {
+  const llvm::DenseSet<Value> &feedsL0A = sides.feedsL0A;
+  double rowsOfTiles = sides.rowsOfTiles;
   double ddr = std::max<int64_t>(target.getDdrRate(), 1);
+  double ddrWrite = target.getDdrWriteRate() > 0 ? target.getDdrWriteRate() : ddr;
+  double ubToGM = static_cast<double>(target.getUbDdrRate());
   double onChip = std::max<int64_t>(target.getL2Rate(), 1);
   double trips = tripCount(op);
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](MmadOp mmad) {
         auto lhs = cast<ShapedType>(mmad.getLhs().getType());
         auto rhs = cast<ShapedType>(mmad.getRhs().getType());
-        double kFractal = target.getCubeK() * 16.0 / lhs.getElementTypeBitWidth();
+        double kFractal = kFractalOf(target, lhs.getElementType());
         double fractals = (lhs.getDimSize(0) / static_cast<double>(target.getCubeM())) *
                           (rhs.getDimSize(1) / static_cast<double>(target.getCubeN())) *
                           (lhs.getDimSize(1) / kFractal);
@@ -86,6 +132,13 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       .Case([&](LoadOp load) {
         double bytes = bytesOf(load.getTarget().getType());
         double source = bytesOf(load.getSource().getType());
+        // A cube kernel's A panel (its L1 tile feeds L0A) is read again by
+        // the next tile of its row of output tiles: between two reads only
+        // the panels the cores hold are read. Everything else (B, whose
+        // panel comes back a row of tiles later) counts the whole buffer.
+        double reuse = -1;
+        if (feedsL0A.contains(load.getTarget()))
+          reuse = source / std::max(rowsOfTiles, 1.0) * std::max<int64_t>(blockDim, 1);
         // img2col reads each input element once per band, not once per
         // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
         if (Img2ColAttr img2col = load.getImg2colAttr()) {
@@ -94,18 +147,33 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
             overlap *= static_cast<double>(size) / static_cast<double>(stride);
           bytes /= std::max(overlap, 1.0);
         }
-        units.move += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
-                                   target.getDdrRate(), target.getL2Rate());
+        units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
+                                   target.getDdrRate(), target.getL2Rate(), reuse);
       })
-      .Case([&](StoreOp store) { units.move += trips * bytesOf(store.getSource().getType()) / ddr; })
+      .Case([&](StoreOp store) {
+        units.write += trips * bytesOf(store.getSource().getType()) / (ubToGM > 0 ? ubToGM : ddr);
+      })
       .Case([&](FixpipeOp fixpipe) {
         double bytes = bytesOf(fixpipe.getSource().getType()) /
                        elementBytes(fixpipe.getSource().getType()) *
                        elementBytes(fixpipe.getTarget().getType());
-        bool toGM = memorySpaceOf(fixpipe.getTarget().getType()) == MemorySpace::GM;
-        units.move += trips * bytes / (toGM ? ddr : onChip);
+        if (memorySpaceOf(fixpipe.getTarget().getType()) == MemorySpace::GM)
+          units.write += trips * bytes / ddrWrite;
+        else
+          units.move += trips * bytes / onChip;
       })
-      .Case([&](CopyOp copy) { units.move += trips * bytesOf(copy.getSource().getType()) / onChip; })
+      .Case([&](CopyOp copy) {
+        double bytes = trips * bytesOf(copy.getSource().getType());
+        std::optional<MemorySpace> to = memorySpaceOf(copy.getTarget().getType());
+        if (to == MemorySpace::L0A && target.getL1L0aRate() > 0)
+          units.feed += bytes / target.getL1L0aRate();
+        else if (to == MemorySpace::L0B && target.getL1L0bRate() > 0)
+          units.feed += bytes / target.getL1L0bRate();
+        else if (to == MemorySpace::L0A || to == MemorySpace::L0B)
+          units.feed += bytes / onChip;
+        else
+          units.move += bytes / onChip;
+      })
       .Case([&](DmaOp dma) {
         // Writes every output byte; reads every input byte, except for the
         // kinds that read only what they write (a gather reads the rows it
@@ -172,7 +240,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
         double steps = x.getDimSize(0) * rnn.getDirections();
         double depth = x.getDimSize(2) + rnn.getHiddenSize();
         double n = rnn.getGates() * rnn.getHiddenSize();
-        double kFractal = target.getCubeK() * 16.0 / x.getElementTypeBitWidth();
+        double kFractal = kFractalOf(target, x.getElementType());
         units.cube += trips * steps * std::ceil(x.getDimSize(1) / double(target.getCubeM())) *
                       std::ceil(n / target.getCubeN()) * std::ceil(depth / kFractal);
         units.vector += trips * steps * repeats(x.getDimSize(1) * n * 6, x.getElementType(), k);
@@ -219,11 +287,13 @@ double stepsOf(KernelOp kernel) {
 } // namespace
 
 double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_t blocks,
-                                         int64_t l2Bytes, int64_t ddrRate, int64_t l2Rate) {
+                                         int64_t l2Bytes, int64_t ddrRate, int64_t l2Rate,
+                                         double reuseBytes) {
   double ddr = static_cast<double>(std::max<int64_t>(ddrRate, 1));
   double l2 = static_cast<double>(std::max<int64_t>(l2Rate, 1));
   double first = std::min(total, sourceBytes / static_cast<double>(std::max<int64_t>(blocks, 1)));
-  bool cached = l2Bytes > 0 && sourceBytes <= static_cast<double>(l2Bytes);
+  double reuse = reuseBytes >= 0 ? reuseBytes : sourceBytes;
+  bool cached = l2Bytes > 0 && reuse <= static_cast<double>(l2Bytes);
   return first / ddr + (total - first) / (cached ? l2 : ddr);
 }
 
@@ -255,20 +325,22 @@ KernelCost ascendprec::kernel::estimateKernel(KernelOp kernel, TargetAttr target
   for (Attribute node : kernel.getNodes())
     cost.nodes.push_back(cast<StringAttr>(node).str());
   UnitCycles units;
+  CubeSides sides = cubeSidesOf(kernel);
   kernel.getBody().walk(
-      [&](Operation *op) { addOpCost(op, target, cost.blockDim, constants, units); });
+      [&](Operation *op) { addOpCost(op, target, cost.blockDim, constants, sides, units); });
   cost.cubeCycles = units.cube;
   cost.vectorCycles = units.vector;
-  cost.moveCycles = units.move;
+  cost.moveCycles = units.movement();
   double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
   if (cost.engine == Engine::AICPU) {
     cost.cycles = units.aicpu;
     cost.us = cost.cycles / freqMHz + constants.aiCpuLaunchUs;
     return cost;
   }
-  double sum = units.cube + units.vector + units.move;
-  double longest = std::max({units.cube, units.vector, units.move});
-  // Double buffering overlaps the units step by step: the longest runs
+  double sum = units.cube + units.vector + units.movement();
+  double longest =
+      std::max({units.cube, units.vector, units.load, units.feed, units.write, units.move});
+  // Double buffering overlaps the pipes step by step: the longest runs
   // throughout, the others show only while the pipeline fills (one step).
   cost.cycles = kernel.getDoubleBuffer() ? longest + (sum - longest) / stepsOf(kernel) : sum;
   cost.us = cost.cycles / freqMHz + constants.aiCoreLaunchUs;
@@ -302,7 +374,7 @@ std::vector<KernelCost> ascendprec::kernel::estimateModule(ModuleOp module,
 }
 
 double ascendprec::kernel::cubePeakMacsPerSecond(TargetAttr target, Type input) {
-  double kFractal = target.getCubeK() * 16.0 / input.getIntOrFloatBitWidth();
+  double kFractal = kFractalOf(target, input);
   double macsPerCycle = static_cast<double>(target.getCubeM()) * target.getCubeN() * kFractal;
   return macsPerCycle * target.getCubeCores() * target.getFreqMhz() * 1e6;
 }

@@ -41,11 +41,13 @@ struct KernelCost {
 
 /// Cycles for one of `blocks` cores to read `total` bytes of a GM buffer of
 /// `sourceBytes`: its share of the buffer from DDR (`ddrRate` bytes per
-/// cycle) the first time, re-reads from L2 (`l2Rate`) when the buffer fits
-/// the L2 of `l2Bytes` (a tile loop re-reads its panels). The rule tiling
-/// and the cost model share (docs/cost-model.md).
+/// cycle) the first time, re-reads from L2 (`l2Rate`) when what is read
+/// between two reads of the same bytes (`reuseBytes`, the whole buffer
+/// unless given) fits the L2 of `l2Bytes`: a matmul's A panel is read again
+/// by the next tile of its row, its B panel only a row of tiles later. The
+/// rule tiling and the cost model share (docs/cost-model.md).
 double gmReadCycles(double total, double sourceBytes, int64_t blocks, int64_t l2Bytes,
-                    int64_t ddrRate, int64_t l2Rate);
+                    int64_t ddrRate, int64_t l2Rate, double reuseBytes = -1);
 
 /// The vector instructions one element-repeat of `kind` takes (1 for add,
 /// several for exp or tanh); docs/cost-model.md lists them.

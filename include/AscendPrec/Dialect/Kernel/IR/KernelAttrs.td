@@ -78,7 +78,10 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
     Set on the module by the lowering from the SoC's platform config
     (OP-4): buffer sizes in bytes (and the chip's L2 cache), core counts, the cube's M/N/K fractal,
     the clock in MHz, memory rates in bytes per cycle and the input dtypes
-    the cube multiplies (from the library's MatMulV2 kernel rows).
+    the cube multiplies (from the library's MatMulV2 kernel rows). The
+    rates of each data path (GM writes, L1 to L0A and L0B, UB to GM) are
+    the .ini's `ddr_write_rate`, `l1_to_l0_a_rate`, `l1_to_l0_b_rate` and
+    `ub_to_ddr_rate`; 0 (left out) means the file had none.
 
     ```mlir
     module attributes {akernel.target = #akernel.target<soc = "Ascend910",
@@ -96,7 +99,11 @@ def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
     "int64_t":$l1, "int64_t":$l0a, "int64_t":$l0b, "int64_t":$l0c, "int64_t":$ub,
     "int64_t":$l2,
     "int64_t":$ddr_rate, "int64_t":$l2_rate,
-    "::mlir::ArrayAttr":$cube_inputs
+    "::mlir::ArrayAttr":$cube_inputs,
+    DefaultValuedParameter<"int64_t", "0">:$ddr_write_rate,
+    DefaultValuedParameter<"int64_t", "0">:$l1_l0a_rate,
+    DefaultValuedParameter<"int64_t", "0">:$l1_l0b_rate,
+    DefaultValuedParameter<"int64_t", "0">:$ub_ddr_rate
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
