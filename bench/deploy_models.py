@@ -7,12 +7,15 @@ them):
   3072) over token ids [8, 128] and an attention mask, embeddings included;
   LayerNorm as LayerNormalization (opset 17), GELU in its erf form, the mask
   turned into an additive bias through Unsqueeze/Cast/Sub/Mul.
+- resnet50: torchvision's ResNet-50 (bottlenecks 3/4/6/3, BatchNorm after
+  every Conv, stride on the 3x3) at batch 64 of 224x224, for the cost
+  model's calibration (bench/cost_calibration.py).
 - lstm: a speech-style recognizer: features [1, 200, 80] (batch first), two
   bidirectional LSTM layers of 256 (nn.LSTM(batch_first=True) exports a
   Transpose to sequence-first, then per layer LSTM, Transpose and Reshape of
   the two directions), a Linear to 32 classes and LogSoftmax.
 
-Usage: deploy_models.py OUT_DIR [--only bert_base,lstm] [--layers 12]
+Usage: deploy_models.py OUT_DIR [--only bert_base,lstm,resnet50] [--layers 12]
 """
 import argparse
 import os
@@ -147,13 +150,52 @@ def lstm(path):
     return "features:1,200,80"
 
 
-MODELS = {"bert_base": bert_base, "lstm": lstm}
+def resnet50(path):
+    g = Graph(3)
+
+    def conv_bn(x, prefix, cin, cout, k, stride, relu=True):
+        y = g.node("Conv", [x, g.weight(f"{prefix}.weight", cout, cin, k, k, scale=0.05)],
+                   f"{prefix}/Conv", kernel_shape=[k, k], strides=[stride, stride],
+                   pads=[k // 2] * 4)
+        y = g.node("BatchNormalization",
+                   [y, g.init(f"{prefix}.bn.weight", np.ones(cout)),
+                    g.init(f"{prefix}.bn.bias", np.zeros(cout)),
+                    g.init(f"{prefix}.bn.running_mean", np.zeros(cout)),
+                    g.init(f"{prefix}.bn.running_var", np.ones(cout))],
+                   f"{prefix}/BatchNormalization", epsilon=1e-5)
+        return g.node("Relu", [y], f"{prefix}/Relu") if relu else y
+
+    x = conv_bn("input", "/conv1", 3, 64, 7, 2)
+    x = g.node("MaxPool", [x], "/maxpool/MaxPool", kernel_shape=[3, 3], strides=[2, 2],
+               pads=[1, 1, 1, 1])
+    cin = 64
+    for stage, (blocks, width) in enumerate(((3, 64), (4, 128), (6, 256), (3, 512))):
+        for b in range(blocks):
+            p = f"/layer{stage + 1}/layer{stage + 1}.{b}"
+            stride = 2 if b == 0 and stage > 0 else 1
+            y = conv_bn(x, f"{p}/conv1", cin, width, 1, 1)
+            y = conv_bn(y, f"{p}/conv2", width, width, 3, stride)
+            y = conv_bn(y, f"{p}/conv3", width, 4 * width, 1, 1, relu=False)
+            shortcut = x if b > 0 else conv_bn(x, f"{p}/downsample", cin, 4 * width, 1, stride,
+                                               relu=False)
+            x = g.node("Relu", [g.node("Add", [y, shortcut], f"{p}/Add")], f"{p}/Relu_2")
+            cin = 4 * width
+    x = g.node("Flatten", [g.node("GlobalAveragePool", [x], "/avgpool/GlobalAveragePool")],
+               "/Flatten", axis=1)
+    g.nodes.append(h.make_node("Gemm", [x, g.weight("fc.weight", 1000, 2048), g.weight("fc.bias", 1000)],
+                               ["output"], name="/fc/Gemm", transB=1))
+    save(g, path, "resnet50", [h.make_tensor_value_info("input", T.FLOAT, ["batch", 3, 224, 224])],
+         [h.make_tensor_value_info("output", T.FLOAT, ["batch", 1000])], 13)
+    return "input:64,3,224,224"
+
+
+MODELS = {"bert_base": bert_base, "lstm": lstm, "resnet50": resnet50}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
-    parser.add_argument("--only", default=",".join(MODELS))
+    parser.add_argument("--only", default="bert_base,lstm")
     parser.add_argument("--layers", type=int, default=12, help="BERT's encoder layers")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -16,6 +16,8 @@ struct SocFamily {
   /// FU-4: the v220+ cores move L0C out through a FixPipe (910B, 910_93,
   /// 310B, 950); the 910 and 310P convert L0C into UB on the vector side.
   bool fixpipe;
+  /// The variant whose platform config the family's own name reads.
+  const char *representative = "";
 };
 
 const std::vector<SocFamily> &families() {
@@ -23,17 +25,17 @@ const std::vector<SocFamily> &families() {
       {"Ascend910",
        {"Ascend910", "Ascend910A", "Ascend910ProA", "Ascend910ProB",
         "Ascend910PremiumA"},
-       "Ascend910", false, false, false, false},
+       "Ascend910", false, false, false, false, "Ascend910A"},
       {"Ascend910B",
        {"Ascend910B", "Ascend910B1", "Ascend910B2", "Ascend910B3",
         "Ascend910B4", "Ascend910B4-1", "Ascend910B2C"},
-       "Ascend910B", true, false, true, true},
+       "Ascend910B", true, false, true, true, "Ascend910B3"},
       {"Ascend910_93",
        {"Ascend910_93", "Ascend910_9391", "Ascend910_9392", "Ascend910_9381",
         "Ascend910_9382", "Ascend910_9372", "Ascend910_9362"},
        "", true, false, true, true},
       {"Ascend310P", {"Ascend310P", "Ascend310P1", "Ascend310P3"}, "Ascend310P",
-       false, false, false, false},
+       false, false, false, false, "Ascend310P3"},
       {"Ascend310B", {"Ascend310B", "Ascend310B1", "Ascend310B4"}, "", true,
        false, false, true},
       {"Ascend950", {"Ascend950", "Ascend950PR", "Ascend950DT"}, "", true, true,
@@ -53,12 +55,9 @@ std::optional<SocInfo> lookupSoc(const std::string &socVersion) {
 }
 
 std::string platformConfigName(const std::string &socVersion) {
-  if (socVersion == "Ascend910")
-    return "Ascend910A";
-  if (socVersion == "Ascend910B")
-    return "Ascend910B3";
-  if (socVersion == "Ascend310P")
-    return "Ascend310P3";
+  for (const SocFamily &family : families())
+    if (socVersion == family.family && *family.representative)
+      return family.representative;
   return socVersion;
 }
 
