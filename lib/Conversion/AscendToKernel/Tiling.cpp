@@ -8,8 +8,9 @@
 using namespace ascendprec::kernel;
 
 double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_t blocks,
-                                         const CoreFacts &facts) {
-  return gmReadCycles(total, sourceBytes, blocks, facts.l2, facts.ddrRate, facts.l2Rate);
+                                         const CoreFacts &facts, double reuseBytes) {
+  return gmReadCycles(total, sourceBytes, blocks, facts.l2, facts.ddrRate, facts.l2Rate,
+                      reuseBytes);
 }
 
 namespace {
@@ -30,7 +31,12 @@ double cubeTileCycles(const CubeProblem &p, const CoreFacts &facts, int64_t core
                 (static_cast<double>(kTile) / kFractal);
   double aBytes = static_cast<double>(p.batch) * p.m * p.k * inBytes;
   double bBytes = static_cast<double>(p.k) * p.n * inBytes;
-  double move = gmReadCycles(perCore * kSteps * mTile * kTile * inBytes, aBytes, blocks, facts) +
+  // A's panel is read again by the next tile of its row (the cost model's
+  // rule): between two reads, the panels of the rows the cores work on.
+  double rows = static_cast<double>(p.batch * ceilDiv(mFull, mTile));
+  double aReuse = aBytes / rows * static_cast<double>(blocks);
+  double move = gmReadCycles(perCore * kSteps * mTile * kTile * inBytes, aBytes, blocks, facts,
+                             aReuse) +
                 gmReadCycles(perCore * kSteps * kTile * nTile * inBytes, bBytes, blocks, facts) +
                 perCore * mTile * nTile * outBytes / std::max<int64_t>(facts.ddrRate, 1);
   double longest = std::max(cube, move);

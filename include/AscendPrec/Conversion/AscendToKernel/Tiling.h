@@ -24,9 +24,11 @@ struct CoreFacts {
 
 /// Cycles to read `total` bytes of a GM buffer of `sourceBytes` on one of
 /// `blocks` cores: each core's share of the buffer comes from DDR the first
-/// time, re-reads from L2 when the buffer fits there (the cost model's
-/// rule, docs/cost-model.md).
-double gmReadCycles(double total, double sourceBytes, int64_t blocks, const CoreFacts &facts);
+/// time, re-reads from L2 when what is read between two reads
+/// (`reuseBytes`, the whole buffer unless given) fits there (the cost
+/// model's rule, docs/cost-model.md).
+double gmReadCycles(double total, double sourceBytes, int64_t blocks, const CoreFacts &facts,
+                    double reuseBytes = -1);
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }

@@ -89,8 +89,7 @@ double kFractalOf(TargetAttr target, Type input) {
 }
 
 /// L1 buffers a kernel copies into L0A (its cube's A tiles), and how many
-/// rows of output tiles its tiling has (the `tiling` attribute's m_padded
-/// / m; 1 without one).
+/// rows of output tiles its tiling has (1 without a `tiling` attribute).
 struct CubeSides {
   llvm::DenseSet<Value> feedsL0A;
   double rowsOfTiles = 1;
@@ -102,10 +101,15 @@ CubeSides cubeSidesOf(KernelOp kernel) {
     if (memorySpaceOf(copy.getTarget().getType()) == MemorySpace::L0A)
       sides.feedsL0A.insert(copy.getSource());
   });
+  // Rows of output tiles: all tiles over those of one row (the N tiles);
+  // a batched product has a row per batch and M tile.
   if (auto tiling = kernel->getAttrOfType<DictionaryAttr>("tiling")) {
-    auto m = tiling.getAs<IntegerAttr>("m"), padded = tiling.getAs<IntegerAttr>("m_padded");
-    if (m && padded && m.getInt() > 0)
-      sides.rowsOfTiles = std::ceil(static_cast<double>(padded.getInt()) / m.getInt());
+    auto tiles = tiling.getAs<IntegerAttr>("tiles"), n = tiling.getAs<IntegerAttr>("n"),
+         padded = tiling.getAs<IntegerAttr>("n_padded");
+    if (tiles && n && padded && n.getInt() > 0 && padded.getInt() > 0)
+      sides.rowsOfTiles = std::max(
+          1.0, static_cast<double>(tiles.getInt()) /
+                   std::ceil(static_cast<double>(padded.getInt()) / n.getInt()));
   }
   return sides;
 }
@@ -331,6 +335,7 @@ KernelCost ascendprec::kernel::estimateKernel(KernelOp kernel, TargetAttr target
   cost.cubeCycles = units.cube;
   cost.vectorCycles = units.vector;
   cost.moveCycles = units.movement();
+
   double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
   if (cost.engine == Engine::AICPU) {
     cost.cycles = units.aicpu;

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The device cost model against published Ascend measurements (issue 35).
+
+For each published figure: the same shapes planned by prec-compile on the
+same SoC variant (weights random: time does not depend on them), the
+model's estimate (report.json's est_device_us), and the ratio of the
+estimated time to the measured one (target 0.8x-1.25x). Sources, and
+which figures are measured and which vendor peaks, in docs/cost-model.md.
+
+Usage: cost_calibration.py [--prec-compile build/bin/prec-compile] [--only matmul,models]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# torch.mm, square N x N x N, TFLOPS: zzc0721/torch-performance-test-data
+# issue 109 (database.md at bce6dd2c), Ascend910B2, torch 2.5.1, HF32 off.
+MATMUL_910B2 = {"fp16": {1024: 98.08, 2048: 251.01, 4096: 314.52, 8192: 305.46, 10240: 274.76},
+                "fp32": {1024: 46.30, 2048: 76.92, 4096: 84.53, 8192: 80.43, 10240: 79.69}}
+# Models on Atlas 300I Pro (Ascend310P3), images or sequences per second:
+# Ascend/ModelZoo-PyTorch ACL_PyTorch/built-in (ais_bench, ATC's default
+# precision: fp16).
+MODELS_310P3 = [
+    ("ResNet-50, batch 64, 224x224", "resnet50", "input:64,3,224,224", 64, 4250.0,
+     "cv/Resnet50_Pytorch_Infer/README.md (CANN 5.1.RC2)"),
+    ("BERT-base, batch 1, seq 128", "bert_base", "input_ids:1,128;attention_mask:1,128", 1, 484.39,
+     "nlp/Bert_Uncased_Huggingface/README.md (CANN 6.3.RC2)"),
+    ("BERT-base, batch 32, seq 128", "bert_base", "input_ids:32,128;attention_mask:32,128", 32,
+     1273.30, "nlp/Bert_Uncased_Huggingface/README.md (CANN 6.3.RC2)"),
+]
+
+
+def estimate_us(prec_compile, model, soc, mode, shapes, out):
+    command = [prec_compile, model, f"--soc_version={soc}", f"--precision_mode={mode}",
+               f"--output={out}", "--quiet"]
+    if shapes:
+        command.append(f"--input_shape={shapes}")
+    subprocess.run(command, check=True, capture_output=True)
+    with open(os.path.join(out, "report.json")) as f:
+        return json.load(f)["summary"]["est_device_us"]
+
+
+def matmul_model(path, n):
+    graph = h.make_graph([h.make_node("MatMul", ["a", "b"], ["c"], name="mm")], "mm",
+                         [h.make_tensor_value_info("a", T.FLOAT, [n, n]),
+                          h.make_tensor_value_info("b", T.FLOAT, [n, n])],
+                         [h.make_tensor_value_info("c", T.FLOAT, [n, n])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def matmul_us(prec_compile, work, n, soc, mode):
+    """The MatMul's own estimate (the plan's inserted Casts left out, as a
+    torch.mm of tensors already in the dtype has none)."""
+    path = os.path.join(work, f"mm{n}.onnx")
+    if not os.path.exists(path):
+        matmul_model(path, n)
+    out = os.path.join(work, f"mm{n}.{soc}.{mode}")
+    estimate_us(prec_compile, path, soc, mode, "", out)
+    with open(os.path.join(out, "report.json")) as f:
+        return sum(node["est_us"] for node in json.load(f)["nodes"] if node["op_type"] == "MatMulV2")
+
+
+def verdict(ratio):
+    return "within" if 0.8 <= ratio <= 1.25 else "OUTSIDE"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--prec-compile", default=os.path.join(ROOT, "build", "bin", "prec-compile"))
+    parser.add_argument("--only", default="matmul,models")
+    args = parser.parse_args()
+    parts = args.only.split(",")
+    outside = 0
+    with tempfile.TemporaryDirectory() as work:
+        if "matmul" in parts:
+            print("torch.mm on Ascend910B2 (measured), square N x N x N; est. ratio = estimated "
+                  "time / measured time (target 0.8-1.25)")
+            print(f"{'dtype':<6} {'N':>6} {'measured TFLOPS':>16} {'estimated TFLOPS':>17} "
+                  f"{'est. ratio':>11}")
+            for dtype, mode in (("fp16", "force_fp16"), ("fp32", "must_keep_origin_dtype")):
+                for n, measured in MATMUL_910B2[dtype].items():
+                    us = matmul_us(args.prec_compile, work, n, "Ascend910B2", mode)
+                    tflops = 2 * n ** 3 / us / 1e6
+                    ratio = measured / tflops
+                    outside += verdict(ratio) != "within"
+                    print(f"{dtype:<6} {n:>6} {measured:>16.1f} {tflops:>17.1f} {ratio:>10.2f}x  "
+                          f"{verdict(ratio)}")
+            # Ascend910: 216 TFLOPS fp16 from the matrix unit (AIBench, CCF
+            # THPC 2024, abstract), against the largest square product.
+            us = matmul_us(args.prec_compile, work, 8192, "Ascend910A", "force_fp16")
+            tflops = 2 * 8192 ** 3 / us / 1e6
+            ratio = 216.0 / tflops
+            outside += verdict(ratio) != "within"
+            print(f"{'fp16':<6} {8192:>6} {216.0:>16.1f} {tflops:>17.1f} {ratio:>10.2f}x  "
+                  f"{verdict(ratio)}  (Ascend910A, AIBench's matrix-unit figure)")
+        if "models" in parts:
+            print("\nModels on Ascend310P3 (measured, ATC default fp16): images or sequences/s")
+            print(f"{'model':<30} {'measured /s':>12} {'estimated /s':>13} {'est. ratio':>11}")
+            exported = set()
+            for label, name, shapes, batch, measured, source in MODELS_310P3:
+                path = os.path.join(work, name + ".onnx")
+                if name not in exported:
+                    subprocess.run(["/usr/bin/python3", os.path.join(HERE, "deploy_models.py"), work,
+                                    "--only", name], check=True, capture_output=True)
+                    exported.add(name)
+                us = estimate_us(args.prec_compile, path, "Ascend310P3", "force_fp16", shapes,
+                                 os.path.join(work, f"{name}.{batch}"))
+                rate = batch / us * 1e6
+                ratio = measured / rate
+                outside += verdict(ratio) != "within"
+                print(f"{label:<30} {measured:>12.1f} {rate:>13.1f} {ratio:>10.2f}x  "
+                      f"{verdict(ratio)}  ({source})")
+    print(f"\n{outside} figure(s) outside 0.8x-1.25x" if outside else "\nevery figure within 0.8x-1.25x")
+
+
+if __name__ == "__main__":
+    main()
