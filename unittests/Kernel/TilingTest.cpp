@@ -141,4 +141,25 @@ TEST(RowTiling, RowTooLongForUB) {
   EXPECT_EQ(fits.blockDim, 32);
 }
 
+TEST(TileBand, RowsWalkedTogetherDivideTheRows) {
+  // sqrt(24 cores) = 4 rows of tiles per band, a divisor of the 40 rows.
+  EXPECT_EQ(tileBand(40, 160, 24), 4);
+  // 30 rows on 20 cores: sqrt gives 4, the largest divisor under it is 3.
+  EXPECT_EQ(tileBand(30, 8, 20), 3);
+  // A prime number of rows: no whole band but 1.
+  EXPECT_EQ(tileBand(7, 3, 21), 1);
+  // One row or one column, or one core: row by row.
+  EXPECT_EQ(tileBand(1, 64, 24), 1);
+  EXPECT_EQ(tileBand(64, 1, 24), 1);
+  EXPECT_EQ(tileBand(64, 64, 1), 1);
+}
+
+TEST(CubeTiling, LargeProductsWalkTilesInBands) {
+  // A 10240^3 fp16 product on the 910B2's 24 cores: bands of 4 rows.
+  CubeProblem problem{1, 10240, 10240, 10240, 16, 16};
+  CubeTiling tiling = chooseCubeTiling(problem, ascend910b(), 24);
+  EXPECT_EQ(tiling.band, tileBand(tiling.mPadded / tiling.mTile, tiling.nPadded / tiling.nTile, 24));
+  EXPECT_GT(tiling.band, 1);
+}
+
 } // namespace

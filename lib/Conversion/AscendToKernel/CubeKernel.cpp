@@ -19,8 +19,12 @@ void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   Type acc = cubeAccumulatorType(spec.inputType);
-  kb.setTiling({{"m", t.mTile}, {"n", t.nTile}, {"k", t.kTile}, {"m_padded", t.mPadded},
-                {"n_padded", t.nPadded}, {"k_padded", t.kPadded}, {"tiles", t.tiles}});
+  SmallVector<std::pair<StringRef, int64_t>> facts = {
+      {"m", t.mTile},          {"n", t.nTile},          {"k", t.kTile},    {"m_padded", t.mPadded},
+      {"n_padded", t.nPadded}, {"k_padded", t.kPadded}, {"tiles", t.tiles}};
+  if (t.band > 1)
+    facts.push_back({"band", t.band});
+  kb.setTiling(facts);
   kb.setDoubleBuffer();
   Value aL1 = kb.alloc({t.mTile, t.kTile}, spec.inputType, MemorySpace::L1);
   Value bL1 = kb.alloc({t.kTile, t.nTile}, spec.inputType, MemorySpace::L1);
@@ -29,8 +33,11 @@ void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec
   Value accL0 = kb.alloc({t.mTile, t.nTile}, acc, MemorySpace::L0C);
 
   Value tile = kb.openTileLoop(t.tiles, t.blockDim);
-  // tile = ((outer...) * mTiles + mi) * nTiles + ni
+  // tile = ((outer...) * bands + band) * nTiles * G + ni * G + r, with
+  // mi = band * G + r for bands of G rows (G = 1: row by row, mi * nTiles
+  // + ni): down G rows of a column, then the next column.
   int64_t mTiles = t.mPadded / t.mTile, nTiles = t.nPadded / t.nTile;
+  int64_t band = std::max<int64_t>(t.band, 1);
   TilePosition pos;
   // Peels one index of `size` off `rest` (nothing to compute for size 1).
   Value rest = tile;
@@ -41,8 +48,11 @@ void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec
     rest = arith::DivUIOp::create(b, loc, rest, kb.index(size));
     return index;
   };
+  Value r = peel(band);
   Value ni = peel(nTiles);
-  Value mi = peel(mTiles);
+  Value mi = peel(mTiles / band);
+  if (band > 1)
+    mi = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, mi, kb.index(band)), r);
   SmallVector<Value> outer(spec.outerSizes.size());
   for (int64_t i = static_cast<int64_t>(spec.outerSizes.size()) - 1; i >= 0; --i)
     outer[i] = peel(spec.outerSizes[i]);

@@ -4,6 +4,7 @@
 #include "AscendPrec/Dialect/Kernel/Analysis/KernelCost.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace ascendprec::kernel;
 
@@ -93,7 +94,22 @@ CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
       best.kFractal = kFractal;
       best.cycles = cycles;
     }
+  best.band = tileBand(best.mPadded / std::max<int64_t>(best.mTile, 1),
+                       best.nPadded / std::max<int64_t>(best.nTile, 1), best.blockDim);
   return best;
+}
+
+int64_t ascendprec::kernel::tileBand(int64_t mTiles, int64_t nTiles, int64_t blockDim) {
+  // About as many rows as columns among the tiles the cores work on at
+  // once (sqrt of the cores), and a divisor of the rows so every band is
+  // whole; nothing to share with one row or one column.
+  if (mTiles <= 1 || nTiles <= 1 || blockDim <= 1)
+    return 1;
+  int64_t band = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(static_cast<double>(blockDim))));
+  band = std::min(band, mTiles);
+  while (mTiles % band != 0)
+    --band;
+  return band;
 }
 
 VectorTiling ascendprec::kernel::chooseVectorTiling(int64_t elements, int64_t bytesPerElement,

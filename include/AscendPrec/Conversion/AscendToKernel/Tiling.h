@@ -55,7 +55,16 @@ struct CubeTiling {
   int64_t kFractal = 0;
   /// The estimate the choice minimised, cycles of the busiest core.
   double cycles = 0;
+  /// Rows of output tiles walked together: the tile loop goes down `band`
+  /// rows of one column before the next column, so the cores working at
+  /// once share B's panels through L2 (each is fetched from HBM once per
+  /// band, not once per row) as well as A's. 1: row by row.
+  int64_t band = 1;
 };
+
+/// CubeTiling::band for `mTiles` x `nTiles` output tiles on `blockDim`
+/// cores: the largest divisor of mTiles not above sqrt(blockDim).
+int64_t tileBand(int64_t mTiles, int64_t nTiles, int64_t blockDim);
 
 /// Chooses the output tile, and the deepest K step that fits L0A/L0B and L1
 /// double-buffered (L0C holds two fp32/int32 accumulators), that give the

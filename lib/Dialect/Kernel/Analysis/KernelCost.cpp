@@ -91,8 +91,9 @@ double kFractalOf(TargetAttr target, Type input) {
 /// L1 buffers a kernel copies into L0A (its cube's A tiles), and how many
 /// rows of output tiles its tiling has (1 without a `tiling` attribute).
 struct CubeSides {
-  llvm::DenseSet<Value> feedsL0A;
+  llvm::DenseSet<Value> feedsL0A, feedsL0B;
   double rowsOfTiles = 1;
+  double band = 1; ///< rows of tiles walked together (the tiling's `band`)
 };
 
 CubeSides cubeSidesOf(KernelOp kernel) {
@@ -100,6 +101,8 @@ CubeSides cubeSidesOf(KernelOp kernel) {
   kernel.getBody().walk([&](CopyOp copy) {
     if (memorySpaceOf(copy.getTarget().getType()) == MemorySpace::L0A)
       sides.feedsL0A.insert(copy.getSource());
+    if (memorySpaceOf(copy.getTarget().getType()) == MemorySpace::L0B)
+      sides.feedsL0B.insert(copy.getSource());
   });
   // Rows of output tiles: all tiles over those of one row (the N tiles);
   // a batched product has a row per batch and M tile.
@@ -110,6 +113,8 @@ CubeSides cubeSidesOf(KernelOp kernel) {
       sides.rowsOfTiles = std::max(
           1.0, static_cast<double>(tiles.getInt()) /
                    std::ceil(static_cast<double>(padded.getInt()) / n.getInt()));
+    if (auto band = tiling.getAs<IntegerAttr>("band"))
+      sides.band = std::max<double>(1, band.getInt());
   }
   return sides;
 }
@@ -151,8 +156,20 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
             overlap *= static_cast<double>(size) / static_cast<double>(stride);
           bytes /= std::max(overlap, 1.0);
         }
-        units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
-                                   target.getDdrRate(), target.getL2Rate(), reuse);
+        if (sides.band > 1 && sides.feedsL0B.contains(load.getTarget())) {
+          // Tiles walked in bands: a B panel comes from HBM once per band
+          // (once in all when B fits L2), and the band's other rows read
+          // it from L2.
+          double total = trips * bytes;
+          bool fits = target.getL2() > 0 && source <= static_cast<double>(target.getL2());
+          double fromDdr = (fits ? source : source * std::max(1.0, rowsOfTiles / sides.band)) /
+                           std::max<int64_t>(blockDim, 1);
+          fromDdr = std::min(fromDdr, total);
+          units.load += fromDdr / ddr + (total - fromDdr) / onChip;
+        } else {
+          units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
+                                     target.getDdrRate(), target.getL2Rate(), reuse);
+        }
       })
       .Case([&](StoreOp store) {
         units.write += trips * bytesOf(store.getSource().getType()) / (ubToGM > 0 ? ubToGM : ddr);
