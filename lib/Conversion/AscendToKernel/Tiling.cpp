@@ -36,9 +36,16 @@ double cubeTileCycles(const CubeProblem &p, const CoreFacts &facts, int64_t core
   // rule): between two reads, the panels of the rows the cores work on.
   double rows = static_cast<double>(p.batch * ceilDiv(mFull, mTile));
   double aReuse = aBytes / rows * static_cast<double>(blocks);
+  // B's panels: shared by a band's rows when tiles are walked in bands.
+  int64_t band = tileBand(static_cast<int64_t>(rows) / std::max<int64_t>(p.batch, 1),
+                          ceilDiv(nFull, nTile), blocks);
+  double bTotal = perCore * kSteps * kTile * nTile * inBytes;
+  double bReads = band > 1 ? bandedReadCycles(bTotal, bBytes, blocks, facts.l2, facts.ddrRate,
+                                              facts.l2Rate, rows, static_cast<double>(band))
+                           : gmReadCycles(bTotal, bBytes, blocks, facts);
   double move = gmReadCycles(perCore * kSteps * mTile * kTile * inBytes, aBytes, blocks, facts,
                              aReuse) +
-                gmReadCycles(perCore * kSteps * kTile * nTile * inBytes, bBytes, blocks, facts) +
+                bReads +
                 perCore * mTile * nTile * outBytes / std::max<int64_t>(facts.ddrRate, 1);
   double longest = std::max(cube, move);
   return longest + (cube + move - longest) / std::max(perCore * kSteps, 1.0);

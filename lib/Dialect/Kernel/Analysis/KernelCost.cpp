@@ -157,15 +157,13 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
           bytes /= std::max(overlap, 1.0);
         }
         if (sides.band > 1 && sides.feedsL0B.contains(load.getTarget())) {
-          // Tiles walked in bands: a B panel comes from HBM once per band
-          // (once in all when B fits L2), and the band's other rows read
-          // it from L2.
-          double total = trips * bytes;
-          bool fits = target.getL2() > 0 && source <= static_cast<double>(target.getL2());
-          double fromDdr = (fits ? source : source * std::max(1.0, rowsOfTiles / sides.band)) /
-                           std::max<int64_t>(blockDim, 1);
-          fromDdr = std::min(fromDdr, total);
-          units.load += fromDdr / ddr + (total - fromDdr) / onChip;
+          // A batched B ([batch, k, n], one per batch or group) is read by
+          // its batch's rows only.
+          auto shape = cast<ShapedType>(load.getSource().getType()).getShape();
+          double batches = shape.size() == 3 ? static_cast<double>(shape[0]) : 1.0;
+          units.load += bandedReadCycles(trips * bytes, source, blockDim, target.getL2(),
+                                         target.getDdrRate(), target.getL2Rate(),
+                                         rowsOfTiles / std::max(batches, 1.0), sides.band);
         } else {
           units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
                                      target.getDdrRate(), target.getL2Rate(), reuse);
@@ -316,6 +314,17 @@ double ascendprec::kernel::gmReadCycles(double total, double sourceBytes, int64_
   double reuse = reuseBytes >= 0 ? reuseBytes : sourceBytes;
   bool cached = l2Bytes > 0 && reuse <= static_cast<double>(l2Bytes);
   return first / ddr + (total - first) / (cached ? l2 : ddr);
+}
+
+double ascendprec::kernel::bandedReadCycles(double total, double sourceBytes, int64_t blocks,
+                                             int64_t l2Bytes, int64_t ddrRate, int64_t l2Rate,
+                                             double rows, double band) {
+  bool fits = l2Bytes > 0 && sourceBytes <= static_cast<double>(l2Bytes);
+  double passes = fits ? 1.0 : std::max(1.0, rows / std::max(band, 1.0));
+  double fromDdr =
+      std::min(total, sourceBytes * passes / static_cast<double>(std::max<int64_t>(blocks, 1)));
+  return fromDdr / static_cast<double>(std::max<int64_t>(ddrRate, 1)) +
+         (total - fromDdr) / static_cast<double>(std::max<int64_t>(l2Rate, 1));
 }
 
 int64_t ascendprec::kernel::vectorInstructions(StringRef kind) {

@@ -49,6 +49,14 @@ struct KernelCost {
 double gmReadCycles(double total, double sourceBytes, int64_t blocks, int64_t l2Bytes,
                     int64_t ddrRate, int64_t l2Rate, double reuseBytes = -1);
 
+/// Cycles for one of `blocks` cores to read `total` bytes of a cube
+/// kernel's B (a GM buffer of `sourceBytes`) when its `rows` rows of output
+/// tiles are walked in bands of `band` rows: each B panel comes from DDR
+/// once per band (once in all when B fits the L2 of `l2Bytes`), and from L2
+/// for the band's other rows. The rule tiling and the cost model share.
+double bandedReadCycles(double total, double sourceBytes, int64_t blocks, int64_t l2Bytes,
+                        int64_t ddrRate, int64_t l2Rate, double rows, double band);
+
 /// The vector instructions one element-repeat of `kind` takes (1 for add,
 /// several for exp or tanh); docs/cost-model.md lists them.
 int64_t vectorInstructions(llvm::StringRef kind);
