@@ -38,6 +38,9 @@ MODELS_310P3 = [
      "nlp/Bert_Uncased_Huggingface/README.md (CANN 6.3.RC2)"),
     ("BERT-base, batch 32, seq 128", "bert_base", "input_ids:32,128;attention_mask:32,128", 32,
      1273.30, "nlp/Bert_Uncased_Huggingface/README.md (CANN 6.3.RC2)"),
+    # AMCT int8 (the published figure; a QDQ export of the same network here).
+    ("ResNet-50 int8, batch 1", "resnet50_int8", "input:1,3,224,224", 1, 4089.0,
+     "cv/Resnet50_mlperf/README.md (CANN 6.3.RC1)"),
 ]
 
 

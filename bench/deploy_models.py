@@ -8,14 +8,16 @@ them):
   LayerNorm as LayerNormalization (opset 17), GELU in its erf form, the mask
   turned into an additive bias through Unsqueeze/Cast/Sub/Mul.
 - resnet50: torchvision's ResNet-50 (bottlenecks 3/4/6/3, BatchNorm after
-  every Conv, stride on the 3x3) at batch 64 of 224x224, for the cost
-  model's calibration (bench/cost_calibration.py).
+  every Conv, stride on the 3x3) at batch 64 of 224x224, and resnet50_int8,
+  the same with every Conv's input and weights in symmetric int8 QDQ (as
+  AMCT or onnxruntime's quantizer writes them), for the cost model's
+  calibration (bench/cost_calibration.py).
 - lstm: a speech-style recognizer: features [1, 200, 80] (batch first), two
   bidirectional LSTM layers of 256 (nn.LSTM(batch_first=True) exports a
   Transpose to sequence-first, then per layer LSTM, Transpose and Reshape of
   the two directions), a Linear to 32 classes and LogSoftmax.
 
-Usage: deploy_models.py OUT_DIR [--only bert_base,lstm,resnet50] [--layers 12]
+Usage: deploy_models.py OUT_DIR [--only bert_base,lstm,resnet50,resnet50_int8] [--layers 12]
 """
 import argparse
 import os
@@ -150,13 +152,34 @@ def lstm(path):
     return "features:1,200,80"
 
 
-def resnet50(path):
+def resnet50(path, int8=False):
     g = Graph(3)
 
+    def quantized_conv_inputs(x, prefix, cin, cout, k):
+        # Symmetric int8 QDQ as AMCT and onnxruntime's quantizer write it:
+        # the activation through QuantizeLinear/DequantizeLinear, the
+        # weights int8 per output channel with a DequantizeLinear.
+        scale, zero = g.init(f"{prefix}.x_scale", 1 / 32.0), g.init(f"{prefix}.x_zero", 0, np.int8)
+        x = g.node("DequantizeLinear", [g.node("QuantizeLinear", [x, scale, zero], f"{prefix}/QuantizeLinear"),
+                                        scale, zero], f"{prefix}/DequantizeLinear")
+        w = g.rng.standard_normal((cout, cin, k, k)) * 0.05
+        w_scale = np.abs(w).reshape(cout, -1).max(axis=1) / 127
+        w_q = np.clip(np.rint(w / w_scale[:, None, None, None]), -127, 127)
+        w = g.node("DequantizeLinear", [g.init(f"{prefix}.weight_q", w_q, np.int8),
+                                        g.init(f"{prefix}.weight_scale", w_scale)],
+                   f"{prefix}/weight/DequantizeLinear", axis=0)
+        return x, w
+
     def conv_bn(x, prefix, cin, cout, k, stride, relu=True):
-        y = g.node("Conv", [x, g.weight(f"{prefix}.weight", cout, cin, k, k, scale=0.05)],
-                   f"{prefix}/Conv", kernel_shape=[k, k], strides=[stride, stride],
+        if int8:
+            x, w = quantized_conv_inputs(x, prefix, cin, cout, k)
+        else:
+            w = g.weight(f"{prefix}.weight", cout, cin, k, k, scale=0.05)
+        y = g.node("Conv", [x, w], f"{prefix}/Conv", kernel_shape=[k, k], strides=[stride, stride],
                    pads=[k // 2] * 4)
+        if int8:
+            # A quantized export has BatchNorm folded into the weights.
+            return g.node("Relu", [y], f"{prefix}/Relu") if relu else y
         y = g.node("BatchNormalization",
                    [y, g.init(f"{prefix}.bn.weight", np.ones(cout)),
                     g.init(f"{prefix}.bn.bias", np.zeros(cout)),
@@ -189,7 +212,13 @@ def resnet50(path):
     return "input:64,3,224,224"
 
 
-MODELS = {"bert_base": bert_base, "lstm": lstm, "resnet50": resnet50}
+def resnet50_int8(path):
+    resnet50(path, int8=True)
+    return "input:1,3,224,224"
+
+
+MODELS = {"bert_base": bert_base, "lstm": lstm, "resnet50": resnet50,
+          "resnet50_int8": resnet50_int8}
 
 
 def main():

@@ -70,7 +70,7 @@ std::optional<std::vector<float>> floatValues(std::optional<DenseElementsAttr> v
 bool zeroPointIsZero(NodeConverter &n, const onnx::NodeProto &node) {
   if (node.input_size() < 3 || node.input(2).empty())
     return true;
-  std::optional<DenseElementsAttr> zero = n.constantNamed(node.input(2));
+  std::optional<DenseElementsAttr> zero = constantValue(n, node.input(2));
   if (!zero || !isa<IntegerType>(zero->getElementType()))
     return false;
   return llvm::all_of(zero->getValues<APInt>(), [](const APInt &v) { return v.isZero(); });
@@ -78,7 +78,7 @@ bool zeroPointIsZero(NodeConverter &n, const onnx::NodeProto &node) {
 
 /// The one value of a per-tensor quantization parameter.
 std::optional<float> singleScale(NodeConverter &n, const std::string &name) {
-  std::optional<std::vector<float>> values = floatValues(n.constantNamed(name));
+  std::optional<std::vector<float>> values = floatValues(constantValue(n, name));
   if (!values || values->size() != 1)
     return std::nullopt;
   return values->front();
@@ -138,9 +138,11 @@ LogicalResult quantizeLinear(NodeConverter &n) {
 /// DequantizeLinear of a constant: the float constant it computes, as ONNX
 /// does ((x - zero_point) * scale in fp32), per tensor or along `axis`.
 LogicalResult dequantizeConstant(NodeConverter &n, DenseElementsAttr x, RankedTensorType y) {
-  std::optional<std::vector<float>> scales = floatValues(n.constantInput(1));
+  // Per-channel scales of a large layer (512 floats and up) are held as
+  // resource blobs, which constantValue reads too.
+  std::optional<std::vector<float>> scales = floatValues(constantValue(n, n.node.input(1)));
   std::optional<DenseElementsAttr> zeros =
-      n.hasInput(2) ? n.constantInput(2) : std::optional<DenseElementsAttr>();
+      n.hasInput(2) ? constantValue(n, n.node.input(2)) : std::optional<DenseElementsAttr>();
   if (!scales || (n.hasInput(2) && !zeros) || !isa<IntegerType>(x.getElementType()))
     return failure();
   auto type = cast<RankedTensorType>(x.getType());
@@ -303,7 +305,7 @@ bool isInt8(Type type) {
 /// unless its zero point is 0 and its DQ axis is `axis`.
 std::optional<std::vector<float>> constantScales(NodeConverter &n, const onnx::NodeProto &dq,
                                                  RankedTensorType type, int64_t axis) {
-  std::optional<std::vector<float>> scales = floatValues(n.constantNamed(dq.input(1)));
+  std::optional<std::vector<float>> scales = floatValues(constantValue(n, dq.input(1)));
   if (!scales || !zeroPointIsZero(n, dq))
     return std::nullopt;
   if (scales->size() == 1)

@@ -126,6 +126,19 @@ save("qdq_matmul", nodes + [dq, n("MatMul", ["a_dq", "w"], ["y"], name="mm")],
      [h.make_tensor_value_info("x", T.FLOAT, [4, 32])],
      [h.make_tensor_value_info("y", T.FLOAT, [4, 24])], inits + i)
 
+# qdq_wide: a layer of 512 output channels, whose per-channel weight scales
+# (2 KiB) the importer holds as a resource blob, as ResNet-50's later
+# stages have; the weights also reach a plain DequantizeLinear (folded).
+nodes, inits = qdq("x", "a", 1 / 32)
+w, s = int8_weights((512, 16, 1, 1), 0)
+dq, i = weight_dq("w", w, s, 0)
+w_f, s_f = int8_weights((512, 16), 0)
+dq_f, i_f = weight_dq("wf", w_f, s_f, 0)
+save("qdq_wide", nodes + [dq, n("Conv", ["a_dq", "w"], ["y"], name="wide"), dq_f],
+     [h.make_tensor_value_info("x", T.FLOAT, [1, 16, 4, 4])],
+     [h.make_tensor_value_info("y", T.FLOAT, [1, 512, 4, 4]),
+      h.make_tensor_value_info("wf", T.FLOAT, [512, 16])], inits + i + i_f)
+
 # qdq_uint8
 nodes = [n("QuantizeLinear", ["x", "s", "z"], ["q"], name="q"),
          n("DequantizeLinear", ["q", "s", "z"], ["y"], name="dq")]
