@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 extern "C" void ascendprec_rt_mmad(int64_t, void *, int64_t, void *, int64_t, void *, int32_t,
@@ -254,6 +255,33 @@ TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {
       v = value(random);
     SCOPED_TRACE("n " + std::to_string(n));
     expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
+  }
+}
+
+TEST(CubeRuntimeInt8, ProductsMatchTheIntegerSums) {
+  // int8 x int8 summed in int32: exact, whatever the vector width; zeros
+  // in A (skipped) and the widths of every kernel path.
+  std::mt19937 random(14);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {3, 7, 5},
+                         {13, 64, 16}, {17, 96, 33}, {8, 128, 256}}) {
+    std::vector<int8_t> a(m * k), b(k * n);
+    for (int8_t &v : a)
+      v = static_cast<int8_t>(value(random) % 3 == 0 ? 0 : value(random));
+    for (int8_t &v : b)
+      v = static_cast<int8_t>(value(random));
+    std::vector<int32_t> acc(m * n), wanted(m * n);
+    for (int64_t i = 0; i < m * n; ++i)
+      acc[i] = wanted[i] = value(random) * 1000;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t p = 0; p < k; ++p)
+          wanted[i * n + j] += int32_t(a[i * k + p]) * int32_t(b[p * n + j]);
+    std::vector<int64_t> lhs = descriptor(a.data(), m, k), rhs = descriptor(b.data(), k, n),
+                         out = descriptor(acc.data(), m, n);
+    ascendprec_rt_mmad(2, lhs.data(), 2, rhs.data(), 2, out.data(),
+                       static_cast<int32_t>(ElementType::I8), /*init=*/0);
+    EXPECT_EQ(acc, wanted) << m << "x" << k << "x" << n;
   }
 }
 
