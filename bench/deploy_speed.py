@@ -43,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import real_models_check  # noqa: E402
+from run_speed import run_ort  # noqa: E402
 
 PUBLIC = {"cls": ("ppocr_cls", "x:1,3,48,192"), "det": ("ppocr_det", "x:1,3,640,640"),
           "rec": ("ppocr_rec", "x:1,3,48,320")}
@@ -62,14 +63,6 @@ def model_of(key, work, bert_layers):
                        capture_output=True)
     with open(os.path.join(work, name + ".inputs.txt")) as f:
         return path, f.read().strip()
-
-
-def run_ort(model, shapes, threads, iterations):
-    env = dict(os.environ, NODE_PATH=os.path.join(HERE, "node_modules"))
-    out = subprocess.run(["node", os.path.join(HERE, "ort_run.js"), model, str(threads),
-                          str(iterations), shapes], check=True, capture_output=True, text=True,
-                         env=env).stdout
-    return json.loads(out.strip().splitlines()[-1])
 
 
 def run_ours(args, model, shapes, mode, out_dir):
@@ -112,7 +105,7 @@ def main():
             model, shapes = model_of(key, work, args.bert_layers)
             rounds = []
             for _ in range(args.rounds):
-                ort = run_ort(model, shapes, args.threads, args.iterations)
+                ort = run_ort(model, args.threads, args.iterations, shapes)
                 fp32, rss32 = run_ours(args, model, shapes, "must_keep_origin_dtype",
                                        os.path.join(work, key + ".fp32"))
                 fp16, rss16 = run_ours(args, model, shapes, "force_fp16",

@@ -43,10 +43,12 @@ def peak_rss_mb(command):
     return out, max(after, before) / 1024
 
 
-def run_ort(model, threads, iterations):
+def run_ort(model, threads, iterations, shapes=""):
+    """onnxruntime-node's median run time and peak RSS (bench/ort_run.js);
+    `shapes` fixes dynamic dimensions as --input_shape does."""
     env = dict(os.environ, NODE_PATH=os.path.join(ROOT, "bench", "node_modules"))
     out = subprocess.run(["node", os.path.join(ROOT, "bench", "ort_run.js"), model, str(threads),
-                          str(iterations)], check=True, capture_output=True, text=True,
+                          str(iterations), shapes], check=True, capture_output=True, text=True,
                          env=env).stdout
     return json.loads(out.strip().splitlines()[-1])
 

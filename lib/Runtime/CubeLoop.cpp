@@ -311,8 +311,8 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // A packed depthwise group's patches multiply straight from the map when
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
   // kept, with its nonzeros listed.
+  thread_local std::vector<const KeptTile *> tiles;
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
-    thread_local std::vector<const KeptTile *> tiles;
     thread_local std::vector<SparseStep> steps;
     steps.clear();
     bool allKept = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin,
@@ -334,7 +334,6 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       kStep == k && (elementBytes == 2 || elementBytes == 4) &&
       patchPlaneOf(aGm, aOffsets, aParams, spread, /*allowSpread=*/true) &&
       (spread.spreadH > 1 || spread.spreadW > 1)) {
-    thread_local std::vector<const KeptTile *> tiles;
     thread_local std::vector<const uint8_t *> tilesOfB;
     tilesOfB.clear();
     if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin, kEnd, kStep,

@@ -56,8 +56,6 @@ struct Layer {
   }
   /// To the data dtype (the vector unit's result, the fixpipe's output).
   double round(double value) const { return roundToAccumulator(value, data, overflow); }
-  /// To the cube's input dtype (h fed back into the product).
-  double toInput(double value) const { return roundToAccumulator(value, inputType, overflow); }
   /// To fp32 (the cube's accumulator, the vector unit's internal dtype).
   double f32(double value) const { return roundToAccumulator(value, ElementType::F32, overflow); }
   double sigmoid(double v) const { return round(f32(1 / (1 + std::exp(-v)))); }

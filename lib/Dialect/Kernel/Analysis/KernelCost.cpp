@@ -88,8 +88,9 @@ double kFractalOf(TargetAttr target, Type input) {
   return target.getCubeK() * 16.0 / bits;
 }
 
-/// L1 buffers a kernel copies into L0A (its cube's A tiles), and how many
-/// rows of output tiles its tiling has (1 without a `tiling` attribute).
+/// L1 buffers a kernel copies into L0A and L0B (its cube's A and B tiles),
+/// how many rows of output tiles its tiling has (1 without a `tiling`
+/// attribute) and how many of them it walks together.
 struct CubeSides {
   llvm::DenseSet<Value> feedsL0A, feedsL0B;
   double rowsOfTiles = 1;
@@ -121,8 +122,6 @@ CubeSides cubeSidesOf(KernelOp kernel) {
 
 void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostConstants &k,
                const CubeSides &sides, UnitCycles &units) {
-  const llvm::DenseSet<Value> &feedsL0A = sides.feedsL0A;
-  double rowsOfTiles = sides.rowsOfTiles;
   double ddr = std::max<int64_t>(target.getDdrRate(), 1);
   double ddrWrite = target.getDdrWriteRate() > 0 ? target.getDdrWriteRate() : ddr;
   double ubToGM = static_cast<double>(target.getUbDdrRate());
@@ -141,13 +140,6 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       .Case([&](LoadOp load) {
         double bytes = bytesOf(load.getTarget().getType());
         double source = bytesOf(load.getSource().getType());
-        // A cube kernel's A panel (its L1 tile feeds L0A) is read again by
-        // the next tile of its row of output tiles: between two reads only
-        // the panels the cores hold are read. Everything else (B, whose
-        // panel comes back a row of tiles later) counts the whole buffer.
-        double reuse = -1;
-        if (feedsL0A.contains(load.getTarget()))
-          reuse = source / std::max(rowsOfTiles, 1.0) * std::max<int64_t>(blockDim, 1);
         // img2col reads each input element once per band, not once per
         // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
         if (Img2ColAttr img2col = load.getImg2colAttr()) {
@@ -163,11 +155,18 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
           double batches = shape.size() == 3 ? static_cast<double>(shape[0]) : 1.0;
           units.load += bandedReadCycles(trips * bytes, source, blockDim, target.getL2(),
                                          target.getDdrRate(), target.getL2Rate(),
-                                         rowsOfTiles / std::max(batches, 1.0), sides.band);
-        } else {
-          units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
-                                     target.getDdrRate(), target.getL2Rate(), reuse);
+                                         sides.rowsOfTiles / std::max(batches, 1.0), sides.band);
+          return;
         }
+        // A cube kernel's A panel (its L1 tile feeds L0A) is read again by
+        // the next tile of its row of output tiles: between two reads only
+        // the panels the cores hold are read. Everything else counts the
+        // whole buffer.
+        double reuse = -1;
+        if (sides.feedsL0A.contains(load.getTarget()))
+          reuse = source / std::max(sides.rowsOfTiles, 1.0) * std::max<int64_t>(blockDim, 1);
+        units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
+                                   target.getDdrRate(), target.getL2Rate(), reuse);
       })
       .Case([&](StoreOp store) {
         units.write += trips * bytesOf(store.getSource().getType()) / (ubToGM > 0 ? ubToGM : ddr);
