@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <atomic>
@@ -65,9 +66,26 @@ std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std:
     return std::nullopt;
   }
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-  HostTensor tensor(*stored, shape);
   size_t bytes = runtime::elementBytes(*stored);
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+  // Weights stored as the run reads them are not copied: the tensor views
+  // the attribute's data, which the module keeps and kernels only read
+  // (and the cube loop keeps their tiles planned: rememberConstant).
+  auto borrowable = [&](ArrayRef<char> raw) {
+    return *stored == *host && !type.getElementType().isInteger(1) &&
+           reinterpret_cast<uintptr_t>(raw.data()) % bytes == 0 &&
+           raw.size() >= static_cast<size_t>(type.getNumElements()) * bytes;
+  };
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (dense && !dense.isSplat() && borrowable(dense.getRawData()))
+    return HostTensor::borrowed(*stored, shape,
+                                reinterpret_cast<const uint8_t *>(dense.getRawData().data()));
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+        blob && borrowable(blob->getData()))
+      return HostTensor::borrowed(*stored, shape,
+                                  reinterpret_cast<const uint8_t *>(blob->getData().data()));
+  HostTensor tensor(*stored, shape);
+  if (dense) {
     if (type.getElementType().isInteger(1)) {
       int64_t i = 0;
       for (bool value : dense.getValues<bool>())
@@ -234,7 +252,31 @@ struct GraphRunner::Impl {
   /// when a run takes their branch.
   llvm::DenseMap<Operation *, std::string> deferredProblems;
 
+  /// Weights the runs view in place, given to the runtime as constants
+  /// (rememberConstant) until the runner goes.
+  std::mutex constantsMutex;
+  llvm::DenseSet<const void *> rememberedConstants;
+
+  /// Tells the runtime that `tensor` (a constant's) is never written, when
+  /// it views the module's data, which lives as long as the runner.
+  void rememberIfBorrowed(const HostTensor &tensor, ElementsAttr attr) {
+    const void *data = tensor.data();
+    const void *held = nullptr;
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+      held = dense.getRawData().data();
+    else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+      if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+        held = blob->getData().data();
+    if (!data || data != held)
+      return;
+    std::lock_guard<std::mutex> lock(constantsMutex);
+    if (rememberedConstants.insert(data).second)
+      runtime::rememberConstant(data, tensor.byteSize());
+  }
+
   ~Impl() {
+    for (const void *data : rememberedConstants)
+      runtime::forgetConstant(data);
     for (Operation *copy : widenedCopies)
       copy->destroy();
   }
@@ -545,6 +587,7 @@ bool GraphExecution::State::run(Operation &op, LaunchOutputs *record, std::strin
       return false;
     }
     values[constant.getResult()] = tensor->convertedTo(typeOf(constant.getResult()));
+    runner->impl->rememberIfBorrowed(values[constant.getResult()], data);
     return true;
   }
   if (auto view = dyn_cast<kernel::ViewOp>(op)) {

@@ -7,14 +7,16 @@
 // device's data movement: nothing is copied to L0, a plain or transposed
 // tile that lies wholly inside GM is read where it is, an img2col tile is
 // gathered K-major (a patch column is a run of one input row), and a tile
-// of B that a kernel only reads is loaded once per block run and reused by
-// every tile of that block, with its plan for the multiply (which rows and
-// columns are zero padding, B widened to fp32). The multiply-accumulate is
+// of B that a kernel only reads is loaded once per launch and reused by
+// every tile of that launch, with its plan for the multiply (which rows and
+// columns are zero padding, B widened to fp32); once per process when it is
+// a model's weights (ConstantTiles.cpp). The multiply-accumulate is
 // the same code, on the same values, in the same K order as the loop's
 // mmads.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantTiles.h"
 #include "CubeTile.h"
 #include "PatchPlane.h"
 #include "RuntimeBuffers.h"
@@ -153,12 +155,6 @@ bool readInPlace(const Buffer &gm, const std::vector<int64_t> &offsets, int64_t 
   return true;
 }
 
-/// A tile of B as loaded, and its plan for the multiply.
-struct KeptTile {
-  std::vector<uint8_t> bytes;
-  RhsPlan plan;
-};
-
 /// Tiles of B that a kernel never writes, kept for the rest of a launch
 /// (setLaunchId), else of a block run (the codegen starts each run with
 /// ascendprec_rt_block_begin): tiles share their tiles of B whenever they
@@ -229,21 +225,45 @@ thread_local ReadOnlyTiles readOnlyTiles;
 thread_local uint64_t launchOfThread = 0, keptForLaunch = 0;
 std::atomic<uint64_t> launchesStarted{0};
 
-/// Every K step's tile of B, kept for the block run (loaded where it is not
-/// yet): false when one does not fit the cap.
+/// The tile of B a kernel only reads at `offsets`, kept: among the constant
+/// tiles when B is a model's weights (`constant`), else for the launch.
+/// Loads it into `bTile` when it is not kept yet (`loaded`); null when it
+/// does not fit either cap (the caller multiplies `bTile`).
+const KeptTile *keptTileOfB(const Buffer &bGm, const std::vector<int64_t> &bOffsets,
+                            const std::vector<int64_t> &bParams, LoadMode bLoad,
+                            const Buffer &bTile, ElementType in, bool constant, bool &loaded) {
+  loaded = false;
+  if (constant) {
+    thread_local std::vector<int64_t> key;
+    constantTileKey(bGm, bOffsets, bParams, bLoad, bTile, in, key);
+    if (const KeptTile *kept = findConstantTile(key))
+      return kept;
+    loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+    loaded = true;
+    if (const KeptTile *kept = keepConstantTile(key, bTile, in))
+      return kept;
+  } else if (const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile)) {
+    return kept;
+  }
+  if (!loaded)
+    loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+  loaded = true;
+  return readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
+}
+
+/// Every K step's tile of B, kept (loaded where it is not yet): false when
+/// one does not fit the caps.
 bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t bKSlot,
                       LoadMode bLoad, const Buffer &bTile, const std::vector<int64_t> &bParams,
-                      ElementType in, int64_t kBegin, int64_t kEnd, int64_t kStep,
+                      ElementType in, bool constant, int64_t kBegin, int64_t kEnd, int64_t kStep,
                       std::vector<const KeptTile *> &tiles) {
   tiles.clear();
   for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
     if (bKSlot >= 0)
       bOffsets[bKSlot] = kAt;
-    const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile);
-    if (!kept) {
-      loadTile(bGm, bTile, bOffsets, bParams, bLoad);
-      kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
-    }
+    bool loaded;
+    const KeptTile *kept =
+        keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constant, loaded);
     if (!kept)
       return false;
     tiles.push_back(kept);
@@ -307,6 +327,8 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   bool keepB = bReadOnly && bTile.contiguous() &&
                (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
                 bLoad == LoadMode::GroupedFilter);
+  // A model's weights: their tiles are kept across launches.
+  bool constantB = keepB && isRememberedConstant(bGm);
 
   // A packed depthwise group's patches multiply straight from the map when
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
@@ -315,8 +337,8 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
     thread_local std::vector<SparseStep> steps;
     steps.clear();
-    bool allKept = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin,
-                                    kEnd, kStep, tiles);
+    bool allKept = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB,
+                                    kBegin, kEnd, kStep, tiles);
     for (size_t s = 0; allKept && s < tiles.size() && !tiles[s]->plan.columnStart.empty(); ++s)
       steps.push_back({kBegin + static_cast<int64_t>(s) * kStep, &tiles[s]->plan});
     auto *sums = reinterpret_cast<float *>(acc.data);
@@ -336,8 +358,8 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       (spread.spreadH > 1 || spread.spreadW > 1)) {
     thread_local std::vector<const uint8_t *> tilesOfB;
     tilesOfB.clear();
-    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, kBegin, kEnd, kStep,
-                         tiles))
+    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
+                         kEnd, kStep, tiles))
       for (const KeptTile *kept : tiles)
         tilesOfB.push_back(kept->bytes.data());
     if (!tilesOfB.empty() &&
@@ -354,17 +376,17 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     if (bKSlot >= 0)
       bOffsets[bKSlot] = kAt;
     bool init = initAtZero && kAt == 0;
-    const KeptTile *kept = keepB ? readOnlyTiles.find(bGm, bOffsets, bLoad, bTile) : nullptr;
+    bool loaded = false;
+    const KeptTile *kept =
+        keepB ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB, loaded)
+              : nullptr;
     // A plain tile of B wholly inside GM is read in place (rows of GM).
     InPlace bPlace;
     bool bInPlace = !keepB && bLoad == LoadMode::Plain &&
                     readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, bPlace) &&
                     bPlace.column == 1;
-    if (!kept && !bInPlace) {
+    if (!kept && !bInPlace && !loaded)
       loadTile(bGm, bTile, bOffsets, bParams, bLoad);
-      if (keepB)
-        kept = readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
-    }
     const uint8_t *a = aTile.data;
     LhsLayout layout{aTile.strides[0], aTile.strides[1]};
     int64_t depth = k;

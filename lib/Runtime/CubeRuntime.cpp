@@ -609,8 +609,11 @@ void planRhsOf(const typename Input::Element *b, int64_t ldb, int64_t k, int64_t
   int64_t kk = static_cast<int64_t>(plan.keptK.size()), nn = static_cast<int64_t>(plan.keptN.size());
   // Half zeros or more within the kept rows and columns (a packed depthwise
   // group's block diagonal): each column's nonzeros are listed below, and
-  // the multiply visits them alone.
-  bool sparse = nonzeros * 2 <= kk * nn;
+  // the multiply visits them alone. A single kept column is listed too:
+  // the last K tile of a group often holds one channel's window alone,
+  // and the direct multiply of a group's patches (SparsePatches.cpp) needs
+  // every step's lists.
+  bool sparse = nonzeros * 2 <= kk * nn || nn == 1;
   // Dropping a few rows or columns saves less than gathering the rest costs
   // (a convolution's 40 filters padded to 48 columns): under a quarter of
   // the tile, the multiply takes it whole, zeros and all, as the cube does.

@@ -129,6 +129,16 @@ HostTensor HostTensor::uninitialized(ElementType type, std::vector<int64_t> shap
   return tensor;
 }
 
+HostTensor HostTensor::borrowed(ElementType type, std::vector<int64_t> shape,
+                                const uint8_t *data) {
+  HostTensor tensor;
+  tensor.elementType = type;
+  tensor.dims = std::move(shape);
+  tensor.count = product(tensor.dims);
+  tensor.storage = std::shared_ptr<uint8_t>(const_cast<uint8_t *>(data), [](uint8_t *) {});
+  return tensor;
+}
+
 HostTensor HostTensor::view(std::vector<int64_t> shape) const {
   assert(product(shape) == count && "a view keeps the element count");
   HostTensor result = *this;

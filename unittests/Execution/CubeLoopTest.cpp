@@ -11,12 +11,14 @@
 // fp16 and bf16, with inf, NaN and -0 among the inputs; packed groups of
 // grouped convolutions (block-diagonal filters, multiplied straight from
 // the map); transposed convolutions (the spread input, multiplied by phase
-// class without its zeros); and B's tiles reloaded after
-// ascendprec_rt_block_begin.
+// class without its zeros); B's tiles reloaded after
+// ascendprec_rt_block_begin; and the tiles of a remembered constant kept
+// across launches until it is forgotten.
 //
 //===----------------------------------------------------------------------===//
 
 // The runtime's entry points, as the symbol table declares them.
+#include "../../lib/Runtime/ConstantTiles.h"
 #include "../../lib/Runtime/RuntimeBuffers.h"
 #include "RuntimeMemref.h"
 
@@ -334,6 +336,11 @@ TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   // Four groups packed: a third of B is nonzero, multiplied as it is.
   checkPackedGroup({8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 4, 2, 2, GetParam(), false, false,
                    17, 16, 48);
+  // PP-OCR's classifier: 10 channels of 5x5 windows over a 2 x 96 map in K
+  // tiles of 40, so the seventh tile holds one channel's window alone (a
+  // single kept column) and the last three none.
+  checkPackedGroup({10, 2, 96, 10, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1}, 10, 1, 1, GetParam(), false,
+                   false, 23, 192, 40);
 }
 
 TEST_P(CubeLoop, PackedGroupSpecialValuesMatchTheLoop) {
@@ -450,6 +457,50 @@ TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
   ascendprec_rt_block_begin();
   expectSameBits(c.fused(), c.bySteps(), "a new launch");
   setLaunchId(0);
+}
+
+TEST_P(CubeLoop, KeptTilesOfAConstantOutliveLaunches) {
+  // Memory given to rememberConstant is never written: its tiles of B are
+  // kept across launches until it is forgotten.
+  KeptTileCase c(GetParam(), 33);
+  std::vector<float> before = c.bySteps();
+  rememberConstant(c.b.data(), c.b.bytes.size());
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  c.fused();
+  c.b.fill(c.random, false); // (a test's breach of the contract shows what was kept)
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), before, "a later launch");
+  forgetConstant(c.b.data());
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), c.bySteps(), "after forgetConstant");
+  setLaunchId(0);
+}
+
+TEST(ConstantRegions, NestAndCoverWholeBuffers) {
+  std::vector<float> weights(64, 1.0f);
+  auto remembered = [&](int64_t offset, int64_t count) {
+    int64_t sizes[1] = {count}, strides[1] = {1};
+    detail::Buffer view;
+    view.data = reinterpret_cast<uint8_t *>(weights.data() + offset);
+    view.rank = 1;
+    view.sizes = sizes;
+    view.strides = strides;
+    view.bytes = 4;
+    return detail::isRememberedConstant(view);
+  };
+  EXPECT_FALSE(remembered(0, 64));
+  rememberConstant(weights.data(), 32 * sizeof(float));
+  EXPECT_TRUE(remembered(0, 32));
+  EXPECT_TRUE(remembered(8, 24));
+  EXPECT_FALSE(remembered(8, 25)) << "a view past the region's end";
+  rememberConstant(weights.data(), 32 * sizeof(float));
+  forgetConstant(weights.data());
+  EXPECT_TRUE(remembered(0, 32)) << "remembered twice, forgotten once";
+  forgetConstant(weights.data());
+  EXPECT_FALSE(remembered(0, 32));
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, CubeLoop,

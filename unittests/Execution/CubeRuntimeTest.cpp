@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../lib/Runtime/CubeTile.h"
+
 #include "AscendPrec/Runtime/HostTensor.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
 #include "AscendPrec/Runtime/Numerics.h"
@@ -295,5 +297,24 @@ INSTANTIATE_TEST_SUITE_P(InputDtypes, CubeRuntime,
                            default: return std::string("BF16");
                            }
                          });
+
+TEST(RhsPlan, OneKeptColumnIsListed) {
+  // The last K tile of a packed depthwise group often holds one channel's
+  // window alone: one kept column, its rows all nonzero. Its nonzeros are
+  // listed all the same, so that the group's patches multiply straight
+  // from the map (SparsePatches.cpp needs every step's lists).
+  int64_t k = 40, n = 16;
+  std::vector<float> b(k * n, 0.0f);
+  for (int64_t p = 0; p < 10; ++p)
+    b[p * n + 3] = 0.5f + static_cast<float>(p);
+  ascendprec::runtime::detail::RhsPlan plan;
+  ascendprec::runtime::detail::planRhs(ElementType::F32, reinterpret_cast<const uint8_t *>(b.data()), n, k, n, plan);
+  ASSERT_EQ(plan.columnStart, (std::vector<int64_t>{0, 10}));
+  EXPECT_EQ(plan.keptN, (std::vector<int64_t>{3}));
+  for (int64_t p = 0; p < 10; ++p) {
+    EXPECT_EQ(plan.columnRows[p], p);
+    EXPECT_EQ(plan.columnWeights[p], b[p * n + 3]);
+  }
+}
 
 } // namespace

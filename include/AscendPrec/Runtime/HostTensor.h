@@ -59,6 +59,12 @@ public:
   /// shows in the tests.
   static HostTensor uninitialized(ElementType type, std::vector<int64_t> shape);
 
+  /// A tensor over `data`, which it neither copies nor frees: the caller
+  /// keeps it alive as long as any copy of the tensor, and nothing may
+  /// write through data() (the executor's view of a model's weights, which
+  /// kernels only read).
+  static HostTensor borrowed(ElementType type, std::vector<int64_t> shape, const uint8_t *data);
+
   ElementType type() const { return elementType; }
   const std::vector<int64_t> &shape() const { return dims; }
   int64_t numElements() const { return count; }

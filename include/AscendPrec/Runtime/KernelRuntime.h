@@ -14,6 +14,7 @@
 #ifndef ASCENDPREC_RUNTIME_KERNELRUNTIME_H
 #define ASCENDPREC_RUNTIME_KERNELRUNTIME_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -49,6 +50,14 @@ uint64_t newLaunchId();
 /// whole launch instead of one block run: within a launch no kernel writes
 /// them. A thread with no launch set keeps them for one block run.
 void setLaunchId(uint64_t id);
+
+/// Marks [data, data + bytes) as memory nothing writes until
+/// forgetConstant(data) (a model's weights, held by the executor): the cube
+/// loop keeps the tiles of B it loads from there, planned, for every later
+/// launch (lib/Runtime/ConstantTiles.cpp). Calls nest: memory remembered
+/// twice is forgotten by the second forgetConstant.
+void rememberConstant(const void *data, size_t bytes);
+void forgetConstant(const void *data);
 
 /// How many host threads a run uses (--threads): a bidirectional recurrent
 /// layer, one kernel on one core, runs its two directions at once when

@@ -1,0 +1,159 @@
+//===- ConstantTiles.cpp - planned tiles of B from a model's weights ------===//
+//
+// A convolution's filter is loaded into tiles of B by a gather (transposed,
+// or packed block-diagonal for a depthwise group) and planned for the
+// multiply: which rows and columns are zero, which few entries a packed
+// group's columns hold. Per launch, that costs as much as the multiply of
+// a small convolution (a 5x5 depthwise one at 2x96 spent a third of its
+// time planning). The executor hands the runtime the memory of the
+// model's weights (rememberConstant): nothing writes there until it is
+// forgotten, so the tiles loaded from it are kept, planned, for every
+// later launch and run, by every thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConstantTiles.h"
+
+#include "AscendPrec/Runtime/KernelRuntime.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+/// Kept tiles never pass this many bytes (tiles and plans): the weights of
+/// a ResNet-50 in fp16, planned, fit; beyond it a launch keeps its tiles
+/// for itself, as it does for buffers that are not constants.
+constexpr size_t kCapBytes = size_t(160) << 20;
+
+struct Region {
+  uintptr_t end;
+  unsigned users; ///< rememberConstant calls not yet forgotten
+};
+
+struct Registry {
+  std::shared_mutex mutex;
+  std::map<uintptr_t, Region> regions; ///< by start address
+  std::map<std::vector<int64_t>, std::unique_ptr<KeptTile>> tiles;
+  size_t bytes = 0;
+
+  static size_t sizeOf(const KeptTile &tile) {
+    return tile.bytes.size() +
+           sizeof(float) * (tile.plan.packed.size() + tile.plan.columnWeights.size()) +
+           sizeof(int64_t) * (tile.plan.keptK.size() + tile.plan.keptN.size() +
+                              tile.plan.columnStart.size() + tile.plan.columnRows.size());
+  }
+};
+
+Registry &registry() {
+  // Never destroyed: tensors freed during exit still find it.
+  static auto *instance = new Registry;
+  return *instance;
+}
+
+/// The first and one past the last byte `gm` views.
+std::pair<uintptr_t, uintptr_t> extentOf(const Buffer &gm) {
+  auto start = reinterpret_cast<uintptr_t>(gm.data);
+  int64_t last = 0;
+  for (int64_t d = 0; d < gm.rank; ++d) {
+    if (gm.sizes[d] <= 0)
+      return {start, start};
+    if (gm.strides[d] < 0)
+      return {0, 0}; // never a constant's view: not kept
+    last += (gm.sizes[d] - 1) * gm.strides[d];
+  }
+  return {start, start + (static_cast<uintptr_t>(last) + 1) * gm.bytes};
+}
+
+} // namespace
+
+void ascendprec::runtime::rememberConstant(const void *data, size_t bytes) {
+  if (!data || !bytes)
+    return;
+  Registry &r = registry();
+  std::unique_lock<std::shared_mutex> lock(r.mutex);
+  auto start = reinterpret_cast<uintptr_t>(data);
+  auto [it, inserted] = r.regions.try_emplace(start, Region{start + bytes, 0});
+  if (!inserted && it->second.end < start + bytes)
+    it->second.end = start + bytes;
+  ++it->second.users;
+}
+
+void ascendprec::runtime::forgetConstant(const void *data) {
+  Registry &r = registry();
+  std::unique_lock<std::shared_mutex> lock(r.mutex);
+  auto it = r.regions.find(reinterpret_cast<uintptr_t>(data));
+  if (it == r.regions.end() || --it->second.users > 0)
+    return;
+  uintptr_t start = it->first, end = it->second.end;
+  r.regions.erase(it);
+  // Keys start with the GM address: the region's tiles are one range.
+  auto from = r.tiles.lower_bound({static_cast<int64_t>(start)});
+  auto to = r.tiles.lower_bound({static_cast<int64_t>(end)});
+  for (auto tile = from; tile != to; ++tile)
+    r.bytes -= Registry::sizeOf(*tile->second);
+  r.tiles.erase(from, to);
+}
+
+bool ascendprec::runtime::detail::isRememberedConstant(const Buffer &gm) {
+  auto [start, end] = extentOf(gm);
+  if (start == end)
+    return false;
+  Registry &r = registry();
+  std::shared_lock<std::shared_mutex> lock(r.mutex);
+  auto it = r.regions.upper_bound(start);
+  if (it == r.regions.begin())
+    return false;
+  --it;
+  return it->first <= start && end <= it->second.end;
+}
+
+void ascendprec::runtime::detail::constantTileKey(const Buffer &gm,
+                                                  const std::vector<int64_t> &offsets,
+                                                  const std::vector<int64_t> &params,
+                                                  LoadMode mode, const Buffer &tile,
+                                                  ElementType in, std::vector<int64_t> &key) {
+  // The address first (addresses of user space are positive as int64_t):
+  // forgetConstant erases a region's keys as one range.
+  key.assign({reinterpret_cast<int64_t>(gm.data), gm.rank, static_cast<int64_t>(gm.bytes),
+              static_cast<int64_t>(mode), static_cast<int64_t>(in), tile.sizes[0],
+              tile.sizes[1], static_cast<int64_t>(offsets.size()),
+              static_cast<int64_t>(params.size())});
+  key.insert(key.end(), gm.sizes, gm.sizes + gm.rank);
+  key.insert(key.end(), gm.strides, gm.strides + gm.rank);
+  key.insert(key.end(), offsets.begin(), offsets.end());
+  key.insert(key.end(), params.begin(), params.end());
+}
+
+const KeptTile *ascendprec::runtime::detail::findConstantTile(const std::vector<int64_t> &key) {
+  Registry &r = registry();
+  std::shared_lock<std::shared_mutex> lock(r.mutex);
+  auto it = r.tiles.find(key);
+  return it == r.tiles.end() ? nullptr : it->second.get();
+}
+
+const KeptTile *ascendprec::runtime::detail::keepConstantTile(const std::vector<int64_t> &key,
+                                                              const Buffer &tile,
+                                                              ElementType in) {
+  // Planned outside the lock: another thread may plan the same tile, and
+  // the first to store it wins.
+  auto kept = std::make_unique<KeptTile>();
+  size_t size = tile.numElements() * tile.bytes;
+  kept->bytes.assign(tile.data, tile.data + size);
+  planRhs(in, kept->bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept->plan);
+  size_t bytes = Registry::sizeOf(*kept);
+  Registry &r = registry();
+  std::unique_lock<std::shared_mutex> lock(r.mutex);
+  auto it = r.tiles.find(key);
+  if (it != r.tiles.end())
+    return it->second.get();
+  if (r.bytes + bytes > kCapBytes)
+    return nullptr;
+  r.bytes += bytes;
+  return r.tiles.emplace(key, std::move(kept)).first->second.get();
+}

@@ -1,0 +1,46 @@
+//===- ConstantTiles.h - planned tiles of B from a model's weights --------===//
+//
+// Internal to lib/Runtime (CubeLoop.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASCENDPREC_LIB_RUNTIME_CONSTANTTILES_H
+#define ASCENDPREC_LIB_RUNTIME_CONSTANTTILES_H
+
+#include "CubeTile.h"
+#include "RuntimeBuffers.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ascendprec::runtime::detail {
+
+/// A tile of B as loaded, and its plan for the multiply.
+struct KeptTile {
+  std::vector<uint8_t> bytes;
+  RhsPlan plan;
+};
+
+/// Whether every element `gm` views lies in memory given to
+/// rememberConstant (KernelRuntime.h).
+bool isRememberedConstant(const Buffer &gm);
+
+/// The key of the tile a load of `mode` with `params` reads from `gm` at
+/// `offsets` into `tile`, multiplied as `in`: everything the loaded bytes
+/// and their plan depend on, the GM address included.
+void constantTileKey(const Buffer &gm, const std::vector<int64_t> &offsets,
+                     const std::vector<int64_t> &params, LoadMode mode, const Buffer &tile,
+                     ElementType in, std::vector<int64_t> &key);
+
+/// The tile kept under `key`, or null. Shared by every thread; an entry
+/// stays valid until its constant is forgotten.
+const KeptTile *findConstantTile(const std::vector<int64_t> &key);
+
+/// Keeps a copy of `tile` (as loaded) under `key`, planned for `in`; null
+/// when the kept tiles would pass their cap.
+const KeptTile *keepConstantTile(const std::vector<int64_t> &key, const Buffer &tile,
+                                 ElementType in);
+
+} // namespace ascendprec::runtime::detail
+
+#endif // ASCENDPREC_LIB_RUNTIME_CONSTANTTILES_H
