@@ -31,6 +31,10 @@ namespace ascendprec::runtime::detail {
 /// mapping fails: the caller then takes the heap.
 std::shared_ptr<uint8_t> allocateLarge(size_t bytes, bool zeroed);
 
+/// The length of the block that holds `bytes`: a multiple of 256 KiB up to
+/// 4 MiB, then one of four classes per doubling (at most a quarter more).
+size_t sizeClassOf(size_t bytes);
+
 /// Tensors of this size or more are large blocks (an fp16 activation of a
 /// MobileNet block is 3 MB: from the heap, its pages fault every run).
 constexpr size_t kLargeBlockBytes = size_t(1) << 20;

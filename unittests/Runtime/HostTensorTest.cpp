@@ -53,4 +53,22 @@ TEST(HostTensor, AViewKeepsLargeStorageAlive) {
   EXPECT_EQ(view.get((1 << 22) - 1), 3.0);
 }
 
+TEST(HostTensor, ABorrowedTensorViewsItsDataWithoutOwningIt) {
+  std::vector<float> weights = {1.5f, -2.0f, 3.25f, 0.0f, 8.0f, -0.5f};
+  {
+    HostTensor tensor = HostTensor::borrowed(
+        ElementType::F32, {2, 3}, reinterpret_cast<const uint8_t *>(weights.data()));
+    EXPECT_EQ(tensor.data(), reinterpret_cast<uint8_t *>(weights.data()));
+    EXPECT_EQ(tensor.numElements(), 6);
+    EXPECT_EQ(tensor.get(2), 3.25);
+    HostTensor copy = tensor.view({6});
+    EXPECT_EQ(copy.data(), tensor.data());
+    // A conversion copies; the borrowed data stays as it was.
+    HostTensor half = tensor.convertedTo(ElementType::F16);
+    EXPECT_NE(half.data(), tensor.data());
+  }
+  // Gone tensors freed nothing: the owner's data is intact.
+  EXPECT_EQ(weights[4], 8.0f);
+}
+
 } // namespace

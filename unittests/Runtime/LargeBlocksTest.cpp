@@ -1,0 +1,50 @@
+//===- LargeBlocksTest.cpp - size classes and reuse of large tensors ------===//
+
+#include "../../lib/Runtime/LargeBlocks.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+constexpr size_t kKiB = 1024, kMiB = 1024 * kKiB;
+
+TEST(LargeBlocks, SizeClassesWasteAtMostAQuarter) {
+  EXPECT_EQ(sizeClassOf(1 * kMiB), 1 * kMiB);
+  EXPECT_EQ(sizeClassOf(1 * kMiB + 1), 1 * kMiB + 256 * kKiB);
+  EXPECT_EQ(sizeClassOf(4 * kMiB), 4 * kMiB);
+  // Past 16 granules: four classes per doubling (5, 6, 7, 8 MiB, ...).
+  EXPECT_EQ(sizeClassOf(4 * kMiB + 1), 5 * kMiB);
+  EXPECT_EQ(sizeClassOf(13 * kMiB), 14 * kMiB);
+  for (size_t bytes = kMiB; bytes < 512 * kMiB; bytes = bytes * 9 / 7 + 12345) {
+    size_t length = sizeClassOf(bytes);
+    EXPECT_GE(length, bytes);
+    EXPECT_LE(length, bytes + bytes / 4 + 256 * kKiB) << bytes;
+    EXPECT_EQ(length % (256 * kKiB), 0u);
+    EXPECT_EQ(sizeClassOf(length), length) << "a class holds its own length";
+  }
+}
+
+TEST(LargeBlocks, FreedBlocksServeTheirClassWholeAndZeroWhenAsked) {
+  std::shared_ptr<uint8_t> first = allocateLarge(13 * kMiB, /*zeroed=*/false);
+  if (!first)
+    GTEST_SKIP() << "this build takes large tensors from the heap";
+  uint8_t *where = first.get();
+  std::memset(where, 7, 13 * kMiB);
+  first.reset();
+  // A smaller tensor reuses the kept block (up to half its length), and
+  // gets zeros when it asks for them.
+  std::shared_ptr<uint8_t> second = allocateLarge(9 * kMiB, /*zeroed=*/true);
+  ASSERT_EQ(second.get(), where);
+  for (size_t i = 0; i < 9 * kMiB; i += 4093)
+    ASSERT_EQ(second.get()[i], 0) << i;
+  second.reset();
+  // One under half the block's length does not take it.
+  std::shared_ptr<uint8_t> small = allocateLarge(2 * kMiB, /*zeroed=*/false);
+  EXPECT_NE(small.get(), where);
+}
+
+} // namespace
