@@ -1,32 +1,37 @@
 //===- KernelJit.cpp - JIT-compiling compute kernels ----------------------===//
+//
+// A module's kernels go through code generation together, then each
+// kernel is keyed, cached and compiled on its own (KernelObjects.cpp): a
+// kernel another module already linked in this process, or one on disk
+// with the same generated code, is not compiled again.
+//
+//===----------------------------------------------------------------------===//
 
 #include "AscendPrec/Execution/KernelJit.h"
 
+#include "KernelObjects.h"
+
 #include "AscendPrec/Conversion/Passes.h"
-#include "AscendPrec/Execution/KernelCache.h"
 #include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+#include "AscendPrec/Execution/KernelCache.h"
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/xxhash.h"
 
+#include <array>
+#include <atomic>
 #include <chrono>
-#include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace ascendprec;
@@ -35,10 +40,9 @@ using namespace ascendprec::exec;
 namespace {
 
 std::mutex cacheMutex;
-/// Never destroyed: a compiled module's engine must not be torn down after
-/// LLVM's own static state at process exit (that crashes), and the process
-/// gives the memory back anyway. Reachable from a global, so LeakSanitizer
-/// does not count it.
+/// Compiled modules by their kernels' text. Never destroyed (their code
+/// lives in the process's JIT, which is not either); reachable from a
+/// global, so LeakSanitizer does not count it.
 std::map<std::string, std::shared_ptr<KernelJit>> &cache() {
   static auto *compiled = new std::map<std::string, std::shared_ptr<KernelJit>>();
   return *compiled;
@@ -59,101 +63,127 @@ OwningOpRef<ModuleOp> computeKernelsOf(ModuleOp module) {
   return kernels;
 }
 
-/// The object code the engine compiled (enableObjectDump), read back from
-/// the file it can write it to.
-std::optional<std::string> objectCodeOf(ExecutionEngine &engine) {
-  llvm::SmallString<128> path;
-  if (llvm::sys::fs::createTemporaryFile("ascendprec-kernels", "o", path))
-    return std::nullopt;
-  engine.dumpToObjectFile(path);
-  std::optional<std::string> bytes;
-  if (auto buffer = llvm::MemoryBuffer::getFile(path); buffer && (*buffer)->getBufferSize())
-    bytes = (*buffer)->getBuffer().str();
-  llvm::sys::fs::remove(path);
-  return bytes;
+/// One kernel after code generation, alone in a module with the runtime
+/// declarations it calls and the module's attributes: what is keyed,
+/// lowered and compiled.
+struct KernelUnit {
+  std::string name;
+  OwningOpRef<ModuleOp> module;
+  std::string diskKey;
+  CachedKernels entry; ///< bindings and the kernel's figures; object once compiled
+  CompiledKernel compiled;
+};
+
+KernelUnit unitOf(ModuleOp generated, func::FuncOp function, const NumericsOptions &options) {
+  KernelUnit unit;
+  unit.name = function.getName().str();
+  OpBuilder builder(generated.getContext());
+  unit.module = ModuleOp::create(generated.getLoc());
+  (*unit.module)->setAttrs(generated->getAttrDictionary());
+  builder.setInsertionPointToEnd(unit.module->getBody());
+  llvm::StringSet<> called;
+  function.walk([&](func::CallOp call) { called.insert(call.getCallee()); });
+  for (auto declaration : generated.getOps<func::FuncOp>()) {
+    auto symbol = declaration->getAttrOfType<StringAttr>("akernel.runtime");
+    if (!symbol || !called.contains(declaration.getName()))
+      continue;
+    builder.clone(*declaration);
+    unit.entry.bindings.push_back({declaration.getName().str(), symbol.str()});
+  }
+  auto copy = cast<func::FuncOp>(builder.clone(*function));
+  if (auto blockDim = copy->getAttrOfType<IntegerAttr>("akernel.block_dim"))
+    unit.compiled.blockDim = blockDim.getInt();
+  unit.compiled.numBuffers = copy.getNumArguments() - 1;
+  copy->setAttr("llvm.emit_c_interface", UnitAttr::get(generated.getContext()));
+  unit.entry.kernels.push_back({unit.name, unit.compiled.blockDim, unit.compiled.numBuffers});
+  // The key: the kernel's code as generated (the reference's widening and
+  // the overflow mode are in it), and what the host and the tool are.
+  std::string text;
+  {
+    llvm::raw_string_ostream os(text);
+    unit.module->print(os, OpPrintingFlags().printGenericOpForm());
+  }
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  unit.diskKey = llvm::toHex(digest, /*LowerCase=*/true) + "; kernel; " + options.overflow +
+                 "; " + KernelCache::environmentKey();
+  return unit;
+}
+
+/// Kernels linked in this process, by disk key: a module that shares a
+/// kernel with one compiled before (the reference's fp32 kernels, another
+/// mode's) links nothing new.
+std::map<std::string, CompiledKernel> &linkedKernels() {
+  static auto *linked = new std::map<std::string, CompiledKernel>();
+  return *linked;
+}
+
+/// `unit` lowered to the LLVM dialect and translated to LLVM IR in a
+/// context of its own; false with `error` set on failure.
+bool lowerUnit(KernelUnit &unit, exec::detail::KernelModule &lowered, std::string &error) {
+  PassManager lowering(unit.module->getContext());
+  buildKernelToLLVMPipeline(lowering);
+  if (failed(lowering.run(*unit.module))) {
+    error = "lowering kernel '" + unit.name + "' to LLVM failed";
+    return false;
+  }
+  lowered.context = std::make_unique<llvm::LLVMContext>();
+  lowered.module = translateModuleToLLVMIR(*unit.module, *lowered.context);
+  if (!lowered.module) {
+    error = "translating kernel '" + unit.name + "' to LLVM IR failed";
+    return false;
+  }
+  lowered.cInterface = "_mlir_ciface_" + unit.name;
+  return true;
+}
+
+/// Compiles `units` to objects on up to `threads` threads. The first is
+/// lowered alone, so that every dialect the lowering needs is loaded before
+/// the threads share the MLIR context (a context loads dialects safely on
+/// one thread only); the rest are lowered, translated and compiled by
+/// whichever thread takes them.
+bool compileUnits(std::vector<KernelUnit *> &units, unsigned threads, std::string &error) {
+  if (units.empty())
+    return true;
+  std::vector<exec::detail::KernelModule> modules(units.size());
+  if (!lowerUnit(*units[0], modules[0], error))
+    return false;
+  std::atomic<size_t> next{0};
+  std::mutex failureMutex;
+  std::string failure;
+  auto work = [&] {
+    for (size_t i = next++; i < units.size(); i = next++) {
+      std::string why;
+      std::optional<std::string> object;
+      if (i == 0 || lowerUnit(*units[i], modules[i], why)) {
+        object = exec::detail::compileKernelObject(modules[i], why);
+        if (!object)
+          why = "kernel '" + units[i]->name + "' did not compile: " + why;
+      }
+      modules[i].module.reset();
+      modules[i].context.reset();
+      if (!object) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        failure = why;
+        continue;
+      }
+      units[i]->entry.object = std::move(*object);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < std::min<size_t>(threads, units.size()); ++t)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &worker : workers)
+    worker.join();
+  if (!failure.empty()) {
+    error = failure;
+    return false;
+  }
+  return true;
 }
 
 } // namespace
-
-/// LLVM's native target, once per process.
-static void initializeNativeTarget() {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-}
-
-/// A module compiled by an earlier run, linked into a JIT of its own: the
-/// runtime functions and libm replacements bound as when it was compiled,
-/// everything else from the process. Null (and the entry rebuilt) when the
-/// object does not link or a kernel is missing.
-std::shared_ptr<KernelJit>
-KernelJit::loadCompiled(const CachedKernels &stored,
-                        std::chrono::steady_clock::time_point start) {
-  initializeNativeTarget();
-  auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machine) {
-    llvm::consumeError(machine.takeError());
-    return nullptr;
-  }
-  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine)).create();
-  if (!lljit) {
-    llvm::consumeError(lljit.takeError());
-    return nullptr;
-  }
-  llvm::orc::JITDylib &dylib = (*lljit)->getMainJITDylib();
-  llvm::orc::SymbolMap symbols;
-  for (const auto &[name, symbol] : stored.bindings) {
-    void *address = nullptr;
-    for (const auto &[runtimeName, runtimeAddress] : runtime::kernelRuntimeSymbols())
-      if (runtimeName == symbol)
-        address = runtimeAddress;
-    if (!address)
-      return nullptr; // a runtime function this build does not have
-    symbols[(*lljit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                                llvm::JITSymbolFlags::Exported};
-  }
-  // Before the process's libm is searched.
-  for (const auto &[name, address] : runtime::libmReplacements())
-    symbols[(*lljit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                                llvm::JITSymbolFlags::Exported};
-  if (llvm::Error error = dylib.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
-    llvm::consumeError(std::move(error));
-    return nullptr;
-  }
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      (*lljit)->getDataLayout().getGlobalPrefix());
-  if (!process) {
-    llvm::consumeError(process.takeError());
-    return nullptr;
-  }
-  dylib.addGenerator(std::move(*process));
-  if (llvm::Error error = (*lljit)->addObjectFile(
-          llvm::MemoryBuffer::getMemBufferCopy(stored.object, "cached kernels"))) {
-    llvm::consumeError(std::move(error));
-    return nullptr;
-  }
-  std::shared_ptr<KernelJit> jit(new KernelJit());
-  for (const CachedKernels::Kernel &kernel : stored.kernels) {
-    // ExecutionEngine's packed wrapper of the C interface function.
-    auto address = (*lljit)->lookup("_mlir__mlir_ciface_" + kernel.name);
-    if (!address) {
-      llvm::consumeError(address.takeError());
-      return nullptr;
-    }
-    CompiledKernel compiled;
-    compiled.entry = address->toPtr<void (*)(void **)>();
-    compiled.blockDim = kernel.blockDim;
-    compiled.numBuffers = kernel.numBuffers;
-    jit->kernels[kernel.name] = compiled;
-  }
-  jit->loaded = std::move(*lljit);
-  jit->compileTime =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return jit;
-}
 
 KernelJit::~KernelJit() = default;
 
@@ -166,7 +196,7 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
   std::string text;
   {
     llvm::raw_string_ostream os(text);
-    kernels->print(os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(16));
+    kernels->print(os, OpPrintingFlags().printGenericOpForm());
   }
   std::string key = std::to_string(llvm::xxh3_64bits(text)) + "/" + std::to_string(text.size()) +
                     "/" + options.overflow + (options.reference ? "/reference" : "");
@@ -179,25 +209,6 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
       return found->second;
     }
   }
-  // On disk: the kernels' content (SHA-256 of their IR), the options and
-  // what the host and the tool are (KernelCache::environmentKey).
-  std::string diskKey;
-  {
-    std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
-    diskKey = llvm::toHex(digest, /*LowerCase=*/true) + "; " + options.overflow +
-              (options.reference ? "; reference; " : "; plan; ") + KernelCache::environmentKey();
-  }
-  if (std::optional<CachedKernels> stored = KernelCache::load(diskKey)) {
-    if (std::shared_ptr<KernelJit> jit = loadCompiled(*stored, start)) {
-      // Its compileMs() is the time loading it took.
-      KernelCache::countHit();
-      std::lock_guard<std::mutex> lock(cacheMutex);
-      cache()[key] = jit;
-      return jit;
-    }
-  }
-  KernelCache::countMiss();
 
   MLIRContext *context = module.getContext();
   {
@@ -216,99 +227,53 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     return nullptr;
   }
 
+  // Each kernel from this process, from the disk cache, or compiled.
   std::shared_ptr<KernelJit> jit(new KernelJit());
-  // Every runtime declaration binds to its C function.
-  std::vector<std::pair<std::string, void *>> bindings;
-  CachedKernels toStore;
-  for (auto function : kernels->getOps<func::FuncOp>()) {
-    if (auto symbol = function->getAttrOfType<StringAttr>("akernel.runtime")) {
-      for (const auto &[name, address] : runtime::kernelRuntimeSymbols())
-        if (name == symbol.getValue())
-          bindings.push_back({function.getName().str(), address});
-      toStore.bindings.push_back({function.getName().str(), symbol.str()});
-      continue;
+  std::vector<KernelUnit> units;
+  for (auto function : kernels->getOps<func::FuncOp>())
+    if (!function->hasAttr("akernel.runtime"))
+      units.push_back(unitOf(*kernels, function, options));
+  std::vector<KernelUnit *> toCompile;
+  for (KernelUnit &unit : units) {
+    {
+      std::lock_guard<std::mutex> lock(cacheMutex);
+      auto linked = linkedKernels().find(unit.diskKey);
+      if (linked != linkedKernels().end()) {
+        jit->kernels[unit.name] = linked->second;
+        continue;
+      }
     }
-    CompiledKernel kernel;
-    if (auto blockDim = function->getAttrOfType<IntegerAttr>("akernel.block_dim"))
-      kernel.blockDim = blockDim.getInt();
-    kernel.numBuffers = function.getNumArguments() - 1;
-    function->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
-    jit->kernels[function.getName()] = kernel;
+    if (std::optional<CachedKernels> stored = KernelCache::load(unit.diskKey)) {
+      if (auto entry = exec::detail::linkKernelObject(*stored)) {
+        KernelCache::countHit();
+        ++jit->cacheHits;
+        unit.compiled.entry = entry;
+        jit->kernels[unit.name] = unit.compiled;
+        std::lock_guard<std::mutex> lock(cacheMutex);
+        linkedKernels()[unit.diskKey] = unit.compiled;
+        continue;
+      }
+    }
+    KernelCache::countMiss();
+    ++jit->compiled;
+    toCompile.push_back(&unit);
   }
-
-  PassManager lowering(context);
-  buildKernelToLLVMPipeline(lowering);
-  if (failed(lowering.run(*kernels))) {
-    error = "lowering the kernels to LLVM failed";
+  if (!compileUnits(toCompile, std::max(1u, runtime::hostThreads()), error))
     return nullptr;
-  }
-
-  initializeNativeTarget();
-  // The optimizer sees the host machine (its vector width and features),
-  // as the code generator does: without it LLVM's vectorizers leave every
-  // elementwise loop scalar. Vectorizing changes no element's value: each
-  // lane computes what the scalar loop would, and floating-point sums are
-  // never reassociated (no fast-math flags reach LLVM).
-  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder) {
-    error = "no target for this host: " + llvm::toString(machineBuilder.takeError());
-    return nullptr;
-  }
-  auto machine = machineBuilder->createTargetMachine();
-  if (!machine) {
-    error = "no target machine for this host: " + llvm::toString(machine.takeError());
-    return nullptr;
-  }
-  // The options hold the transformer by reference (function_ref): it must
-  // outlive ExecutionEngine::create.
-  std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, machine->get());
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
-  // No perf/GDB JIT dumps (MLIR writes one per run into ~/.debug otherwise).
-  engineOptions.enablePerfNotificationListener = false;
-  engineOptions.enableGDBNotificationListener = false;
-  // The object code is kept, for the disk cache.
-  engineOptions.enableObjectDump = !KernelCache::folder().empty();
-  auto engine = ExecutionEngine::create(*kernels, engineOptions, std::move(*machine));
-  if (!engine) {
-    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
-    return nullptr;
-  }
-  jit->engine = std::move(*engine);
-  jit->engine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : bindings)
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    // Before the process's libm is searched.
-    for (const auto &[name, address] : runtime::libmReplacements())
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  for (auto &entry : jit->kernels) {
-    auto packed = jit->engine->lookupPacked("_mlir_ciface_" + entry.getKey().str());
-    if (!packed) {
-      error = "kernel '" + entry.getKey().str() + "' did not compile: " +
-              llvm::toString(packed.takeError());
+  for (KernelUnit *unit : toCompile) {
+    unit->compiled.entry = exec::detail::linkKernelObject(unit->entry);
+    if (!unit->compiled.entry) {
+      error = "kernel '" + unit->name + "' did not link";
       return nullptr;
     }
-    entry.getValue().entry = *packed;
+    if (!KernelCache::folder().empty())
+      KernelCache::store(unit->diskKey, unit->entry);
+    jit->kernels[unit->name] = unit->compiled;
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    linkedKernels()[unit->diskKey] = unit->compiled;
   }
   jit->compileTime =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  // (A module with no compute kernel has no object code to keep.)
-  if (engineOptions.enableObjectDump && !jit->kernels.empty()) {
-    for (const auto &entry : jit->kernels)
-      toStore.kernels.push_back({entry.getKey().str(), entry.getValue().blockDim,
-                                 entry.getValue().numBuffers});
-    if (std::optional<std::string> object = objectCodeOf(*jit->engine)) {
-      toStore.object = std::move(*object);
-      KernelCache::store(diskKey, toStore);
-    }
-  }
   std::lock_guard<std::mutex> lock(cacheMutex);
   cache()[key] = jit;
   return jit;

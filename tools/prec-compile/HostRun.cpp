@@ -415,8 +415,9 @@ std::string driver::accuracySummary(const AccuracyResult &accuracy, const Accura
   os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads");
   // Compiled kernels found on disk (KernelCache.h) load in milliseconds.
   unsigned hits = ascendprec::exec::KernelCache::hits();
+  unsigned misses = ascendprec::exec::KernelCache::misses();
   if (hits)
-    os << "; " << hits << (hits == 1 ? " kernel module" : " kernel modules")
+    os << "; " << hits << " of " << hits + misses << (hits + misses == 1 ? " kernel" : " kernels")
        << " from the kernel cache";
   os << "; per-op errors in accuracy.json\n";
   return text;

@@ -2,8 +2,8 @@
 //
 // Compiling a plan's kernels takes seconds; the same plan is run again and
 // again (a second --run, each mode of --compare-modes, every step of a
-// search, the next day). Each compiled module is stored on disk by content:
-// the key hashes the kernels' IR, the numerics options, the LLVM version,
+// search, the next day). Each compiled kernel is stored on disk by content:
+// the key hashes the kernel's generated code, the LLVM version,
 // the host CPU and its features, and the build of the tool itself, so an
 // entry is only ever loaded by a run that would have compiled the same
 // bytes. Entries are written whole (a temporary file renamed into place),
@@ -23,8 +23,9 @@
 
 namespace ascendprec::exec {
 
-/// One compiled module as stored: the object code, the runtime functions
-/// it calls (declared name -> the runtime's symbol), and its kernels.
+/// One compiled kernel as stored: the object code, the runtime functions
+/// it calls (declared name -> the runtime's symbol), and the kernel's
+/// launch facts (one entry in `kernels`).
 struct CachedKernels {
   struct Kernel {
     std::string name;

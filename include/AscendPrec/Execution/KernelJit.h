@@ -10,13 +10,6 @@
 #include <memory>
 #include <string>
 
-namespace mlir {
-class ExecutionEngine;
-} // namespace mlir
-namespace llvm::orc {
-class LLJIT;
-} // namespace llvm::orc
-
 namespace ascendprec::exec {
 
 /// How kernels round: the SoC's overflow behaviour and whether 16-bit
@@ -26,8 +19,6 @@ struct NumericsOptions {
   bool reference = false;
 };
 
-struct CachedKernels;
-
 /// One compiled kernel: a packed entry taking pointers to its GM buffers'
 /// memref descriptors and to the block index.
 struct CompiledKernel {
@@ -36,13 +27,15 @@ struct CompiledKernel {
   unsigned numBuffers = 0;
 };
 
-/// The compute kernels of an akernel module, JIT-compiled at -O2 through
-/// prec-convert-kernel-to-std and prec-kernel-to-llvm. Compiled modules are
-/// cached in the process by the kernels' text and the options, so running
-/// the same plan again (another mode's run sharing kernels, a second
-/// iteration) does not recompile, and on disk across processes
-/// (KernelCache.h), where a later run loads the object code instead of
-/// compiling.
+/// The compute kernels of an akernel module, compiled at -O2 through
+/// prec-convert-kernel-to-std and prec-kernel-to-llvm for this host, each
+/// kernel to an object of its own, linked into the process's JIT. A kernel
+/// is keyed by its generated code: one that an earlier module of the
+/// process already linked (the plan's fp32 kernels for the reference, one
+/// mode's for another) is shared, one stored on disk by an earlier run
+/// (KernelCache.h) is loaded instead of compiled, and the rest compile on
+/// up to runtime::hostThreads() threads. Compiled modules are also kept by
+/// their kernels' text, so running the same plan again finds them at once.
 class KernelJit {
 public:
   /// Compiles, loads from the disk cache (compileMs() is then the loading
@@ -56,15 +49,15 @@ public:
   const CompiledKernel *lookup(llvm::StringRef name) const;
   /// Wall time of the compilation in ms.
   double compileMs() const { return compileTime; }
+  /// Kernels this compile loaded from the disk cache, and compiled.
+  unsigned kernelsFromCache() const { return cacheHits; }
+  unsigned kernelsCompiled() const { return compiled; }
 
 private:
   KernelJit() = default;
-  static std::shared_ptr<KernelJit> loadCompiled(const CachedKernels &stored,
-                                                 std::chrono::steady_clock::time_point start);
-  std::unique_ptr<mlir::ExecutionEngine> engine; ///< compiled in this run
-  std::unique_ptr<llvm::orc::LLJIT> loaded;       ///< or loaded from disk
   llvm::StringMap<CompiledKernel> kernels;
   double compileTime = 0;
+  unsigned cacheHits = 0, compiled = 0;
 };
 
 } // namespace ascendprec::exec
