@@ -70,6 +70,9 @@ std::shared_ptr<uint8_t> allocateStorage(size_t bytes, bool zeroed) {
   if (bytes >= detail::kLargeBlockBytes)
     if (std::shared_ptr<uint8_t> large = detail::allocateLarge(bytes, zeroed))
       return large;
+  if (bytes > detail::kMediumBlockBytes && bytes < detail::kLargeBlockBytes)
+    if (std::shared_ptr<uint8_t> medium = detail::allocateMedium(bytes, zeroed))
+      return medium;
   size_t rounded = (bytes + 63) / 64 * 64;
   if (rounded == 0)
     rounded = 64;

@@ -35,6 +35,15 @@ std::shared_ptr<uint8_t> allocateLarge(size_t bytes, bool zeroed);
 /// 4 MiB, then one of four classes per doubling (at most a quarter more).
 size_t sizeClassOf(size_t bytes);
 
+/// Storage of `bytes` in (kMediumBlockBytes, kLargeBlockBytes], 64-byte
+/// aligned, from blocks freed earlier in its size class (four per
+/// doubling) when there is one (MediumBlocks.cpp); zero-filled when
+/// `zeroed`. Null outside that range and in AddressSanitizer builds.
+std::shared_ptr<uint8_t> allocateMedium(size_t bytes, bool zeroed);
+
+/// Tensors over this size and up to kLargeBlockBytes are medium blocks.
+constexpr size_t kMediumBlockBytes = size_t(4) << 10;
+
 /// Tensors of this size or more are large blocks (an fp16 activation of a
 /// MobileNet block is 3 MB: from the heap, its pages fault every run).
 constexpr size_t kLargeBlockBytes = size_t(1) << 20;

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <memory>
 
 using namespace ascendprec::runtime::detail;
 
@@ -45,6 +47,24 @@ TEST(LargeBlocks, FreedBlocksServeTheirClassWholeAndZeroWhenAsked) {
   // One under half the block's length does not take it.
   std::shared_ptr<uint8_t> small = allocateLarge(2 * kMiB, /*zeroed=*/false);
   EXPECT_NE(small.get(), where);
+}
+
+TEST(MediumBlocks, FreedBlocksServeTheirClassAndZeroWhenAsked) {
+  std::shared_ptr<uint8_t> first = allocateMedium(100000, /*zeroed=*/false);
+  if (!first)
+    GTEST_SKIP() << "this build takes tensors from the heap";
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first.get()) % 64, 0u);
+  uint8_t *where = first.get();
+  std::memset(where, 7, 100000);
+  first.reset();
+  // 110000 bytes are in the same class (four per doubling: 96 to 112 KiB).
+  std::shared_ptr<uint8_t> second = allocateMedium(110000, /*zeroed=*/true);
+  ASSERT_EQ(second.get(), where);
+  for (size_t i = 0; i < 110000; i += 997)
+    ASSERT_EQ(second.get()[i], 0) << i;
+  // Outside (4 KiB, 1 MiB]: not a medium block.
+  EXPECT_EQ(allocateMedium(4096, false), nullptr);
+  EXPECT_EQ(allocateMedium(kMiB + 1, false), nullptr);
 }
 
 } // namespace
