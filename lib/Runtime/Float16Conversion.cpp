@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeBuffers.h"
+
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include <cmath>
@@ -75,9 +77,26 @@ __attribute__((target("avx2,f16c"))) void narrowToHalfF16C(const float *source, 
   for (; i < count; ++i)
     target[i] = roundToHalf(source[i], Rounding::Rint, Overflow::IEEE);
 }
+
+/// `value` (a float in fp16's finite range) rounded to fp16's bits.
+__attribute__((target("f16c"))) uint16_t halfOfFloatF16C(float value) {
+  return static_cast<uint16_t>(
+      _cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
 #endif
 
 } // namespace
+
+double ascendprec::runtime::detail::nearestHalfValue(double value, Overflow overflow) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  static const bool f16c = __builtin_cpu_supports("f16c");
+  auto narrow = static_cast<float>(value);
+  // Below 65520 nothing rounds to inf or saturates; NaN fails the test.
+  if (f16c && static_cast<double>(narrow) == value && std::fabs(narrow) < 65520.0f)
+    return halfToFloatTable()[halfOfFloatF16C(narrow)];
+#endif
+  return halfToDouble(roundToHalf(value, Rounding::Rint, overflow));
+}
 
 void ascendprec::runtime::widenToFloat(ElementType type, const uint8_t *source, float *target,
                                        int64_t count) {

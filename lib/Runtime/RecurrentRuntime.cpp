@@ -150,6 +150,71 @@ void multiplyRow(const Layer &layer, const uint8_t *values, int64_t step, const 
     out[j] = layer.f32(sums[j]);
 }
 
+/// Rounds `count` fp32 values to the data dtype (F32 or F16) in place.
+void roundToData(const Layer &layer, float *values, int64_t count) {
+  if (layer.data != ElementType::F16)
+    return;
+  thread_local std::vector<uint16_t> bits;
+  bits.resize(count);
+  narrowToHalf(values, bits.data(), count, layer.overflow);
+  widenToFloat(ElementType::F16, reinterpret_cast<const uint8_t *>(bits.data()), values, count);
+}
+
+/// Whether an LSTM step may take lstmStepInFloat: fp32 or fp16 data with
+/// IEEE overflow.
+bool gatesInFloat(const Layer &layer) {
+  return layer.overflow == Overflow::IEEE &&
+         (layer.data == ElementType::F32 || layer.data == ElementType::F16);
+}
+
+/// One LSTM step's gates, cell and output for every hidden unit at once, in
+/// fp32 arrays. The same values as the per-element path, which computes in
+/// double and rounds every step: a sum or product of two floats computed in
+/// double and rounded to fp32 is the fp32 operation's result (53 >= 2 x 24
+/// + 2 bits: double rounding is innocuous), 16-bit values multiply exactly
+/// in fp32, the sigmoid is still computed in double, and each step is
+/// rounded to the data dtype where the other path rounds it.
+void lstmStepInFloat(const Layer &layer, const std::vector<double> &xw,
+                     const std::vector<double> &hr, const std::vector<double> &biasSum,
+                     std::vector<double> &c, std::vector<double> &next) {
+  int64_t hidden = layer.hidden, rows = 4 * hidden;
+  thread_local std::vector<float> pre, gate, products, cell;
+  pre.resize(rows);
+  gate.resize(rows);
+  products.resize(2 * hidden);
+  cell.resize(hidden);
+  for (int64_t row = 0; row < rows; ++row)
+    pre[row] = (static_cast<float>(xw[row]) + static_cast<float>(hr[row])) +
+               static_cast<float>(biasSum[row]);
+  roundToData(layer, pre.data(), rows);
+  // i, o, f: sigmoids; the candidate: tanh.
+  for (int64_t k = 0; k < 3 * hidden; ++k)
+    gate[k] = static_cast<float>(1 / (1 + std::exp(-static_cast<double>(pre[k]))));
+  for (int64_t k = 3 * hidden; k < rows; ++k)
+    gate[k] = ascendprec_rt_tanh_f32(pre[k]);
+  roundToData(layer, gate.data(), rows);
+  const float *inputGate = gate.data(), *outputGate = inputGate + hidden;
+  const float *forgetGate = outputGate + hidden, *candidate = forgetGate + hidden;
+  for (int64_t j = 0; j < hidden; ++j) {
+    products[j] = forgetGate[j] * static_cast<float>(c[j]);
+    products[hidden + j] = inputGate[j] * candidate[j];
+  }
+  roundToData(layer, products.data(), 2 * hidden);
+  for (int64_t j = 0; j < hidden; ++j)
+    cell[j] = products[j] + products[hidden + j];
+  roundToData(layer, cell.data(), hidden);
+  for (int64_t j = 0; j < hidden; ++j)
+    products[j] = ascendprec_rt_tanh_f32(cell[j]);
+  roundToData(layer, products.data(), hidden);
+  for (int64_t j = 0; j < hidden; ++j)
+    products[j] *= outputGate[j];
+  roundToData(layer, products.data(), hidden);
+  for (int64_t j = 0; j < hidden; ++j) {
+    c[j] = cell[j];
+    next[j] = products[j];
+  }
+}
+
 /// Runs one direction over the sequence for one batch row.
 void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t direction,
                   bool reverse, int64_t n) {
@@ -217,6 +282,8 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
     if (layer.cell == RecurrentCell::Rnn) {
       for (int64_t j = 0; j < hidden; ++j)
         next[j] = layer.tanh(pre(0, j));
+    } else if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer)) {
+      lstmStepInFloat(layer, xw, hr, biasSum, c, next);
     } else if (layer.cell == RecurrentCell::Lstm) {
       for (int64_t j = 0; j < hidden; ++j) {
         double i = layer.sigmoid(pre(0, j)), o = layer.sigmoid(pre(1, j));

@@ -92,7 +92,7 @@ inline ElementType typeOf(int32_t code) { return static_cast<ElementType>(code);
 
 inline double readValue(ElementType type, const uint8_t *p) {
   switch (type) {
-  case ElementType::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToDouble(v); }
+  case ElementType::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToFloatTable()[v]; }
   case ElementType::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToDouble(v); }
   case ElementType::F32: { float v; std::memcpy(&v, p, 4); return v; }
   case ElementType::F64: { double v; std::memcpy(&v, p, 8); return v; }
@@ -142,9 +142,14 @@ inline void writeValue(ElementType type, uint8_t *p, double value, Rounding roun
 }
 
 /// `value` rounded to what an accumulator of `type` holds.
+/// `value` rounded to fp16 (to nearest even), as a double: through the
+/// host's F16C instruction when it is a float in fp16's range, where the
+/// overflow mode cannot matter (Float16Conversion.cpp).
+double nearestHalfValue(double value, Overflow overflow);
+
 inline double roundToAccumulator(double value, ElementType type, Overflow overflow) {
   switch (type) {
-  case ElementType::F16: return halfToDouble(roundToHalf(value, Rounding::Rint, overflow));
+  case ElementType::F16: return nearestHalfValue(value, overflow);
   case ElementType::BF16:
     return bfloat16ToDouble(roundToBFloat16(value, Rounding::Rint, overflow));
   case ElementType::F32: return nearestFloat(value, overflow);

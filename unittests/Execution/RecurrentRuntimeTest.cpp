@@ -1,0 +1,118 @@
+//===- RecurrentRuntimeTest.cpp - LSTM gates in fp32 arrays ---------------===//
+//
+// With IEEE overflow and fp32 or fp16 data, an LSTM step computes its gates
+// for every hidden unit at once in fp32 arrays; otherwise element by
+// element in double, rounding every step. On values that never overflow
+// the two overflow modes agree, so running one layer under each checks the
+// array path against the per-element one bit for bit: saturated gates
+// (pre-activations of +-40), -0 and values whose fp16 products are
+// subnormal included.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeMemref.h"
+
+#include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
+#include "AscendPrec/Runtime/Numerics.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using ascendprec::runtime::testing::Memref;
+
+extern "C" void ascendprec_rt_recurrent(int64_t, void *, int64_t, void *, int64_t, void *, int64_t,
+                                        void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                                        int64_t, void *, int64_t, void *, int64_t, void *, int32_t,
+                                        int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+
+namespace {
+
+/// Values of `type` (fp32 as is, fp16 as bits).
+struct Values {
+  ElementType type;
+  std::vector<uint8_t> bytes;
+  Values(ElementType type, int64_t count) : type(type), bytes(count * elementBytes(type)) {}
+  void set(int64_t i, float value) {
+    if (type == ElementType::F32) {
+      std::memcpy(&bytes[4 * i], &value, 4);
+      return;
+    }
+    uint16_t bits = roundToHalf(value, Rounding::Rint, Overflow::IEEE);
+    std::memcpy(&bytes[2 * i], &bits, 2);
+  }
+  void *data() { return bytes.data(); }
+};
+
+constexpr int64_t kSeq = 6, kInput = 5, kHidden = 24, kRows = 4 * kHidden;
+
+struct LstmCase {
+  Values x, w, r, b, h, c;
+  LstmCase(ElementType type, unsigned seed)
+      : x(type, kSeq * kInput), w(type, kRows * kInput), r(type, kRows * kHidden),
+        b(type, 2 * kRows), h(type, kHidden), c(type, kHidden) {
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    auto fill = [&](Values &values, int64_t count, float scale) {
+      for (int64_t i = 0; i < count; ++i)
+        values.set(i, normal(random) * scale);
+    };
+    fill(x, kSeq * kInput, 1.0f);
+    fill(w, kRows * kInput, 0.5f);
+    fill(r, kRows * kHidden, 0.3f);
+    fill(b, 2 * kRows, 0.2f);
+    fill(h, kHidden, 0.5f);
+    fill(c, kHidden, 2.0f);
+    // Saturated gates: biases of +-40 on a few rows.
+    b.set(3, 40.0f);
+    b.set(kHidden + 5, -40.0f);
+    b.set(3 * kHidden + 7, 40.0f);
+    // -0 and tiny values (fp16 products below its normal range).
+    c.set(2, -0.0f);
+    h.set(4, -0.0f);
+    x.set(7, 1e-4f);
+    w.set(11, 3e-4f);
+  }
+
+  /// Y of one forward layer under `overflow`, as bytes.
+  std::vector<uint8_t> run(ElementType data, Overflow overflow) {
+    std::vector<uint8_t> y(kSeq * kHidden * elementBytes(data)), yh(kHidden * elementBytes(data)),
+        yc(kHidden * elementBytes(data));
+    int32_t lengths[1] = {kSeq};
+    Memref xm(x.data(), {kSeq, 1, kInput}), wm(w.data(), {1, kRows, kInput}),
+        rm(r.data(), {1, kRows, kHidden}), bm(b.data(), {1, 2 * kRows}),
+        hm(h.data(), {1, 1, kHidden}), cm(c.data(), {1, 1, kHidden}), sm(lengths, {1}),
+        ym(y.data(), {kSeq, 1, 1, kHidden}), yhm(yh.data(), {1, 1, kHidden}),
+        ycm(yc.data(), {1, 1, kHidden});
+    ascendprec_rt_recurrent(
+        3, xm.descriptor(), 3, wm.descriptor(), 3, rm.descriptor(), 2, bm.descriptor(), 3,
+        hm.descriptor(), 3, cm.descriptor(), 1, sm.descriptor(), 4, ym.descriptor(), 3,
+        yhm.descriptor(), 3, ycm.descriptor(), static_cast<int32_t>(RecurrentCell::Lstm),
+        static_cast<int32_t>(RecurrentDirection::Forward), HasBias | HasInitH | HasInitC,
+        static_cast<int32_t>(x.type), static_cast<int32_t>(data),
+        static_cast<int32_t>(ElementType::I32), static_cast<int32_t>(overflow));
+    y.insert(y.end(), yc.begin(), yc.end());
+    return y;
+  }
+};
+
+TEST(RecurrentRuntime, LstmGatesInFp32ArraysMatchTheElementPath) {
+  for (ElementType type : {ElementType::F32, ElementType::F16}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      LstmCase layer(type, seed);
+      std::vector<uint8_t> arrays = layer.run(type, Overflow::IEEE);
+      std::vector<uint8_t> elements = layer.run(type, Overflow::Saturate);
+      EXPECT_EQ(arrays, elements) << elementTypeName(type) << ", seed " << seed;
+    }
+  }
+  // fp16 inputs with fp32 results (cube_fp16in_fp32out).
+  LstmCase mixed(ElementType::F16, 4);
+  EXPECT_EQ(mixed.run(ElementType::F32, Overflow::IEEE),
+            mixed.run(ElementType::F32, Overflow::Saturate));
+}
+
+} // namespace
