@@ -51,6 +51,14 @@ struct Tile {
   Tile(ElementType type, int64_t rows, int64_t cols)
       : type(type), rows(rows), cols(cols), values(rows * cols, 0.0f) {}
 
+  /// Columns [0, usedCols) random, the rest left zero.
+  template <typename Random, typename Value>
+  void fill(Random &random, Value &value, int64_t usedCols) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < usedCols; ++j)
+        set(i, j, value(random));
+  }
+
   void set(int64_t i, int64_t j, float value) {
     if (type == ElementType::F16)
       value = static_cast<float>(ascendprec::runtime::halfToDouble(
@@ -225,12 +233,8 @@ TEST_P(CubeRuntime, PaddingColumnsAtTheEndAndEveryWidthMatchDenseProduct) {
   for (auto [real, n] : widths) {
     int64_t m = 13, k = 37;
     Tile a(GetParam(), m, k), b(GetParam(), k, n);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t p = 0; p < k; ++p)
-        a.set(i, p, value(random));
-    for (int64_t p = 0; p < k; ++p)
-      for (int64_t j = 0; j < real; ++j)
-        b.set(p, j, value(random));
+    a.fill(random, value, k);
+    b.fill(random, value, real);
     std::vector<float> acc(m * n);
     for (float &v : acc)
       v = value(random);
@@ -238,6 +242,25 @@ TEST_P(CubeRuntime, PaddingColumnsAtTheEndAndEveryWidthMatchDenseProduct) {
     expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
     expectSameBits(mmad(a, b, acc, /*init=*/true), expected(a, b, std::vector<float>(m * n)));
   }
+}
+
+TEST_P(CubeRuntime, RowBlocksAndLastRowsMatchDenseProduct) {
+  // 8-row blocks (AVX-512), a 6-row block and single rows after them, the
+  // single rows 6 column blocks abreast where the tile is 192 or more wide.
+  std::mt19937 random(14);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  for (int64_t m : {8, 13, 15, 22})
+    for (int64_t n : {70, 200, 224}) {
+      int64_t k = 45;
+      Tile a(GetParam(), m, k), b(GetParam(), k, n);
+      a.fill(random, value, k);
+      b.fill(random, value, n);
+      std::vector<float> acc(m * n);
+      for (float &v : acc)
+        v = value(random);
+      SCOPED_TRACE("m " + std::to_string(m) + ", n " + std::to_string(n));
+      expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
+    }
 }
 
 TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {
