@@ -202,6 +202,40 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
   int64_t windowSize = kernel[0] * kernel[1] * kernel[2];
   Overflow overflowMode = static_cast<Overflow>(overflow);
   bool isMax = static_cast<PoolKind>(kind) == PoolKind::Max;
+  if (isMax && in == ElementType::F32 && out == ElementType::F32) {
+    // The loop below, on floats: the same choice (a NaN wins, later NaNs
+    // over earlier ones; ties keep the first) and no rounding to redo.
+    for (int64_t plane = 0; plane < planes; ++plane)
+      for (int64_t od = 0; od < outSize[0]; ++od)
+        for (int64_t oh = 0; oh < outSize[1]; ++oh)
+          for (int64_t ow = 0; ow < outSize[2]; ++ow) {
+            float result = -INFINITY;
+            for (int64_t s = 0; s < kernel[0]; ++s) {
+              int64_t d = od * stride[0] - padBegin[0] + s;
+              if (d < 0 || d >= inSize[0])
+                continue;
+              for (int64_t r = 0; r < kernel[1]; ++r) {
+                int64_t h = oh * stride[1] - padBegin[1] + r;
+                if (h < 0 || h >= inSize[1])
+                  continue;
+                const uint8_t *row =
+                    input.at(plane * input.strides[0] + d * inStride[0] + h * inStride[1]);
+                for (int64_t q = 0; q < kernel[2]; ++q) {
+                  int64_t w = ow * stride[2] - padBegin[2] + q;
+                  if (w < 0 || w >= inSize[2])
+                    continue;
+                  float value;
+                  std::memcpy(&value, row + w * inStride[2] * 4, 4);
+                  result = std::isnan(value) || value > result ? value : result;
+                }
+              }
+            }
+            std::memcpy(output.at(plane * output.strides[0] + od * outStride[0] +
+                                  oh * outStride[1] + ow * outStride[2]),
+                        &result, 4);
+          }
+    return;
+  }
   for (int64_t plane = 0; plane < planes; ++plane)
     for (int64_t od = 0; od < outSize[0]; ++od)
       for (int64_t oh = 0; oh < outSize[1]; ++oh)

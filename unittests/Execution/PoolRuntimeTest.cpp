@@ -1,0 +1,96 @@
+//===- PoolRuntimeTest.cpp - max pooling's fp32 path ----------------------===//
+//
+// Max pooling of fp32 into fp32 takes a loop on floats; every other pooling
+// the general loop on doubles. On values fp16 holds exactly, pooling in
+// fp32 and in fp16 must choose the same elements: a NaN wins (sign kept),
+// ties keep the first, padding never wins, -inf is a value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeMemref.h"
+
+#include "AscendPrec/Runtime/HostTensor.h"
+#include "AscendPrec/Runtime/KernelRuntime.h"
+#include "AscendPrec/Runtime/Numerics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace ascendprec::runtime;
+using ascendprec::runtime::testing::Memref;
+
+extern "C" void ascendprec_rt_pool(int64_t, void *, int64_t, void *, int64_t, void *, int32_t,
+                                   int32_t, int32_t, int32_t, int32_t, int32_t);
+
+namespace {
+
+constexpr int64_t kPlanes = 3, kH = 7, kW = 9;
+
+/// Max-pools [kPlanes, kH, kW] of `type` with a 3x2 window, strides 2x2,
+/// pads (1, 0) before and (1, 1) after: 4 x 5 outputs per plane.
+std::vector<float> pool(const std::vector<float> &values, ElementType type) {
+  size_t bytes = elementBytes(type);
+  std::vector<uint8_t> in(values.size() * bytes), out(kPlanes * 4 * 5 * bytes);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (type == ElementType::F32) {
+      std::memcpy(&in[4 * i], &values[i], 4);
+    } else {
+      uint16_t half = roundToHalf(values[i], Rounding::Rint, Overflow::IEEE);
+      std::memcpy(&in[2 * i], &half, 2);
+    }
+  }
+  std::vector<int64_t> params = {3, 2, 2, 2, 1, 1, 0, 1};
+  Memref input(in.data(), {kPlanes, kH, kW}), output(out.data(), {kPlanes, 4, 5}),
+      param(params.data(), {static_cast<int64_t>(params.size())});
+  int32_t code = static_cast<int32_t>(type);
+  ascendprec_rt_pool(3, input.descriptor(), 3, output.descriptor(), 1, param.descriptor(),
+                     static_cast<int32_t>(PoolKind::Max), code, code, code, 0, 0);
+  std::vector<float> result(kPlanes * 4 * 5);
+  for (size_t i = 0; i < result.size(); ++i) {
+    if (type == ElementType::F32) {
+      std::memcpy(&result[i], &out[4 * i], 4);
+    } else {
+      uint16_t half;
+      std::memcpy(&half, &out[2 * i], 2);
+      result[i] = static_cast<float>(halfToDouble(half));
+    }
+  }
+  return result;
+}
+
+TEST(PoolRuntime, Fp32MaxPoolingChoosesAsTheGeneralLoop) {
+  std::mt19937 random(3);
+  std::uniform_int_distribution<int> pick(-40, 40);
+  std::vector<float> values(kPlanes * kH * kW);
+  for (float &v : values)
+    v = static_cast<float>(pick(random)) / 4.0f; // exact in fp16; many ties
+  // A window of +0 then -0 over negatives: the first zero wins.
+  values[4] = 0.0f;
+  values[5] = -0.0f;
+  values[kW + 4] = -1.0f;
+  values[kW + 5] = -1.0f;
+  values[20] = std::nanf("");
+  values[kH * kW + 30] = -std::nanf("");
+  values[kH * kW + 31] = std::nanf("");
+  for (int64_t i = 0; i < kH * kW; ++i)
+    values[2 * kH * kW + i] = -INFINITY; // a plane of -inf: padding never wins
+  std::vector<float> fp32 = pool(values, ElementType::F32);
+  std::vector<float> fp16 = pool(values, ElementType::F16);
+  for (size_t i = 0; i < fp32.size(); ++i) {
+    if (std::isnan(fp16[i])) {
+      EXPECT_TRUE(std::isnan(fp32[i])) << i;
+      EXPECT_EQ(std::signbit(fp32[i]), std::signbit(fp16[i])) << i;
+      continue;
+    }
+    EXPECT_EQ(fp32[i], fp16[i]) << i;
+    EXPECT_EQ(std::signbit(fp32[i]), std::signbit(fp16[i])) << i;
+  }
+  EXPECT_EQ(fp32[2 * 20], -INFINITY);
+  EXPECT_FALSE(std::signbit(fp32[2])) << "+0 came first";
+}
+
+} // namespace
