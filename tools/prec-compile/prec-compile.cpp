@@ -39,6 +39,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
@@ -244,6 +245,14 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
       diags.error({"<command line>"},
                   "--kernel-cache takes a folder or 'off' (default: " +
                       ascendprec::exec::KernelCache::defaultFolder() + ")");
+      return std::nullopt;
+    }
+    // A file there would leave every run uncached without a word.
+    if (*cache != "off" && llvm::sys::fs::exists(*cache) &&
+        !llvm::sys::fs::is_directory(*cache)) {
+      diags.error({"<command line>"}, "--kernel-cache: '" + *cache +
+                                          "' is a file, not a folder: give a folder (created "
+                                          "when missing) or 'off'");
       return std::nullopt;
     }
     flags.kernelCache = *cache;
