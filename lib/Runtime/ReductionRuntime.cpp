@@ -202,14 +202,22 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
   int64_t windowSize = kernel[0] * kernel[1] * kernel[2];
   Overflow overflowMode = static_cast<Overflow>(overflow);
   bool isMax = static_cast<PoolKind>(kind) == PoolKind::Max;
-  if (isMax && in == ElementType::F32 && out == ElementType::F32) {
-    // The loop below, on floats: the same choice (a NaN wins, later NaNs
-    // over earlier ones; ties keep the first) and no rounding to redo.
+  if (overflowMode == Overflow::IEEE && in == ElementType::F32 && out == ElementType::F32 &&
+      (isMax || acc == ElementType::F32)) {
+    // The loop below, on floats: a max makes the same choice (a NaN wins,
+    // later NaNs over earlier ones, ties keep the first; a NaN is written
+    // quiet), an average adds in the same order with one fp32 rounding per
+    // addition (a float sum or quotient rounded from double is the float
+    // operation's result) and divides once.
     for (int64_t plane = 0; plane < planes; ++plane)
       for (int64_t od = 0; od < outSize[0]; ++od)
         for (int64_t oh = 0; oh < outSize[1]; ++oh)
           for (int64_t ow = 0; ow < outSize[2]; ++ow) {
-            float result = -INFINITY;
+            float result = isMax ? -INFINITY : 0.0f;
+            int64_t valid = 0;
+            int64_t first = ow * stride[2] - padBegin[2];
+            int64_t wBegin = std::max<int64_t>(first, 0);
+            int64_t wEnd = std::min(first + kernel[2], inSize[2]);
             for (int64_t s = 0; s < kernel[0]; ++s) {
               int64_t d = od * stride[0] - padBegin[0] + s;
               if (d < 0 || d >= inSize[0])
@@ -220,15 +228,36 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
                   continue;
                 const uint8_t *row =
                     input.at(plane * input.strides[0] + d * inStride[0] + h * inStride[1]);
-                for (int64_t q = 0; q < kernel[2]; ++q) {
-                  int64_t w = ow * stride[2] - padBegin[2] + q;
-                  if (w < 0 || w >= inSize[2])
-                    continue;
+                valid += std::max<int64_t>(wEnd - wBegin, 0);
+                for (int64_t w = wBegin; w < wEnd; ++w) {
                   float value;
                   std::memcpy(&value, row + w * inStride[2] * 4, 4);
-                  result = std::isnan(value) || value > result ? value : result;
+                  if (!isMax) {
+                    result += value;
+                    continue;
+                  }
+                  // Chosen by a mask, not a branch: which element wins is
+                  // data, and mispredicted branches cost more than the
+                  // compare.
+                  uint32_t take =
+                      0u - static_cast<uint32_t>(std::isnan(value) | (value > result));
+                  uint32_t valueBits, resultBits;
+                  std::memcpy(&valueBits, &value, 4);
+                  std::memcpy(&resultBits, &result, 4);
+                  resultBits = (valueBits & take) | (resultBits & ~take);
+                  std::memcpy(&result, &resultBits, 4);
                 }
               }
+            }
+            if (!isMax) {
+              int64_t count = exclusive ? std::max<int64_t>(valid, 1) : windowSize;
+              result /= static_cast<float>(count);
+            }
+            if (std::isnan(result)) { // quiet, as a rounding writes it
+              uint32_t bits;
+              std::memcpy(&bits, &result, 4);
+              bits |= 0x00400000u;
+              std::memcpy(&result, &bits, 4);
             }
             std::memcpy(output.at(plane * output.strides[0] + od * outStride[0] +
                                   oh * outStride[1] + ow * outStride[2]),

@@ -1,9 +1,12 @@
 //===- PoolRuntimeTest.cpp - max pooling's fp32 path ----------------------===//
 //
-// Max pooling of fp32 into fp32 takes a loop on floats; every other pooling
-// the general loop on doubles. On values fp16 holds exactly, pooling in
-// fp32 and in fp16 must choose the same elements: a NaN wins (sign kept),
-// ties keep the first, padding never wins, -inf is a value.
+// Pooling fp32 into fp32 with IEEE overflow takes a loop on floats; every
+// other pooling the general loop on doubles. On values fp16 holds exactly,
+// max pooling in fp32 and in fp16 must choose the same elements: a NaN
+// wins (sign kept), ties keep the first, padding never wins, -inf is a
+// value. On finite values, where saturation changes nothing, fp32 pooling
+// with IEEE overflow and with saturation (the general loop) must give the
+// same bits, max and average (padding counted or not).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +33,11 @@ namespace {
 
 constexpr int64_t kPlanes = 3, kH = 7, kW = 9;
 
-/// Max-pools [kPlanes, kH, kW] of `type` with a 3x2 window, strides 2x2,
-/// pads (1, 0) before and (1, 1) after: 4 x 5 outputs per plane.
-std::vector<float> pool(const std::vector<float> &values, ElementType type) {
+/// Pools [kPlanes, kH, kW] of `type` with a 3x2 window, strides 2x2, pads
+/// (1, 0) before and (1, 1) after: 4 x 5 outputs per plane.
+std::vector<float> pool(const std::vector<float> &values, ElementType type,
+                        PoolKind kind = PoolKind::Max, Overflow overflow = Overflow::IEEE,
+                        bool exclusive = false) {
   size_t bytes = elementBytes(type);
   std::vector<uint8_t> in(values.size() * bytes), out(kPlanes * 4 * 5 * bytes);
   for (size_t i = 0; i < values.size(); ++i) {
@@ -48,7 +53,8 @@ std::vector<float> pool(const std::vector<float> &values, ElementType type) {
       param(params.data(), {static_cast<int64_t>(params.size())});
   int32_t code = static_cast<int32_t>(type);
   ascendprec_rt_pool(3, input.descriptor(), 3, output.descriptor(), 1, param.descriptor(),
-                     static_cast<int32_t>(PoolKind::Max), code, code, code, 0, 0);
+                     static_cast<int32_t>(kind), code, code, code, exclusive ? 1 : 0,
+                     static_cast<int32_t>(overflow));
   std::vector<float> result(kPlanes * 4 * 5);
   for (size_t i = 0; i < result.size(); ++i) {
     if (type == ElementType::F32) {
@@ -91,6 +97,29 @@ TEST(PoolRuntime, Fp32MaxPoolingChoosesAsTheGeneralLoop) {
   }
   EXPECT_EQ(fp32[2 * 20], -INFINITY);
   EXPECT_FALSE(std::signbit(fp32[2])) << "+0 came first";
+}
+
+TEST(PoolRuntime, Fp32PoolingGivesTheGeneralLoopsBits) {
+  std::mt19937 random(4);
+  std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+  std::vector<float> values(kPlanes * kH * kW);
+  for (float &v : values)
+    v = value(random);
+  values[3] = -0.0f;
+  values[8] = 1e-30f;
+  for (PoolKind kind : {PoolKind::Max, PoolKind::Avg})
+    for (bool exclusive : {false, true}) {
+      std::vector<float> floats = pool(values, ElementType::F32, kind, Overflow::IEEE, exclusive);
+      std::vector<float> general =
+          pool(values, ElementType::F32, kind, Overflow::Saturate, exclusive);
+      ASSERT_EQ(floats.size(), general.size());
+      for (size_t i = 0; i < floats.size(); ++i) {
+        uint32_t a, b;
+        std::memcpy(&a, &floats[i], 4);
+        std::memcpy(&b, &general[i], 4);
+        EXPECT_EQ(a, b) << (kind == PoolKind::Max ? "max " : "avg ") << exclusive << " at " << i;
+      }
+    }
 }
 
 } // namespace
