@@ -218,11 +218,14 @@ void KernelCache::store(const std::string &key, const CachedKernels &entry) {
     }
   }
   fs::rename(temporary, fs::path(dir) / fileNameOf(key), ec);
-  if (ec) {
+  if (ec)
     fs::remove(temporary, ec);
-    return;
-  }
-  evict(dir, maxBytes());
+}
+
+void KernelCache::evictBeyondLimit() {
+  std::string dir = folder();
+  if (!dir.empty())
+    evict(dir, maxBytes());
 }
 
 unsigned KernelCache::hits() { return hitCount.load(); }

@@ -272,6 +272,8 @@ std::shared_ptr<KernelJit> KernelJit::compile(ModuleOp module, const NumericsOpt
     std::lock_guard<std::mutex> lock(cacheMutex);
     linkedKernels()[unit->diskKey] = unit->compiled;
   }
+  if (!toCompile.empty() && !KernelCache::folder().empty())
+    KernelCache::evictBeyondLimit();
   jit->compileTime =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::lock_guard<std::mutex> lock(cacheMutex);

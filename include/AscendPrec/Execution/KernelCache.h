@@ -59,8 +59,12 @@ public:
   /// is the most recently used).
   static std::optional<CachedKernels> load(const std::string &key);
   /// Stores an entry; failures (a read-only folder, a full disk) only mean
-  /// no caching. Evicts the least recently used entries above maxBytes().
+  /// no caching.
   static void store(const std::string &key, const CachedKernels &entry);
+  /// Evicts the least recently used entries above maxBytes(): once after a
+  /// batch of stores (it reads the whole folder, and a module's kernels are
+  /// stored one entry each).
+  static void evictBeyondLimit();
 
   /// Counts for this process: what was found on disk, what was compiled.
   static unsigned hits();
