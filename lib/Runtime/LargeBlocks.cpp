@@ -36,16 +36,18 @@ using namespace ascendprec::runtime::detail;
 /// PP-OCRv4's detector.
 constexpr size_t kGranule = size_t(256) << 10;
 
+size_t ascendprec::runtime::detail::quarterStepCeil(size_t n) {
+  if (n < 8)
+    return n;
+  // The leading bit and the two after it, rounded up.
+  unsigned leading = 63 - static_cast<unsigned>(__builtin_clzll(n));
+  size_t step = size_t(1) << (leading - 2);
+  return (n + step - 1) / step * step;
+}
+
 size_t ascendprec::runtime::detail::sizeClassOf(size_t bytes) {
   size_t granules = (bytes + kGranule - 1) / kGranule;
-  if (granules <= 16)
-    return granules * kGranule;
-  // The leading bit and the two after it, rounded up.
-  unsigned shift = 0;
-  while ((granules >> shift) >= 8)
-    ++shift;
-  size_t step = size_t(1) << shift;
-  return (granules + step - 1) / step * step * kGranule;
+  return (granules <= 16 ? granules : quarterStepCeil(granules)) * kGranule;
 }
 
 #if defined(ASCENDPREC_MAP_LARGE_BLOCKS)

@@ -31,6 +31,11 @@ namespace ascendprec::runtime::detail {
 /// mapping fails: the caller then takes the heap.
 std::shared_ptr<uint8_t> allocateLarge(size_t bytes, bool zeroed);
 
+/// `n` rounded up to one of four values per doubling (a multiple of a
+/// quarter of the power of two at or below it): at most a quarter more.
+/// Sizes under 8 are their own class.
+size_t quarterStepCeil(size_t n);
+
 /// The length of the block that holds `bytes`: a multiple of 256 KiB up to
 /// 4 MiB, then one of four classes per doubling (at most a quarter more).
 size_t sizeClassOf(size_t bytes);

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -24,25 +25,16 @@ namespace {
 /// Kept blocks never pass this many bytes in all.
 constexpr size_t kKeptCap = size_t(64) << 20;
 
-/// The class of `bytes` in [kMediumBlockBytes, kLargeBlockBytes): its index
-/// and the block length (the class's upper bound, a multiple of 64).
-std::pair<unsigned, size_t> classOf(size_t bytes) {
-  unsigned power = 63 - static_cast<unsigned>(__builtin_clzll(bytes - 1));
-  // bytes in (2^power, 2^(power+1)]: four classes, 2^(power-2) apart.
-  size_t step = size_t(1) << (power - 2);
-  size_t length = (bytes + step - 1) / step * step;
-  unsigned index = (power - 12) * 4 + static_cast<unsigned>(length / step - 5);
-  return {index, length};
-}
-
+/// Freed blocks by length (a size class: quarterStepCeil of the bytes).
 class MediumBlocks {
 public:
-  uint8_t *allocate(unsigned index, size_t length) {
+  uint8_t *allocate(size_t length) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (index < kept.size() && !kept[index].empty()) {
-        uint8_t *block = kept[index].back();
-        kept[index].pop_back();
+      auto found = kept.find(length);
+      if (found != kept.end() && !found->second.empty()) {
+        uint8_t *block = found->second.back();
+        found->second.pop_back();
         keptBytes -= length;
         return block;
       }
@@ -50,13 +42,11 @@ public:
     return static_cast<uint8_t *>(std::aligned_alloc(64, length));
   }
 
-  void free(uint8_t *block, unsigned index, size_t length) {
+  void free(uint8_t *block, size_t length) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (keptBytes + length <= kKeptCap) {
-        if (index >= kept.size())
-          kept.resize(index + 1);
-        kept[index].push_back(block);
+        kept[length].push_back(block);
         keptBytes += length;
         return;
       }
@@ -66,7 +56,7 @@ public:
 
 private:
   std::mutex mutex;
-  std::vector<std::vector<uint8_t *>> kept;
+  std::map<size_t, std::vector<uint8_t *>> kept;
   size_t keptBytes = 0;
 };
 
@@ -86,13 +76,14 @@ std::shared_ptr<uint8_t> ascendprec::runtime::detail::allocateMedium(size_t byte
 #else
   if (bytes <= kMediumBlockBytes || bytes > kLargeBlockBytes)
     return nullptr;
-  auto [index, length] = classOf(bytes);
-  uint8_t *block = mediumBlocks().allocate(index, length);
+  // A multiple of 64 (aligned_alloc's rule): every class above 4 KiB is.
+  size_t length = quarterStepCeil(bytes);
+  uint8_t *block = mediumBlocks().allocate(length);
   if (!block)
     throw std::bad_alloc();
   if (zeroed)
     std::memset(block, 0, bytes);
-  return std::shared_ptr<uint8_t>(
-      block, [index = index, length = length](uint8_t *p) { mediumBlocks().free(p, index, length); });
+  return std::shared_ptr<uint8_t>(block,
+                                  [length](uint8_t *p) { mediumBlocks().free(p, length); });
 #endif
 }

@@ -32,6 +32,19 @@ double argExtreme(const std::vector<double> &values, bool largest) {
   return static_cast<double>(best);
 }
 
+/// The larger of a running max and the next value as max pooling takes
+/// it: a NaN wins, a later NaN over an earlier one, ties keep the first.
+/// Chosen by a mask, not a branch: which element wins is data, and
+/// mispredicted branches cost more than the compare (2 ns per element).
+inline float maxOf(float result, float value) {
+  uint32_t take = 0u - static_cast<uint32_t>(std::isnan(value) | (value > result));
+  uint32_t valueBits, resultBits;
+  std::memcpy(&valueBits, &value, 4);
+  std::memcpy(&resultBits, &result, 4);
+  resultBits = (valueBits & take) | (resultBits & ~take);
+  std::memcpy(&result, &resultBits, 4);
+  return result;
+}
 
 } // namespace
 
@@ -202,101 +215,75 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
   int64_t windowSize = kernel[0] * kernel[1] * kernel[2];
   Overflow overflowMode = static_cast<Overflow>(overflow);
   bool isMax = static_cast<PoolKind>(kind) == PoolKind::Max;
-  if (overflowMode == Overflow::IEEE && in == ElementType::F32 && out == ElementType::F32 &&
-      (isMax || acc == ElementType::F32)) {
-    // The loop below, on floats: a max makes the same choice (a NaN wins,
-    // later NaNs over earlier ones, ties keep the first; a NaN is written
-    // quiet), an average adds in the same order with one fp32 rounding per
-    // addition (a float sum or quotient rounded from double is the float
-    // operation's result) and divides once.
-    for (int64_t plane = 0; plane < planes; ++plane)
-      for (int64_t od = 0; od < outSize[0]; ++od)
-        for (int64_t oh = 0; oh < outSize[1]; ++oh)
-          for (int64_t ow = 0; ow < outSize[2]; ++ow) {
-            float result = isMax ? -INFINITY : 0.0f;
-            int64_t valid = 0;
-            int64_t first = ow * stride[2] - padBegin[2];
-            int64_t wBegin = std::max<int64_t>(first, 0);
-            int64_t wEnd = std::min(first + kernel[2], inSize[2]);
+  // fp32 into fp32 with IEEE overflow computes on floats: a max makes the
+  // same choice, an average adds in the same order with one fp32 rounding
+  // per addition (a float sum or quotient rounded from double is the float
+  // operation's result) and divides once. Saturation (NaN written as 0)
+  // and other dtypes go through doubles and the dtype's rounding.
+  bool onFloats = overflowMode == Overflow::IEEE && in == ElementType::F32 &&
+                  out == ElementType::F32 && (isMax || acc == ElementType::F32);
+  for (int64_t plane = 0; plane < planes; ++plane)
+    for (int64_t od = 0; od < outSize[0]; ++od)
+      for (int64_t oh = 0; oh < outSize[1]; ++oh)
+        for (int64_t ow = 0; ow < outSize[2]; ++ow) {
+          // visit(row, wBegin, wEnd) for each input row of the window that
+          // lies inside the input, in window order; padding is skipped.
+          int64_t first = ow * stride[2] - padBegin[2];
+          int64_t wBegin = std::max<int64_t>(first, 0);
+          int64_t wEnd = std::min(first + kernel[2], inSize[2]);
+          int64_t valid = 0;
+          auto forEachRow = [&](auto visit) {
             for (int64_t s = 0; s < kernel[0]; ++s) {
               int64_t d = od * stride[0] - padBegin[0] + s;
               if (d < 0 || d >= inSize[0])
                 continue;
               for (int64_t r = 0; r < kernel[1]; ++r) {
                 int64_t h = oh * stride[1] - padBegin[1] + r;
-                if (h < 0 || h >= inSize[1])
+                if (h < 0 || h >= inSize[1] || wBegin >= wEnd)
                   continue;
-                const uint8_t *row =
-                    input.at(plane * input.strides[0] + d * inStride[0] + h * inStride[1]);
-                valid += std::max<int64_t>(wEnd - wBegin, 0);
-                for (int64_t w = wBegin; w < wEnd; ++w) {
-                  float value;
-                  std::memcpy(&value, row + w * inStride[2] * 4, 4);
-                  if (!isMax) {
-                    result += value;
-                    continue;
-                  }
-                  // Chosen by a mask, not a branch: which element wins is
-                  // data, and mispredicted branches cost more than the
-                  // compare.
-                  uint32_t take =
-                      0u - static_cast<uint32_t>(std::isnan(value) | (value > result));
-                  uint32_t valueBits, resultBits;
-                  std::memcpy(&valueBits, &value, 4);
-                  std::memcpy(&resultBits, &result, 4);
-                  resultBits = (valueBits & take) | (resultBits & ~take);
-                  std::memcpy(&result, &resultBits, 4);
-                }
+                valid += wEnd - wBegin;
+                visit(input.at(plane * input.strides[0] + d * inStride[0] + h * inStride[1]));
               }
             }
-            if (!isMax) {
-              int64_t count = exclusive ? std::max<int64_t>(valid, 1) : windowSize;
-              result /= static_cast<float>(count);
-            }
+          };
+          uint8_t *target = output.at(plane * output.strides[0] + od * outStride[0] +
+                                      oh * outStride[1] + ow * outStride[2]);
+          if (onFloats) {
+            float result = isMax ? -INFINITY : 0.0f;
+            forEachRow([&](const uint8_t *row) {
+              for (int64_t w = wBegin; w < wEnd; ++w) {
+                float value;
+                std::memcpy(&value, row + w * inStride[2] * 4, 4);
+                result = isMax ? maxOf(result, value) : result + value;
+              }
+            });
+            if (!isMax)
+              result /= static_cast<float>(exclusive ? std::max<int64_t>(valid, 1) : windowSize);
             if (std::isnan(result)) { // quiet, as a rounding writes it
               uint32_t bits;
               std::memcpy(&bits, &result, 4);
               bits |= 0x00400000u;
               std::memcpy(&result, &bits, 4);
             }
-            std::memcpy(output.at(plane * output.strides[0] + od * outStride[0] +
-                                  oh * outStride[1] + ow * outStride[2]),
-                        &result, 4);
+            std::memcpy(target, &result, 4);
+            continue;
           }
-    return;
-  }
-  for (int64_t plane = 0; plane < planes; ++plane)
-    for (int64_t od = 0; od < outSize[0]; ++od)
-      for (int64_t oh = 0; oh < outSize[1]; ++oh)
-        for (int64_t ow = 0; ow < outSize[2]; ++ow) {
           double result = isMax ? -INFINITY : 0.0;
-          int64_t valid = 0;
-          for (int64_t s = 0; s < kernel[0]; ++s)
-            for (int64_t r = 0; r < kernel[1]; ++r)
-              for (int64_t q = 0; q < kernel[2]; ++q) {
-                int64_t d = od * stride[0] - padBegin[0] + s;
-                int64_t h = oh * stride[1] - padBegin[1] + r;
-                int64_t w = ow * stride[2] - padBegin[2] + q;
-                if (d < 0 || h < 0 || w < 0 || d >= inSize[0] || h >= inSize[1] ||
-                    w >= inSize[2])
-                  continue;
-                ++valid;
-                double value = readValue(in, input.at(plane * input.strides[0] + d * inStride[0] +
-                                                      h * inStride[1] + w * inStride[2]));
-                if (isMax)
-                  result = std::isnan(value) || value > result ? value : result;
-                else
-                  result = roundToAccumulator(
-                      result + roundToAccumulator(value, acc, overflowMode), acc, overflowMode);
-              }
+          forEachRow([&](const uint8_t *row) {
+            for (int64_t w = wBegin; w < wEnd; ++w) {
+              double value = readValue(in, row + w * inStride[2] * input.bytes);
+              if (isMax)
+                result = std::isnan(value) || value > result ? value : result;
+              else
+                result = roundToAccumulator(
+                    result + roundToAccumulator(value, acc, overflowMode), acc, overflowMode);
+            }
+          });
           if (!isMax) {
             int64_t count = exclusive ? std::max<int64_t>(valid, 1) : windowSize;
             result = roundToAccumulator(result / static_cast<double>(count), acc, overflowMode);
           }
-          writeValue(out,
-                     output.at(plane * output.strides[0] + od * outStride[0] +
-                               oh * outStride[1] + ow * outStride[2]),
-                     result, Rounding::Rint, overflowMode);
+          writeValue(out, target, result, Rounding::Rint, overflowMode);
         }
 }
 

@@ -14,6 +14,15 @@ namespace {
 
 constexpr size_t kKiB = 1024, kMiB = 1024 * kKiB;
 
+TEST(LargeBlocks, QuarterStepsPerDoubling) {
+  EXPECT_EQ(quarterStepCeil(7), 7u);
+  EXPECT_EQ(quarterStepCeil(8), 8u);
+  EXPECT_EQ(quarterStepCeil(9), 10u);
+  EXPECT_EQ(quarterStepCeil(4096), 4096u);
+  EXPECT_EQ(quarterStepCeil(4097), 5120u);
+  EXPECT_EQ(quarterStepCeil(100000), 114688u);
+}
+
 TEST(LargeBlocks, SizeClassesWasteAtMostAQuarter) {
   EXPECT_EQ(sizeClassOf(1 * kMiB), 1 * kMiB);
   EXPECT_EQ(sizeClassOf(1 * kMiB + 1), 1 * kMiB + 256 * kKiB);
