@@ -3,7 +3,7 @@
 #include "DiagnosticPrinter.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
-#include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
+#include "AscendPrec/Session/Diagnostics.h"
 #include "AscendPrec/Report/TextWrap.h"
 
 #include "mlir/IR/Location.h"
@@ -12,24 +12,8 @@
 
 namespace ascendprec::driver {
 
+using session::describeLocation;
 
-/// "file:line:col", "file" or "file (node 'name')" for the report.
-std::string describeLocation(mlir::Location loc) {
-  std::string node;
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
-    node = name.getName().str();
-    loc = name.getChildLoc();
-  }
-  std::string where;
-  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
-    where = file.getFilename().str() +
-            (file.getLine() ? ":" + std::to_string(file.getLine()) + ":" +
-                                  std::to_string(file.getColumn())
-                            : "");
-  if (!node.empty())
-    where += (where.empty() ? "" : " ") + std::string("(node '") + node + "')";
-  return policy::escapeForDisplay(where);
-}
 
 namespace {
 
@@ -58,33 +42,19 @@ const char *severityName(mlir::DiagnosticSeverity severity) {
 
 } // namespace
 
-DiagnosticPrinter::DiagnosticPrinter(mlir::MLIRContext &context, const LogFilter &log,
-                                     Progress &progress, unsigned wrapWidth, bool groupRemarks)
+DiagnosticPrinter::DiagnosticPrinter(mlir::MLIRContext &context, llvm::SourceMgr &sources,
+                                     const LogFilter &log, Progress &progress,
+                                     unsigned wrapWidth, bool groupRemarks)
     : log(log), progress(progress), wrapWidth(wrapWidth), groupRemarks(groupRemarks),
-      printer(sources, &context, llvm::errs()) {
-  handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
-      &context, [this](mlir::Diagnostic &diag) { return handle(diag); });
-}
+      printer(sources, &context, llvm::errs()) {}
 
-std::vector<ascendprec::report::ReportData::Diagnostic> DiagnosticPrinter::stopLoading() {
-  loading = false;
-  return std::move(importDiagnostics);
-}
-
-mlir::LogicalResult DiagnosticPrinter::handle(mlir::Diagnostic &diag) {
+void DiagnosticPrinter::print(mlir::Diagnostic &diag) {
   bool isError = diag.getSeverity() == mlir::DiagnosticSeverity::Error;
-  if (isError) {
-    ++errorCount;
-    if (!ascendprec::ascend::taggedRule(diag).empty())
-      ++ruleErrorCount;
-  }
-  if (loading && diag.getSeverity() == mlir::DiagnosticSeverity::Warning)
-    importDiagnostics.push_back({"warning", "", describeLocation(diag.getLocation()), diag.str()});
   if (!log.shows(isError ? policy::Severity::Error : policy::Severity::Warning))
-    return mlir::success();
+    return;
   if (groupRemarks && diag.getSeverity() == mlir::DiagnosticSeverity::Remark) {
     keep(diag);
-    return mlir::success();
+    return;
   }
   progress.breakLine();
   show(diag);
@@ -93,7 +63,6 @@ mlir::LogicalResult DiagnosticPrinter::handle(mlir::Diagnostic &diag) {
   for (mlir::Diagnostic &note : diag.getNotes())
     if (!llvm::StringRef(note.str()).starts_with("see current operation"))
       show(note);
-  return mlir::success();
 }
 
 void DiagnosticPrinter::show(mlir::Diagnostic &diag) {

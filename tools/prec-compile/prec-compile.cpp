@@ -8,54 +8,32 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Accuracy.h"
-#include "CompareModes.h"
-#include "OptionsJson.h"
-#include "SearchOutput.h"
-#include "ExitCode.h"
-#include "Help.h"
-#include "HostRun.h"
-#include "ModelLoader.h"
 #include "AtcOptions.h"
 #include "DiagnosticPrinter.h"
+#include "ExitCode.h"
+#include "Help.h"
 #include "InterruptCleanup.h"
-#include "ModelIo.h"
-#include "OutputFolder.h"
-#include "PlannedIRWriter.h"
 #include "Progress.h"
-#include "RunIo.h"
 #include "TerminalWidth.h"
 
-#include "AscendPrec/Conversion/Passes.h"
-#include "AscendPrec/Dialect/Kernel/Analysis/KernelReport.h"
+#include "AscendPrec/Session/CompareModes.h"
+#include "AscendPrec/Session/HostRun.h"
+#include "AscendPrec/Session/SearchOutput.h"
+#include "AscendPrec/Session/Session.h"
+
 #include "AscendPrec/Execution/KernelCache.h"
-#include "AscendPrec/InitAll.h"
 #include "AscendPrec/Policy/CommandLine.h"
-#include "AscendPrec/Policy/JsonOutput.h"
-#include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
-#include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
 #include "AscendPrec/Report/TextWrap.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "llvm/Support/FileSystem.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <future>
-#include <new>
 #include <iostream>
-#include <thread>
+#include <new>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -63,6 +41,7 @@
 
 using namespace ascendprec;
 using namespace ascendprec::driver;
+using namespace ascendprec::session;
 namespace fs = std::filesystem;
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -91,12 +70,6 @@ void exitWithoutTeardown(int code) {
 #endif
 }
 
-
-bool writeText(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
 
 /// Every file and folder the run reads: the model, the session-options file
 /// and every path-valued option. The output folder must hold none of them.
@@ -129,7 +102,7 @@ struct DriverFlags {
   std::optional<std::string> kernelCache;
   /// --run-seed=N and --run-range=...: random inputs only.
   uint64_t runSeed = 0;
-  std::vector<driver::InputRange> runRanges;
+  std::vector<session::InputRange> runRanges;
   /// --compare-modes: plan, estimate and run every precision mode.
   bool compareModes = false;
   /// --search-precision=TARGET and --search-budget=N.
@@ -232,8 +205,8 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   }
   if (const std::string *ranges = flag("run-range")) {
     std::string error;
-    std::optional<std::vector<driver::InputRange>> parsedRanges =
-        driver::parseInputRanges(*ranges == "true" ? "" : *ranges, error);
+    std::optional<std::vector<session::InputRange>> parsedRanges =
+        session::parseInputRanges(*ranges == "true" ? "" : *ranges, error);
     if (!parsedRanges) {
       diags.error({"<command line>"}, error);
       return std::nullopt;
@@ -275,32 +248,138 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   return flags;
 }
 
-/// The planned module's kernels: `copy`, a copy of the planned module,
-/// lowered by prec-convert-ascend-to-kernel with allow-unlowered; null
-/// (after an internal-error message) if the lowering fails.
-mlir::OwningOpRef<mlir::ModuleOp>
-lowerToKernels(mlir::OwningOpRef<mlir::ModuleOp> copy,
-               std::shared_ptr<const policy::Policy> policy, const DriverFlags &flags) {
-  auto pm = mlir::PassManager::on<mlir::ModuleOp>(copy->getContext());
-  pm.addPass(ascendprec::createConvertAscendToKernel(std::move(policy), /*allowUnlowered=*/true,
-                                                     flags.explain, flags.explainOnly));
-  pm.enableVerifier(false);
-  if (mlir::failed(pm.run(*copy)) || mlir::failed(mlir::verify(*copy))) {
-    // The precision plan stands on its own: it is still written, without
-    // kernels.mlir and without estimates.
-    llvm::errs() << "prec-compile: warning: internal error while lowering the plan to "
-                    "kernels (please report it with the model); the precision plan and "
-                    "reports are written without kernels.mlir and without time estimates\n";
-    return nullptr;
+/// Shows the session's progress and diagnostics on the terminal.
+class TerminalObserver : public session::Observer {
+public:
+  explicit TerminalObserver(Progress &progress) : progress(progress) {}
+  void attach(DiagnosticPrinter &diagnostics) { printer = &diagnostics; }
+
+  void begin(const std::string &phase) override { progress.begin(phase); }
+  void end() override { progress.end(); }
+  void step(const std::string &detail) override { progress.step(detail); }
+  void diagnostic(mlir::Diagnostic &diag) override {
+    if (printer)
+      printer->print(diag);
   }
-  return copy;
+  void warning(const std::string &text) override {
+    progress.breakLine();
+    llvm::errs() << "prec-compile: warning: " << text << "\n";
+  }
+
+private:
+  Progress &progress;
+  DiagnosticPrinter *printer = nullptr;
+};
+
+/// Prints a failed step's error (unless its diagnostics already said it)
+/// and gives the exit code.
+int failed(const session::Status &status) {
+  const session::Error &error = status.error();
+  if (!error.reported)
+    llvm::errs() << error.format();
+  return error.kind == session::Error::Kind::Internal ? InternalError : UserError;
 }
 
-int run(const std::vector<std::string> &args) {
+/// --run, --compare-modes and --search-precision, staged in `out`.
+int measure(session::Session &session, const DriverFlags &flags, OutputFolder &out) {
+  session::InputSource source;
+  source.folder = *flags.run;
+  session::RunSettings settings;
+  settings.threads = flags.threads;
+  settings.iterations = flags.runIterations;
+  settings.seed = flags.runSeed;
+  settings.ranges = flags.runRanges;
+  if (session::Status ran = session.run(source, settings, &out); !ran)
+    return failed(ran);
+  if (!flags.compareModes)
+    return Success;
+  // A target naming an output the model lacks fails before any work.
+  if (flags.searchTarget) {
+    std::string problem =
+        checkTargetOutputs(*flags.searchTarget, session.runInputs().outputNames);
+    if (!problem.empty()) {
+      llvm::errs() << "<command line>: error: " << problem << "\n";
+      return UserError;
+    }
+  }
+  if (session::Status compared = session.compareModes(&out); !compared)
+    return failed(compared);
+  if (!flags.searchTarget)
+    return Success;
+  session::Status searched =
+      session.searchPrecision(*flags.searchTarget, flags.searchBudget, &out);
+  const std::optional<session::SearchOutcome> &outcome = session.searchOutcome();
+  if (!searched && outcome && outcome->kind != session::SearchOutcome::Kind::Found &&
+      outcome->kind != session::SearchOutcome::Kind::BuiltInMode) {
+    // How far the search got, before the error.
+    const report::ReportData &report = session.report();
+    const std::string &from = session.runInputs().from;
+    std::cout << report::wrapText(
+        modeComparisonTable(report.modes, report.socVersion, from) + "\n" +
+            searchSummary(*outcome, session.searchSettings(), report.modes,
+                          session.modeOutputs(), from, terminalWidth()),
+        terminalWidth());
+  }
+  return searched ? Success : failed(searched);
+}
+
+/// The one line --quiet prints.
+std::string quietSummary(const session::Session &session, const std::string &where) {
+  const report::ReportData &report = session.report();
+  std::string text = report::reportSummaryLine(report);
+  if (const std::optional<AccuracyResult> &accuracy = session.accuracy()) {
+    double worst = 0;
+    for (const OutputAccuracy &output : accuracy->outputs)
+      worst = std::max(worst, output.vsReference.relRmse);
+    text += "; measured output error " + report::errorCell(worst) + " (rel rmse vs fp32)";
+  }
+  if (report.search)
+    text += "; search for " + report.search->target + ": " +
+            policy::escapeForDisplay(report.search->result) + ", est. " +
+            llvm::formatv("{0:F1}", report.search->estDeviceUs).str() + " us, " +
+            report.search->values;
+  return text + "; outputs in " + where + "\n";
+}
+
+/// What a finished run prints: the summary, the table, the measurements,
+/// where the files are.
+std::string fullSummary(const session::Session &session, const DriverFlags &flags,
+                        const std::string &where, const std::vector<std::string> &written,
+                        unsigned width) {
+  const report::ReportData &report = session.report();
+  std::string text = report::reportSummaryLine(report) + "\n" +
+                     report::reportTerminalTable(report, width);
+  if (std::string time = report::reportTimeLine(report); !time.empty())
+    text += "\n" + time;
+  if (size_t count = report.diagnostics.size())
+    text += "\n" + std::to_string(count) + (count == 1 ? " diagnostic" : " diagnostics") +
+            " (printed above, also in report.txt)\n";
+  if (const std::optional<AccuracyResult> &accuracy = session.accuracy())
+    text += "\n" + accuracySummary(*accuracy, session.accuracyRun(), *flags.run);
+  const std::string &from = session.runInputs().from;
+  if (flags.compareModes)
+    text += "\n" + modeComparisonTable(report.modes, report.socVersion, from);
+  if (const std::optional<session::SearchOutcome> &outcome = session.searchOutcome())
+    text += "\n" +
+            searchSummary(*outcome, session.searchSettings(), report.modes,
+                          session.modeOutputs(), from, width) +
+            "Files in " + where +
+            "/search: options.json reproduces the plan found (prec-compile MODEL "
+            "--session_options=" +
+            where + "/search/options.json --output=NEW_FOLDER); the other outputs in " + where +
+            " describe the plan of the options given (" + report.precisionMode + ")\n";
+  std::string files;
+  for (size_t i = 0; i < written.size(); ++i)
+    files += (i ? ", " : " ") + written[i];
+  return text + "\nFull table in report.txt. Outputs in " + where + ":" + files + "\n";
+}
+
+/// --help, --list-fusion-passes and --version, if asked for.
+std::optional<int> informationRequest(const std::vector<std::string> &args) {
   for (const std::string &arg : args) {
     if (arg == "--help" || arg == "-help" || arg == "-h") {
       // The descriptions wrap under their column (34).
-      std::cout << ascendprec::report::wrapText(helpText(), terminalWidth(), 32);
+      std::cout << report::wrapText(helpText(), terminalWidth(), 32);
       return Success;
     }
     if (arg == "--list-fusion-passes") {
@@ -312,7 +391,12 @@ int run(const std::vector<std::string> &args) {
       return Success;
     }
   }
+  return std::nullopt;
+}
 
+int run(const std::vector<std::string> &args) {
+  if (std::optional<int> answered = informationRequest(args))
+    return *answered;
   policy::DiagnosticList diags;
   std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
       args,
@@ -326,18 +410,17 @@ int run(const std::vector<std::string> &args) {
   };
   if (!parsed)
     return failWith(UserError);
+  // The model and the model-I/O options are checked before the flags (the
+  // session checks the latter again when it resolves the options).
   std::optional<std::string> model = modelFromArguments(*parsed, diags);
-  std::optional<policy::ModelInputOptions> modelIo =
-      model ? policy::parseModelInputOptions(parsed->options, diags) : std::nullopt;
-  if (!modelIo)
+  if (!model || !policy::parseModelInputOptions(parsed->options, diags))
     return failWith(UserError);
   LogFilter log(parsed->options);
   std::optional<DriverFlags> flags = readDriverFlags(*parsed, diags);
   if (!flags)
     return failWith(UserError);
   if (flags->kernelCache)
-    ascendprec::exec::KernelCache::configure(*flags->kernelCache);
-  const std::string *output = &flags->output;
+    exec::KernelCache::configure(*flags->kernelCache);
   // Before any work: whether the folder may be written at all.
   std::string folderError;
   std::vector<std::string> inputs = inputPaths(*parsed), inputFolders;
@@ -346,317 +429,59 @@ int run(const std::vector<std::string> &args) {
     inputFolders.push_back(*flags->run);
   }
   std::unique_ptr<OutputFolder> out =
-      OutputFolder::open(*output, inputs, inputFolders, folderError);
+      OutputFolder::open(flags->output, inputs, inputFolders, folderError);
   if (!out) {
     std::cerr << "<command line>: error: " << folderError << "\n";
     return UserError;
   }
-  bool quiet = flags->quiet, explain = flags->explain;
-  bool fullConstants = flags->fullConstants, keepIo = flags->keepIo;
-  const std::vector<std::string> &explainOnly = flags->explainOnly;
-  Progress progress(!quiet && isatty(STDERR_FILENO));
-  const std::string &modelPath = *model;
+  Progress progress(!flags->quiet && isatty(STDERR_FILENO));
+  TerminalObserver observer(progress);
+  session::PlanSettings settings;
+  settings.explain = flags->explain;
+  settings.explainOnly = flags->explainOnly;
+  settings.keepIoDtypes = flags->keepIo;
+  settings.fusionRespectsPins = flags->fusionRespectsPins;
+  settings.fullConstants = flags->fullConstants;
+  settings.keepImported = flags->compareModes;
+  session::Session session(parsed->options, settings, &observer);
+  DiagnosticPrinter diagnostics(session.context(), session.sourceMgr(), log, progress,
+                                diagnosticWidth(), flags->explain);
+  observer.attach(diagnostics);
 
-  progress.begin("resolve options and files");
-  std::optional<policy::Policy> resolved = policy::Policy::build(parsed->options, diags);
-  progress.end();
+  session::Status resolved = session.resolve(diags);
   for (const policy::Diagnostic &diag : diags.all())
     if (log.shows(diag.severity))
       std::cerr << diag.format() << "\n";
   if (!resolved)
     return UserError;
-  diags = {};
 
-  mlir::DialectRegistry registry;
-  ascendprec::registerAllAscendPrecDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  DiagnosticPrinter diagnostics(context, log, progress, diagnosticWidth(), explain);
-
-  progress.begin("load " + fs::path(modelPath).filename().string());
-  ascendprec::ONNXImportOptions importOptions;
-  for (const policy::InputShape &shape : modelIo->shapes)
-    importOptions.inputShapes.push_back({shape.name, shape.dims});
-  // graph_run_mode=1: training losses stay whole, as CANN's NLLLoss.
-  importOptions.trainingGraph = resolved->graphRunMode == 1;
-  // --run=DIR: inputs that decide shapes are planned for the run's values.
-  if (flags->run && !flags->run->empty())
-    importOptions.runInputValues = driver::readShapeDecidingInputs(*flags->run);
-  diagnostics.startLoading();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      loadModel(modelPath, diagnostics.sourceMgr(), context, importOptions);
-  std::vector<ascendprec::report::ReportData::Diagnostic> importDiagnostics =
-      diagnostics.stopLoading();
-  progress.end();
-  if (!module || mlir::failed(applyModelIo(*module, *modelIo)))
-    return UserError;
-  ascendprec::ascend::recordImportDiagnostics(*module, importDiagnostics);
-  // The model's own weights, for the fp32 reference of a run (planning may
-  // round them to fp16).
-  // --compare-modes plans the model again under every mode.
-  mlir::OwningOpRef<mlir::ModuleOp> imported;
-  if (flags->compareModes)
-    imported = module->clone();
-  llvm::StringMap<mlir::ElementsAttr> modelConstants;
-  if (flags->run)
-    module->walk([&](ascendprec::ascend::ConstOp constant) {
-      if (auto name = constant->getAttrOfType<mlir::StringAttr>("name"))
-        modelConstants[name.getValue()] = constant.getValue();
-    });
-
+  session::Status loaded = session.loadFile(*model, flags->run ? *flags->run : "");
+  if (!loaded)
+    return failed(loaded);
   if (!out->stage(folderError)) {
     llvm::errs() << "<command line>: error: " << folderError << "\n";
     return UserError;
   }
-  std::string optionsFile = out->stagedPath("options.json");
-  if (!writeText(optionsFile, effectiveOptionsJson(parsed->options))) {
-    llvm::errs() << "error: cannot write " << optionsFile << "\n";
-    return UserError;
-  }
-
-  auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
-  ascendprec::ascend::GraphPrepareOptions prepare;
-  prepare.renameDuplicates = true; // models often repeat or omit node names
-  ascendprec::ascend::buildGraphPreparePipeline(pm, prepare);
-  ascendprec::ascend::PrecisionPipelineOptions precision;
-  precision.explain = explain;
-  precision.explainOnly = explainOnly;
-  precision.keepIoDtypes = keepIo;
-  precision.fusionRespectsPins = flags->fusionRespectsPins;
-  // The report is written below, from the data the summary table uses too.
-  // On the policy built above, whose option warnings are already printed.
-  auto policyShared = std::make_shared<const policy::Policy>(std::move(*resolved));
-  ascendprec::ascend::buildPrecisionPipeline(pm, precision, policyShared);
-
-  // Verify once after the pipeline rather than after every pass (about a
-  // fifth of the planning time on large models); the passes keep the IR
-  // valid and the lit tests run prec-opt with verification after each.
-  pm.enableVerifier(false);
-  progress.begin("plan precision");
-  mlir::LogicalResult planned = pm.run(*module);
-  if (mlir::failed(planned)) {
-    progress.end();
-    diagnostics.printExplanations(terminalWidth());
-    if (diagnostics.errors() > 0 && diagnostics.errorsWithRule() == diagnostics.errors())
-      return UserError;
-    llvm::errs() << "prec-compile: internal error: planning failed without a "
-                    "rule-based diagnostic; please report this with the model\n";
-    return diagnostics.errorsWithRule() ? UserError : InternalError;
-  }
-  // The planned IR is verified, copied for the lowering below and read for
-  // the summary at once (all three only read it), before planned.mlir's
-  // writer swaps the weights' resources out.
-  std::future<bool> verified = std::async(std::launch::async, [&] {
-    return mlir::succeeded(mlir::verify(*module));
-  });
-  std::future<mlir::OwningOpRef<mlir::ModuleOp>> copied = std::async(
-      std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> { return module->clone(); });
-  ascendprec::report::ReportData report = ascendprec::ascend::collectReport(*module);
-  mlir::OwningOpRef<mlir::ModuleOp> toLower = copied.get();
-  if (!verified.get()) {
-    llvm::errs() << "prec-compile: internal error: planning produced invalid IR; "
-                    "please report this with the model\n";
-    return InternalError;
-  }
-  progress.end();
-
-  // The kernels (issue 13): a copy of the planned graph lowered to akernel,
-  // whose estimates the report carries. An op without a lowering is a
-  // warning (the report counts it), not a failure.
-  //
-  // planned.mlir is printed on a thread of its own from here on, while the
-  // kernels are lowered (and run): it reads only the planned module, the
-  // lowering works on the copy taken above (the writer swaps the planned
-  // module's weights for stand-ins). The future's destructor waits for the
-  // writer on every return below.
-  std::string writeError;
-  std::future<bool> plannedWritten = std::async(std::launch::async, [&] {
-    return writePlannedIR(out->stagedPath("planned.mlir"), *module, fullConstants, writeError);
-  });
-  progress.begin("lower to kernels");
-  // The lowering's warnings (ops without a kernel) go into the report too.
-  diagnostics.startLoading();
-  mlir::OwningOpRef<mlir::ModuleOp> kernels =
-      lowerToKernels(std::move(toLower), policyShared, *flags);
-  for (ascendprec::report::ReportData::Diagnostic &diag : diagnostics.stopLoading())
-    report.diagnostics.push_back(std::move(diag));
-  progress.end();
+  session::Status planned = session.plan(out.get(), /*runFollows=*/flags->run.has_value());
   diagnostics.printExplanations(terminalWidth());
-  // kernels.mlir is printed on a thread of its own while the estimates are
-  // read off the kernels (both only read them) and, further down, while
-  // the report files are formatted. With --run it waits for the run: the
-  // JIT adds dialects to the context, which must not change while a module
-  // is printed from it.
-  std::string kernelsError;
-  std::future<bool> kernelsWritten;
-  auto startWritingKernels = [&] {
-    kernelsWritten = std::async(std::launch::async, [&] {
-      return !kernels || writePlannedIR(out->stagedPath("kernels.mlir"), *kernels,
-                                        /*fullConstants=*/false, kernelsError);
-    });
-  };
-  if (!flags->run)
-    startWritingKernels();
-  if (kernels)
-    ascendprec::kernel::attachKernelEstimates(*kernels, report);
-
-  std::optional<AccuracyResult> accuracy;
-  AccuracyRun accuracyRun;
-  std::string modeTable, searchText;
-  if (flags->run) {
-    accuracyRun.threads = flags->threads;
-    accuracyRun.iterations = flags->runIterations;
-    accuracyRun.modelConstants = std::move(modelConstants);
-    accuracyRun.seed = flags->runSeed;
-    accuracyRun.ranges = flags->runRanges;
-    // The JIT adds dialects and translations to the context, which must
-    // not change while planned.mlir is printed from it.
-    plannedWritten.wait();
-#if defined(__GLIBC__)
-    // A run allocates and frees a tensor per launch, of a few hundred KiB
-    // to many MiB. glibc would move its mmap threshold up past each large
-    // block freed, after which such blocks come from the heap and stay
-    // there: each further iteration, the reference run and the modes of
-    // --compare-modes then add to the peak (MobileNet's block: 177 -> 147
-    // MB, BERT's: 240 -> 197 MB at 5 iterations, same speed). Not earlier:
-    // planning a 200k-node graph is 5% slower with a fixed threshold.
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
-    progress.begin("run on the host");
-    RunInputs runInputs;
-    int status =
-        runOnHost(kernels.get(), *flags->run, accuracyRun, report, *out, runInputs, accuracy);
-    progress.end();
-    if (status != Success)
+  if (!planned)
+    return failed(planned);
+  if (flags->run)
+    if (int status = measure(session, *flags, *out); status != Success)
       return status;
-    if (flags->compareModes) {
-      progress.begin("compare precision modes");
-      ModeComparisonOptions planning;
-      planning.keepIoDtypes = keepIo;
-      planning.fusionRespectsPins = flags->fusionRespectsPins;
-      if (flags->searchTarget) {
-        std::string problem = checkTargetOutputs(*flags->searchTarget, runInputs.outputNames);
-        if (!problem.empty()) {
-          progress.end();
-          llvm::errs() << "<command line>: error: " << problem << "\n";
-          return UserError;
-        }
-      }
-      std::vector<std::vector<OutputAccuracy>> modeOutputs;
-      report.modes = compareModes(*imported, parsed->options, planning, accuracyRun, runInputs,
-                                  &modeOutputs,
-                                  [&](const std::string &step) { progress.step(step); });
-      progress.end();
-      if (flags->searchTarget) {
-        progress.begin("search precision");
-        SearchSettings settings;
-        settings.target = *flags->searchTarget;
-        settings.budget = flags->searchBudget;
-        settings.planning = planning;
-        settings.onStep = [&](const std::string &step) { progress.step(step); };
-        SearchOutcome outcome = searchPrecision(*imported, parsed->options, settings, accuracyRun,
-                                                runInputs, report.modes, modeOutputs);
-        progress.end();
-        searchText = searchSummary(outcome, settings, report.modes, modeOutputs, runInputs.from,
-                                   terminalWidth());
-        if (outcome.kind != SearchOutcome::Kind::Found &&
-            outcome.kind != SearchOutcome::Kind::BuiltInMode) {
-          std::cout << ascendprec::report::wrapText(
-              modeComparisonTable(report.modes, report.socVersion, runInputs.from) + "\n" +
-                  searchText,
-              terminalWidth());
-          llvm::errs() << "prec-compile: error: --search-precision: " << outcome.message
-                       << "; nothing was written\n";
-          return UserError;
-        }
-        std::string problem = writeAndCheckSearchFiles(
-            out->stagedPath(OutputFolder::kSearchFolder), outcome, parsed->options, settings,
-            *imported,
-            searchJson(outcome, settings, report.modes, modeOutputs, report.socVersion,
-                       runInputs.from));
-        if (!problem.empty()) {
-          llvm::errs() << "prec-compile: " << problem << "\n";
-          return problem.rfind("internal error", 0) == 0 ? InternalError : UserError;
-        }
-        report.search = searchReport(outcome, settings, report.modes, modeOutputs);
-      }
-      std::string soc = report.socVersion;
-      if (!writeText(out->stagedPath("compare.json"),
-                     modeComparisonJson(report.modes, soc, runInputs.from))) {
-        llvm::errs() << "error: cannot write " << out->stagedPath("compare.json") << "\n";
-        return UserError;
-      }
-      modeTable = modeComparisonTable(report.modes, soc, runInputs.from);
-    }
-  }
 
   progress.begin("write outputs");
-  // The report files are formatted (from `report`, not the IR) while
-  // kernels.mlir and planned.mlir may still be printing: on large models
-  // these three are most of the writing time.
-  if (!kernelsWritten.valid())
-    startWritingKernels();
-  mlir::LogicalResult reported = ascendprec::report::writeReportFiles(
-      *module, report, ascendprec::report::ReportFiles::besides(out->stagedPath("report.json")));
-  bool wrote = plannedWritten.get();
-  if (!kernelsWritten.get() && wrote) {
-    wrote = false;
-    writeError = kernelsError;
-  }
-  if (mlir::failed(reported))
-    return UserError;
   std::vector<std::string> written;
-  bool committed = wrote && out->commit(written, folderError);
+  session::Status wrote = session.write(*out, written);
   progress.end();
-  if (!committed) {
-    llvm::errs() << "<command line>: error: "
-                 << (wrote ? folderError : writeError) << "\n";
-    return UserError;
-  }
-  std::string files;
-  for (size_t i = 0; i < written.size(); ++i)
-    files += (i ? ", " : " ") + written[i];
-  std::string where = policy::escapeForDisplay(*output);
-  if (quiet) {
-    // Only the diagnostics (printed as they happened) and one line.
-    std::cout << ascendprec::report::reportSummaryLine(report);
-    if (accuracy) {
-      double worst = 0;
-      for (const OutputAccuracy &output : accuracy->outputs)
-        worst = std::max(worst, output.vsReference.relRmse);
-      std::cout << "; measured output error " << ascendprec::report::errorCell(worst)
-                << " (rel rmse vs fp32)";
-    }
-    if (report.search)
-      std::cout << "; search for " << report.search->target << ": "
-                << policy::escapeForDisplay(report.search->result) << ", est. "
-                << std::string(llvm::formatv("{0:F1}", report.search->estDeviceUs)) << " us, "
-                << report.search->values;
-    std::cout << "; outputs in " << where << "\n";
-    exitWithoutTeardown(Success);
-    return Success;
-  }
-  // Prose is wrapped to the terminal; the tables are fitted to it.
-  const unsigned width = terminalWidth();
-  std::string text = ascendprec::report::reportSummaryLine(report) + "\n" +
-                     ascendprec::report::reportTerminalTable(report, width);
-  if (std::string time = ascendprec::report::reportTimeLine(report); !time.empty())
-    text += "\n" + time;
-  if (size_t count = report.diagnostics.size())
-    text += "\n" + std::to_string(count) + (count == 1 ? " diagnostic" : " diagnostics") +
-            " (printed above, also in report.txt)\n";
-  if (accuracy)
-    text += "\n" + accuracySummary(*accuracy, accuracyRun, *flags->run);
-  if (!modeTable.empty())
-    text += "\n" + modeTable;
-  if (!searchText.empty())
-    text += "\n" + searchText + "Files in " + where +
-            "/search: options.json reproduces the plan found (prec-compile MODEL "
-            "--session_options=" +
-            where + "/search/options.json --output=NEW_FOLDER); the other outputs in " + where +
-            " describe the plan of the options given (" + report.precisionMode + ")\n";
-  text += "\nFull table in report.txt. Outputs in " + where + ":" + files + "\n";
-  std::cout << ascendprec::report::wrapText(text, width);
+  if (!wrote)
+    return failed(wrote);
+  std::string where = policy::escapeForDisplay(flags->output);
+  if (flags->quiet)
+    std::cout << quietSummary(session, where); // the diagnostics were printed as they came
+  else // prose is wrapped to the terminal; the tables are fitted to it
+    std::cout << report::wrapText(
+        fullSummary(session, *flags, where, written, terminalWidth()), terminalWidth());
   exitWithoutTeardown(Success);
   return Success;
 }

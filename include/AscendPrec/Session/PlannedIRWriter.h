@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_PLANNEDIRWRITER_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_PLANNEDIRWRITER_H
+#ifndef ASCENDPREC_SESSION_PLANNEDIRWRITER_H
+#define ASCENDPREC_SESSION_PLANNEDIRWRITER_H
 
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// Constants with more elements than this are elided unless `fullConstants`.
 constexpr int64_t kElideConstantsLargerThan = 16;
@@ -29,6 +29,6 @@ constexpr int64_t kElideConstantsLargerThan = 16;
 bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullConstants,
                     std::string &error);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_PLANNEDIRWRITER_H
+#endif // ASCENDPREC_SESSION_PLANNEDIRWRITER_H

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_OUTPUTFOLDER_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_OUTPUTFOLDER_H
+#ifndef ASCENDPREC_SESSION_OUTPUTFOLDER_H
+#define ASCENDPREC_SESSION_OUTPUTFOLDER_H
 
 #include <filesystem>
 #include <memory>
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 class OutputFolder {
 public:
@@ -79,6 +79,9 @@ private:
   std::mutex mutex; ///< commit() vs. discard() from the interrupt thread
 };
 
-} // namespace ascendprec::driver
+/// Writes `text` to `path` (a staged output); false when it cannot.
+bool writeTextFile(const std::string &path, const std::string &text);
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_OUTPUTFOLDER_H
+} // namespace ascendprec::session
+
+#endif // ASCENDPREC_SESSION_OUTPUTFOLDER_H

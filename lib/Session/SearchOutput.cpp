@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SearchOutput.h"
+#include "AscendPrec/Session/SearchOutput.h"
 
-#include "OptionsJson.h"
+#include "AscendPrec/Session/OptionsJson.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 #include "AscendPrec/Policy/JsonOutput.h"
@@ -26,11 +26,11 @@
 
 using namespace mlir;
 using namespace ascendprec;
-using namespace ascendprec::driver;
+using namespace ascendprec::session;
 namespace fs = std::filesystem;
 
 std::vector<std::pair<std::string, std::string>>
-driver::searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &effectiveOptions,
+session::searchFiles(const SearchOutcome &outcome, const policy::SessionOptions &effectiveOptions,
                     const SearchSettings &settings) {
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> header = {
@@ -123,7 +123,7 @@ std::string resultName(const SearchOutcome &outcome) {
 
 } // namespace
 
-std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
+std::string session::searchSummary(const SearchOutcome &outcome, const SearchSettings &settings,
                                   const std::vector<report::ReportModeComparison> &modes,
                                   const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
                                   const std::string &inputsFrom, unsigned width) {
@@ -211,7 +211,7 @@ std::string driver::searchSummary(const SearchOutcome &outcome, const SearchSett
   return text;
 }
 
-std::string driver::searchJson(const SearchOutcome &outcome, const SearchSettings &settings,
+std::string session::searchJson(const SearchOutcome &outcome, const SearchSettings &settings,
                                const std::vector<report::ReportModeComparison> &modes,
                                const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
                                const std::string &soc, const std::string &inputsFrom) {
@@ -303,7 +303,7 @@ std::string driver::searchJson(const SearchOutcome &outcome, const SearchSetting
   return text;
 }
 
-std::string driver::writeAndCheckSearchFiles(const std::string &folder,
+std::string session::writeAndCheckSearchFiles(const std::string &folder,
                                              const SearchOutcome &outcome,
                                              const policy::SessionOptions &effectiveOptions,
                                              const SearchSettings &settings, ModuleOp imported,
@@ -342,7 +342,7 @@ std::string driver::writeAndCheckSearchFiles(const std::string &folder,
 }
 
 report::ReportSearch
-driver::searchReport(const SearchOutcome &outcome, const SearchSettings &settings,
+session::searchReport(const SearchOutcome &outcome, const SearchSettings &settings,
                      const std::vector<report::ReportModeComparison> &modes,
                      const std::vector<std::vector<OutputAccuracy>> &modeOutputs) {
   auto valuesText = [&](const std::vector<OutputAccuracy> &outputs) {

@@ -1,14 +1,14 @@
 //===- OptionsJson.h - session options written back as a file -------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_OPTIONSJSON_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_OPTIONSJSON_H
+#ifndef ASCENDPREC_SESSION_OPTIONSJSON_H
+#define ASCENDPREC_SESSION_OPTIONSJSON_H
 
 #include "AscendPrec/Policy/Options.h"
 
 #include <map>
 #include <string>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// `options` as a session-options file (OP-1): paths absolute, integers and
 /// booleans as JSON numbers and booleans. `replaced` sets (or, with an empty
@@ -17,6 +17,6 @@ namespace ascendprec::driver {
 std::string effectiveOptionsJson(const policy::SessionOptions &options,
                                  const std::map<std::string, std::string> &replaced = {});
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_OPTIONSJSON_H
+#endif // ASCENDPREC_SESSION_OPTIONSJSON_H

@@ -1,7 +1,7 @@
 //===- ModelLoader.h - read a model into the ascend dialect ---------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
+#ifndef ASCENDPREC_SESSION_MODELLOADER_H
+#define ASCENDPREC_SESSION_MODELLOADER_H
 
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// Reads `.mlir` (ascend dialect) or `.onnx`; reports errors through the
 /// context's diagnostics and returns null on failure.
@@ -20,6 +20,6 @@ mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
           const ascendprec::ONNXImportOptions &importOptions = {});
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_MODELLOADER_H
+#endif // ASCENDPREC_SESSION_MODELLOADER_H

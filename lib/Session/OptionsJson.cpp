@@ -1,6 +1,6 @@
 //===- OptionsJson.cpp - session options written back as a file -----------===//
 
-#include "OptionsJson.h"
+#include "AscendPrec/Session/OptionsJson.h"
 
 #include "AscendPrec/Policy/JsonOutput.h"
 
@@ -12,7 +12,7 @@
 using namespace ascendprec;
 namespace fs = std::filesystem;
 
-std::string driver::effectiveOptionsJson(const policy::SessionOptions &options,
+std::string session::effectiveOptionsJson(const policy::SessionOptions &options,
                                          const std::map<std::string, std::string> &replaced) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -1,6 +1,6 @@
 //===- ModelLoader.cpp - read a model into the ascend dialect -------------===//
 
-#include "ModelLoader.h"
+#include "AscendPrec/Session/ModelLoader.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/InputFile.h"
@@ -10,7 +10,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
@@ -56,4 +56,4 @@ loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext
   return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
 }
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session

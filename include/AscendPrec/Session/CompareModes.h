@@ -7,10 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_COMPAREMODES_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_COMPAREMODES_H
+#ifndef ASCENDPREC_SESSION_COMPAREMODES_H
+#define ASCENDPREC_SESSION_COMPAREMODES_H
 
-#include "Accuracy.h"
+#include "AscendPrec/Session/Accuracy.h"
+#include "AscendPrec/Session/RunInputs.h"
 
 #include "AscendPrec/Policy/Options.h"
 #include "AscendPrec/Policy/Policy.h"
@@ -23,15 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace ascendprec::driver {
-
-/// What a run feeds the model, shared by every mode.
-struct RunInputs {
-  std::vector<runtime::HostTensor> inputs;
-  std::vector<NamedTensor> expected;
-  std::vector<std::string> outputNames;
-  std::string from; ///< "random (...)" or the --run folder
-};
+namespace ascendprec::session {
 
 struct ModeComparisonOptions {
   bool keepIoDtypes = true, fusionRespectsPins = false;
@@ -74,6 +67,6 @@ std::string modeComparisonTable(const std::vector<report::ReportModeComparison> 
 std::string modeComparisonJson(const std::vector<report::ReportModeComparison> &modes,
                                const std::string &soc, const std::string &inputsFrom);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_COMPAREMODES_H
+#endif // ASCENDPREC_SESSION_COMPAREMODES_H

@@ -12,11 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
+#ifndef ASCENDPREC_SESSION_PRECISIONSEARCH_H
+#define ASCENDPREC_SESSION_PRECISIONSEARCH_H
 
-#include "Accuracy.h"
-#include "CompareModes.h"
+#include "AscendPrec/Session/Accuracy.h"
+#include "AscendPrec/Session/CompareModes.h"
 
 #include "AscendPrec/Policy/AccuracyTarget.h"
 #include "AscendPrec/Policy/PrecisionEdits.h"
@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 struct SearchSettings {
   policy::AccuracyTarget target;
@@ -121,6 +121,6 @@ std::string formatTargetValue(policy::AccuracyMetric metric, double value);
 /// "logits: cosine 0.999912345", "max_rel_err 1.20e-03".
 std::string conditionValueText(const policy::AccuracyCondition &condition, double value);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_PRECISIONSEARCH_H
+#endif // ASCENDPREC_SESSION_PRECISIONSEARCH_H

@@ -1,15 +1,15 @@
 //===- SearchOutput.h - what a precision search writes and prints ---------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_SEARCHOUTPUT_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_SEARCHOUTPUT_H
+#ifndef ASCENDPREC_SESSION_SEARCHOUTPUT_H
+#define ASCENDPREC_SESSION_SEARCHOUTPUT_H
 
-#include "PrecisionSearch.h"
+#include "AscendPrec/Session/PrecisionSearch.h"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// The files of search/ for `outcome` (Found or BuiltInMode), by name:
 /// options.json (whose paths are relative to it), keep_dtype.cfg and
@@ -46,6 +46,6 @@ std::string searchJson(const SearchOutcome &outcome, const SearchSettings &setti
                        const std::vector<std::vector<OutputAccuracy>> &modeOutputs,
                        const std::string &soc, const std::string &inputsFrom);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_SEARCHOUTPUT_H
+#endif // ASCENDPREC_SESSION_SEARCHOUTPUT_H

@@ -1,6 +1,6 @@
 //===- CompareModes.cpp - --compare-modes ---------------------------------===//
 
-#include "CompareModes.h"
+#include "AscendPrec/Session/CompareModes.h"
 
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
@@ -19,7 +19,7 @@
 
 using namespace mlir;
 using namespace ascendprec;
-using namespace ascendprec::driver;
+using namespace ascendprec::session;
 
 namespace {
 
@@ -44,11 +44,11 @@ std::string firstLine(const std::string &text) {
 
 } // namespace
 
-bool driver::isLowPrecisionDType(const std::string &dtype) {
+bool session::isLowPrecisionDType(const std::string &dtype) {
   return dtype == "float16" || dtype == "bfloat16" || dtype == "f16" || dtype == "bf16";
 }
 
-const std::vector<std::string> &driver::comparedModes() {
+const std::vector<std::string> &session::comparedModes() {
   static const std::vector<std::string> modes = {
       "force_fp16",         "allow_mix_precision",      "allow_fp32_to_fp16",
       "must_keep_origin_dtype", "force_fp32",           "cube_fp16in_fp32out",
@@ -56,7 +56,7 @@ const std::vector<std::string> &driver::comparedModes() {
   return modes;
 }
 
-void driver::countLowPrecision(const report::ReportData &report, int64_t &lowPrecisionOps,
+void session::countLowPrecision(const report::ReportData &report, int64_t &lowPrecisionOps,
                                int64_t &casts) {
   lowPrecisionOps = casts = 0;
   for (const report::ReportNode &node : report.nodes) {
@@ -67,7 +67,7 @@ void driver::countLowPrecision(const report::ReportData &report, int64_t &lowPre
   }
 }
 
-OwningOpRef<ModuleOp> driver::planAndLower(ModuleOp imported,
+OwningOpRef<ModuleOp> session::planAndLower(ModuleOp imported,
                                            std::shared_ptr<const policy::Policy> policy,
                                            const ModeComparisonOptions &planning,
                                            report::ReportData &report, std::string &why) {
@@ -140,7 +140,7 @@ OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOpti
 } // namespace
 
 std::vector<report::ReportModeComparison>
-driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
+session::compareModes(ModuleOp imported, const policy::SessionOptions &options,
                      const ModeComparisonOptions &planning, const AccuracyRun &run,
                      const RunInputs &inputs,
                      std::vector<std::vector<OutputAccuracy>> *outputs,
@@ -195,7 +195,7 @@ driver::compareModes(ModuleOp imported, const policy::SessionOptions &options,
   return rows;
 }
 
-std::string driver::modeComparisonTable(const std::vector<report::ReportModeComparison> &modes,
+std::string session::modeComparisonTable(const std::vector<report::ReportModeComparison> &modes,
                                         const std::string &soc, const std::string &inputsFrom) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -217,7 +217,7 @@ std::string driver::modeComparisonTable(const std::vector<report::ReportModeComp
   return text;
 }
 
-std::string driver::modeComparisonJson(const std::vector<report::ReportModeComparison> &modes,
+std::string session::modeComparisonJson(const std::vector<report::ReportModeComparison> &modes,
                                        const std::string &soc, const std::string &inputsFrom) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -1,6 +1,6 @@
 //===- Accuracy.cpp - running a plan against its fp32 reference -----------===//
 
-#include "Accuracy.h"
+#include "AscendPrec/Session/Accuracy.h"
 
 #include "AscendPrec/Execution/KernelCache.h"
 
@@ -14,7 +14,7 @@
 
 using namespace mlir;
 using namespace ascendprec;
-using namespace ascendprec::driver;
+using namespace ascendprec::session;
 using runtime::ElementType;
 using runtime::HostTensor;
 
@@ -56,7 +56,7 @@ void forEachValue(const HostTensor &actual, const HostTensor *reference, Visit v
 
 } // namespace
 
-ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &reference) {
+ErrorStats session::compareTensors(const HostTensor &actual, const HostTensor &reference) {
   ErrorStats stats;
   int64_t count = actual.numElements();
   if (actual.shape() != reference.shape()) {
@@ -116,7 +116,7 @@ ErrorStats driver::compareTensors(const HostTensor &actual, const HostTensor &re
   return stats;
 }
 
-bool driver::withinTolerance(const HostTensor &actual, const HostTensor &expected, double rtol,
+bool session::withinTolerance(const HostTensor &actual, const HostTensor &expected, double rtol,
                              double atol) {
   if (actual.shape() != expected.shape())
     return false;
@@ -201,7 +201,7 @@ constexpr double kJumpFactor = 10.0;
 } // namespace
 
 std::optional<AccuracyResult>
-driver::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vector<HostTensor> &inputs,
+session::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::vector<HostTensor> &inputs,
                         const std::vector<NamedTensor> &expected,
                         const std::vector<std::string> &outputNames,
                         std::vector<std::string> &problems, std::string &error) {
@@ -386,7 +386,7 @@ void writeStats(llvm::json::OStream &json, const ErrorStats &stats) {
 
 } // namespace
 
-std::string driver::accuracyJson(const AccuracyResult &result, const AccuracyRun &run,
+std::string session::accuracyJson(const AccuracyResult &result, const AccuracyRun &run,
                                  const std::string &inputsFrom) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H
+#ifndef ASCENDPREC_SESSION_ACCURACY_H
+#define ASCENDPREC_SESSION_ACCURACY_H
 
-#include "RunIo.h"
+#include "AscendPrec/Session/RunIo.h"
 
 #include "AscendPrec/Execution/GraphRun.h"
 
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// How far `actual` is from `reference`, element by element.
 struct ErrorStats {
@@ -97,6 +97,6 @@ std::optional<AccuracyResult> measureAccuracy(mlir::ModuleOp kernels, const Accu
 std::string accuracyJson(const AccuracyResult &result, const AccuracyRun &run,
                          const std::string &inputsFrom);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_ACCURACY_H
+#endif // ASCENDPREC_SESSION_ACCURACY_H

@@ -1,6 +1,6 @@
 //===- ModelIo.cpp - ATC's --input_fp16_nodes and --output_type -----------===//
 
-#include "ModelIo.h"
+#include "AscendPrec/Session/ModelIo.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
@@ -10,7 +10,7 @@
 using namespace mlir;
 using namespace ascendprec;
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 namespace {
 
@@ -130,4 +130,4 @@ LogicalResult applyModelIo(ModuleOp module, const policy::ModelInputOptions &opt
   return success();
 }
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session

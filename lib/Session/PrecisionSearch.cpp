@@ -1,6 +1,6 @@
 //===- PrecisionSearch.cpp - --search-precision ---------------------------===//
 
-#include "PrecisionSearch.h"
+#include "AscendPrec/Session/PrecisionSearch.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 
@@ -16,7 +16,7 @@
 
 using namespace mlir;
 using namespace ascendprec;
-using namespace ascendprec::driver;
+using namespace ascendprec::session;
 
 namespace {
 
@@ -527,7 +527,7 @@ void Searcher::search() {
 
 } // namespace
 
-std::string driver::formatTargetValue(policy::AccuracyMetric metric, double value) {
+std::string session::formatTargetValue(policy::AccuracyMetric metric, double value) {
   char text[32];
   if (std::isnan(value))
     return "NaN";
@@ -540,13 +540,13 @@ std::string driver::formatTargetValue(policy::AccuracyMetric metric, double valu
   return text;
 }
 
-std::string driver::conditionValueText(const policy::AccuracyCondition &condition,
+std::string session::conditionValueText(const policy::AccuracyCondition &condition,
                                        double value) {
   return (condition.output.empty() ? "" : policy::escapeForDisplay(condition.output) + ": ") +
          policy::accuracyMetricName(condition.metric) + " " + formatTargetValue(condition.metric, value);
 }
 
-std::string driver::checkTargetOutputs(const policy::AccuracyTarget &target,
+std::string session::checkTargetOutputs(const policy::AccuracyTarget &target,
                                        const std::vector<std::string> &outputNames) {
   for (const policy::AccuracyCondition &condition : target.conditions) {
     if (condition.output.empty() || llvm::is_contained(outputNames, condition.output))
@@ -561,7 +561,7 @@ std::string driver::checkTargetOutputs(const policy::AccuracyTarget &target,
   return "";
 }
 
-std::vector<double> driver::targetValues(const policy::AccuracyTarget &target,
+std::vector<double> session::targetValues(const policy::AccuracyTarget &target,
                                          const std::vector<OutputAccuracy> &outputs) {
   std::vector<double> values;
   for (const policy::AccuracyCondition &condition : target.conditions) {
@@ -583,7 +583,7 @@ std::vector<double> driver::targetValues(const policy::AccuracyTarget &target,
   return values;
 }
 
-bool driver::meetsTarget(const policy::AccuracyTarget &target,
+bool session::meetsTarget(const policy::AccuracyTarget &target,
                          const std::vector<OutputAccuracy> &outputs) {
   std::vector<double> values = targetValues(target, outputs);
   for (size_t i = 0; i < values.size(); ++i)
@@ -593,7 +593,7 @@ bool driver::meetsTarget(const policy::AccuracyTarget &target,
 }
 
 std::pair<policy::PrecisionEdits, std::vector<std::string>>
-driver::editsByFile(const policy::PrecisionEdits &edits, bool typesInMixList) {
+session::editsByFile(const policy::PrecisionEdits &edits, bool typesInMixList) {
   policy::PrecisionEdits keep = edits;
   std::vector<std::string> blackTypes;
   if (typesInMixList)
@@ -602,7 +602,7 @@ driver::editsByFile(const policy::PrecisionEdits &edits, bool typesInMixList) {
 }
 
 std::optional<size_t>
-driver::fastestModeMeeting(const policy::AccuracyTarget &target,
+session::fastestModeMeeting(const policy::AccuracyTarget &target,
                            const std::vector<report::ReportModeComparison> &modes,
                            const std::vector<std::vector<OutputAccuracy>> &modeOutputs) {
   std::optional<size_t> fastest;
@@ -613,7 +613,7 @@ driver::fastestModeMeeting(const policy::AccuracyTarget &target,
   return fastest;
 }
 
-SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOptions &options,
+SearchOutcome session::searchPrecision(ModuleOp imported, const policy::SessionOptions &options,
                                       const SearchSettings &settings, const AccuracyRun &run,
                                       const RunInputs &inputs,
                                       const std::vector<report::ReportModeComparison> &modes,
@@ -738,7 +738,7 @@ SearchOutcome driver::searchPrecision(ModuleOp imported, const policy::SessionOp
   return outcome;
 }
 
-bool driver::samePlan(const report::ReportData &a, const report::ReportData &b,
+bool session::samePlan(const report::ReportData &a, const report::ReportData &b,
                       std::string &difference) {
   std::map<std::string, const report::ReportNode *> byName;
   for (const report::ReportNode &node : b.nodes)

@@ -1,6 +1,6 @@
 //===- PlannedIRWriter.cpp - planned.mlir without copies of the weights ---===//
 
-#include "PlannedIRWriter.h"
+#include "AscendPrec/Session/PlannedIRWriter.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 
@@ -12,7 +12,7 @@
 #include <cctype>
 #include <mutex>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 namespace {
 
@@ -168,4 +168,4 @@ bool writePlannedIR(const std::string &path, mlir::ModuleOp module, bool fullCon
   return true;
 }
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session

@@ -1,6 +1,6 @@
 //===- OutputFolder.cpp - the folder prec-compile writes, safely ----------===//
 
-#include "OutputFolder.h"
+#include "AscendPrec/Session/OutputFolder.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -22,7 +22,7 @@
 
 namespace fs = std::filesystem;
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 namespace {
 
@@ -441,4 +441,10 @@ void OutputFolder::discardActive() {
     active->discard();
 }
 
-} // namespace ascendprec::driver
+bool writeTextFile(const std::string &path, const std::string &text) {
+  std::ofstream stream(path, std::ios::binary);
+  stream << text;
+  return static_cast<bool>(stream);
+}
+
+} // namespace ascendprec::session

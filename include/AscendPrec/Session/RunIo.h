@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
+#ifndef ASCENDPREC_SESSION_RUNIO_H
+#define ASCENDPREC_SESSION_RUNIO_H
 
 #include "AscendPrec/Runtime/HostTensor.h"
 
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 struct NamedTensor {
   std::string name;
@@ -65,6 +65,6 @@ std::optional<std::vector<InputRange>> parseInputRanges(const std::string &text,
 runtime::HostTensor randomTensor(runtime::ElementType type, const std::vector<int64_t> &shape,
                                  uint64_t &state, const InputRange *range = nullptr);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_RUNIO_H
+#endif // ASCENDPREC_SESSION_RUNIO_H

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ASCENDPREC_TOOLS_PREC_COMPILE_MODELIO_H
-#define ASCENDPREC_TOOLS_PREC_COMPILE_MODELIO_H
+#ifndef ASCENDPREC_SESSION_MODELIO_H
+#define ASCENDPREC_SESSION_MODELIO_H
 
 #include "AscendPrec/Policy/ModelInputs.h"
 #include "mlir/IR/BuiltinOps.h"
 
-namespace ascendprec::driver {
+namespace ascendprec::session {
 
 /// Applies --input_fp16_nodes and --output_type to `module`'s entry function.
 /// Inputs are found by their model name (the `ascend.name` argument
@@ -22,6 +22,6 @@ namespace ascendprec::driver {
 mlir::LogicalResult applyModelIo(mlir::ModuleOp module,
                                  const policy::ModelInputOptions &options);
 
-} // namespace ascendprec::driver
+} // namespace ascendprec::session
 
-#endif // ASCENDPREC_TOOLS_PREC_COMPILE_MODELIO_H
+#endif // ASCENDPREC_SESSION_MODELIO_H

@@ -1,6 +1,6 @@
 //===- RunIo.cpp - TensorProto files and random inputs --------------------===//
 
-#include "RunIo.h"
+#include "AscendPrec/Session/RunIo.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -17,7 +17,7 @@
 #include <sstream>
 
 using namespace ascendprec;
-using namespace ascendprec::driver;
+using namespace ascendprec::session;
 using runtime::ElementType;
 using runtime::HostTensor;
 namespace fs = std::filesystem;
@@ -64,7 +64,7 @@ int32_t dataTypeOf(ElementType type) {
 
 } // namespace
 
-std::optional<NamedTensor> driver::readTensorFile(const std::string &path, std::string &error) {
+std::optional<NamedTensor> session::readTensorFile(const std::string &path, std::string &error) {
   std::string bytes, why;
   std::optional<policy::InputFile> file = policy::InputFile::open(path, why);
   if (!file || !file->read(bytes, why)) {
@@ -148,7 +148,7 @@ std::optional<NamedTensor> driver::readTensorFile(const std::string &path, std::
   return NamedTensor{proto.name(), tensor};
 }
 
-bool driver::writeTensorFile(const std::string &path, const std::string &name,
+bool session::writeTensorFile(const std::string &path, const std::string &name,
                              const HostTensor &tensor, std::string &error) {
   onnx::TensorProto proto;
   proto.set_name(name);
@@ -164,7 +164,7 @@ bool driver::writeTensorFile(const std::string &path, const std::string &name,
   return true;
 }
 
-std::optional<RunFolder> driver::readRunFolder(const std::string &folder, size_t inputCount,
+std::optional<RunFolder> session::readRunFolder(const std::string &folder, size_t inputCount,
                                                std::string &error) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) {
@@ -226,7 +226,7 @@ std::optional<RunFolder> driver::readRunFolder(const std::string &folder, size_t
   return run;
 }
 
-std::optional<std::vector<InputRange>> driver::parseInputRanges(const std::string &text,
+std::optional<std::vector<InputRange>> session::parseInputRanges(const std::string &text,
                                                                 std::string &error) {
   std::vector<InputRange> ranges;
   llvm::SmallVector<llvm::StringRef> entries;
@@ -269,7 +269,7 @@ std::optional<std::vector<InputRange>> driver::parseInputRanges(const std::strin
   return ranges;
 }
 
-HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &shape,
+HostTensor session::randomTensor(ElementType type, const std::vector<int64_t> &shape,
                                 uint64_t &state, const InputRange *range) {
   HostTensor tensor(type, shape);
   std::mt19937_64 generator(state);
@@ -297,7 +297,7 @@ HostTensor driver::randomTensor(ElementType type, const std::vector<int64_t> &sh
 }
 
 std::vector<std::optional<std::vector<int64_t>>>
-driver::readShapeDecidingInputs(const std::string &folder) {
+session::readShapeDecidingInputs(const std::string &folder) {
   std::vector<std::optional<std::vector<int64_t>>> values;
   for (size_t i = 0;; ++i) {
     std::string path = (fs::path(folder) / ("input_" + std::to_string(i) + ".pb")).string();

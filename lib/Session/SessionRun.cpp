@@ -1,0 +1,151 @@
+//===- SessionRun.cpp - run, compare the modes, search --------------------===//
+
+#include "AscendPrec/Session/Session.h"
+
+#include "AscendPrec/Session/CompareModes.h"
+#include "AscendPrec/Session/HostRun.h"
+#include "AscendPrec/Session/SearchOutput.h"
+
+#include <cstring>
+#include <fstream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+using namespace ascendprec;
+using namespace ascendprec::session;
+
+Status Session::run(const InputSource &source, const RunSettings &run, OutputFolder *out) {
+  if (Status ready = expect(isPlanned && !isWritten, "a run", "plan() (and comes before write())");
+      !ready)
+    return ready;
+  if (Status ready = expect(!accuracyResult, "a run", "a session of its own: one run per session");
+      !ready)
+    return ready;
+  runSettings.threads = run.threads;
+  runSettings.iterations = run.iterations;
+  runSettings.seed = run.seed;
+  runSettings.ranges = run.ranges;
+  runSettings.modelConstants = modelConstants;
+  // The JIT adds dialects and translations to the context, which must not
+  // change while planned.mlir is printed from it.
+  if (plannedWritten.valid())
+    plannedWritten.wait();
+#if defined(__GLIBC__)
+  // A run allocates and frees a tensor per launch, of a few hundred KiB
+  // to many MiB. glibc would move its mmap threshold up past each large
+  // block freed, after which such blocks come from the heap and stay
+  // there: each further iteration, the reference run and the modes of
+  // --compare-modes then add to the peak (MobileNet's block: 177 -> 147
+  // MB, BERT's: 240 -> 197 MB at 5 iterations, same speed). Not earlier:
+  // planning a 200k-node graph is 5% slower with a fixed threshold.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+  begin("run on the host");
+  Status status = [&]() -> Status {
+    if (!kernels)
+      return ErrorText("", Error::Kind::Internal)
+             << "a run needs the plan's kernels, and lowering failed (see the warning above)";
+    mlir::func::FuncOp graph = graphOf(*kernels);
+    if (!graph)
+      return Status::internal("the kernels have no graph function");
+    inputs = {};
+    if (Status prepared = prepareRunInputs(graph, source, runSettings, inputs); !prepared)
+      return prepared;
+    if (Status ran = runOnHost(*kernels, runSettings, inputs, accuracyResult); !ran)
+      return ran;
+    if (out)
+      if (Status staged = stageRunFiles(*accuracyResult, runSettings, inputs, *out); !staged)
+        return staged;
+    recordAccuracy(*accuracyResult, reportData);
+    return {};
+  }();
+  end();
+  if (!status)
+    accuracyResult.reset();
+  else
+    runStagedInto = out;
+  return status;
+}
+
+Status Session::compareModes(OutputFolder *out) {
+  if (Status ready = expect(accuracyResult && !isWritten, "comparing the modes",
+                            "a run (and comes before write())");
+      !ready)
+    return ready;
+  if (Status ready = expect(static_cast<bool>(imported), "comparing the modes",
+                            "PlanSettings::keepImported set before plan()");
+      !ready)
+    return ready;
+  begin("compare precision modes");
+  ModeComparisonOptions planning;
+  planning.keepIoDtypes = settings.keepIoDtypes;
+  planning.fusionRespectsPins = settings.fusionRespectsPins;
+  modeResults.clear();
+  reportData.modes = session::compareModes(*imported, sessionOptions, planning, runSettings,
+                                           inputs, &modeResults,
+                                           [this](const std::string &step) { observer->step(step); });
+  end();
+  modesCompared = true;
+  if (out) {
+    std::string path = out->stagedPath("compare.json");
+    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from)))
+      return Status::user("", "cannot write " + path);
+    compareStagedInto = out;
+  }
+  return {};
+}
+
+Status Session::searchPrecision(const policy::AccuracyTarget &target, unsigned budget,
+                                OutputFolder *out) {
+  if (Status ready = expect(modesCompared && !isWritten, "a precision search",
+                            "compareModes() (and comes before write())");
+      !ready)
+    return ready;
+  if (std::string problem = checkTargetOutputs(target, inputs.outputNames); !problem.empty())
+    return Status::user("<command line>", problem);
+  begin("search precision");
+  search = {};
+  search.target = target;
+  search.budget = budget;
+  search.planning.keepIoDtypes = settings.keepIoDtypes;
+  search.planning.fusionRespectsPins = settings.fusionRespectsPins;
+  search.onStep = [this](const std::string &step) { observer->step(step); };
+  outcome = session::searchPrecision(*imported, sessionOptions, search, runSettings, inputs,
+                                     reportData.modes, modeResults);
+  end();
+  if (outcome->kind != SearchOutcome::Kind::Found &&
+      outcome->kind != SearchOutcome::Kind::BuiltInMode)
+    return Status::user("", "--search-precision: " + outcome->message + "; nothing was written");
+  reportData.search = searchReport(*outcome, search, reportData.modes, modeResults);
+  if (out)
+    return stageSearchFiles(*out);
+  return {};
+}
+
+Status Session::stageSearchFiles(OutputFolder &out) {
+  std::string problem = writeAndCheckSearchFiles(
+      out.stagedPath(OutputFolder::kSearchFolder), *outcome, sessionOptions, search, *imported,
+      searchJson(*outcome, search, reportData.modes, modeResults, reportData.socVersion,
+                 inputs.from));
+  if (problem.rfind("internal error: ", 0) == 0)
+    return Status::internal(problem.substr(std::strlen("internal error: ")));
+  if (!problem.empty())
+    return Status::user("", problem);
+  searchStagedInto = &out;
+  return {};
+}
+
+Status Session::stageMeasurements(OutputFolder &out) {
+  if (accuracyResult && runStagedInto != &out)
+    if (Status staged = stageRunFiles(*accuracyResult, runSettings, inputs, out); !staged)
+      return staged;
+  if (modesCompared && compareStagedInto != &out) {
+    std::string path = out.stagedPath("compare.json");
+    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from)))
+      return Status::user("", "cannot write " + path);
+  }
+  if (outcome && reportData.search && searchStagedInto != &out)
+    return stageSearchFiles(out);
+  return {};
+}
