@@ -10,14 +10,16 @@ REQUIRED=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   nlohmann-json3-dev libgtest-dev libgmock-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
+  python3-dev pybind11-dev
 )
 # Faster builds; the build falls back to the system compiler without them.
 FAST=(clang-22 lld-22 ccache)
 # Sanitizer and libFuzzer runtimes for clang-22 (scripts/test.sh --sanitize, fuzzers).
 RUNTIMES=(libclang-rt-22-dev)
-# Test-only: lit timeouts, ONNX model generation, the ONNX test-data sweep and
-# the HTML report's browser test (headless chromium).
-TESTS=(python3-psutil python3-onnx python3-numpy libonnx-testdata chromium)
+# Test-only: lit timeouts, ONNX model generation, the ONNX test-data sweep,
+# the HTML report's browser test (headless chromium) and the Python
+# package's tests (pytest; numpy is also what the package hands arrays in).
+TESTS=(python3-psutil python3-onnx python3-numpy python3-pytest libonnx-testdata chromium)
 
 PACKAGES=("${REQUIRED[@]}" "${FAST[@]}" "${RUNTIMES[@]}" "${TESTS[@]}")
 

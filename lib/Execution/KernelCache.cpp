@@ -18,6 +18,7 @@
 #include <random>
 #include <sstream>
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,10 +159,18 @@ const std::string &KernelCache::environmentKey() {
     std::sort(names.begin(), names.end());
     for (const std::string &name : names)
       text += " " + name;
-    // The tool's own build: a rebuilt code generator may compile the same
-    // IR differently (size and modification time of the executable).
+    // The engine's own build: a rebuilt code generator may compile the same
+    // IR differently (size and modification time of the file holding this
+    // code: the executable, or the Python extension that embeds it).
     struct stat self;
-    if (::stat("/proc/self/exe", &self) == 0)
+    Dl_info info;
+    const char *file = ::dladdr(reinterpret_cast<void *>(&KernelCache::environmentKey), &info) &&
+                               info.dli_fname && *info.dli_fname
+                           ? info.dli_fname
+                           : "/proc/self/exe";
+    if (::stat(file, &self) != 0)
+      file = "/proc/self/exe";
+    if (::stat(file, &self) == 0)
       text += "; build " + std::to_string(self.st_size) + "/" +
               std::to_string(self.st_mtim.tv_sec) + "." + std::to_string(self.st_mtim.tv_nsec);
     return text;

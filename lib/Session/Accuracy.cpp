@@ -303,6 +303,10 @@ session::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::ve
   referenceRun->recordInnerLaunches(true);
   double planMs = 0;
   while (!planRun->finished()) {
+    if (run.isCancelled()) {
+      error = kInterrupted;
+      return std::nullopt;
+    }
     auto start = std::chrono::steady_clock::now();
     if (!planRun->step(error)) {
       if (planRun->reachedUnrunnableOp())
@@ -340,6 +344,10 @@ session::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::ve
   // touches and shares the caches with the reference's run).
   std::vector<std::vector<double>> launchMs(stepEntry.size());
   for (unsigned iteration = 1; iteration < run.iterations; ++iteration) {
+    if (run.isCancelled()) {
+      error = kInterrupted;
+      return std::nullopt;
+    }
     auto start = std::chrono::steady_clock::now();
     std::unique_ptr<exec::GraphExecution> execution = plan->start(inputs, error);
     if (!execution)

@@ -148,6 +148,8 @@ session::compareModes(ModuleOp imported, const policy::SessionOptions &options,
   std::vector<report::ReportModeComparison> rows;
   size_t index = 0;
   for (const std::string &mode : comparedModes()) {
+    if (run.isCancelled())
+      break; // the caller reports the interruption
     ++index;
     if (onStep)
       onStep(mode + " (" + std::to_string(index) + " of " +

@@ -70,6 +70,12 @@ Status session::stageRunFiles(const AccuracyResult &accuracy, const AccuracyRun 
 }
 
 void session::recordAccuracy(const AccuracyResult &accuracy, report::ReportData &report) {
+  // A later run's figures replace an earlier one's.
+  report.errorAlongGraph.clear();
+  report.outputAccuracy.clear();
+  report.errorJumps.clear();
+  for (report::ReportNode &node : report.nodes)
+    node.relErr.reset();
   // Each op's error (a kernel's on its first node).
   std::map<std::string, double> errorByNode;
   for (const OpAccuracy &op : accuracy.ops)

@@ -158,6 +158,11 @@ std::optional<policy::Policy> Searcher::policyWith(const policy::PrecisionEdits 
 Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure,
                               const std::string &what) {
   Evaluation evaluation;
+  // Interrupted: every further plan fails at once, and the search ends.
+  if (run.isCancelled()) {
+    evaluation.why = kInterrupted;
+    return evaluation;
+  }
   std::optional<policy::Policy> policy = policyWith(edits, evaluation.why);
   if (!policy)
     return evaluation;

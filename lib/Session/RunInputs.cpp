@@ -298,11 +298,11 @@ Status session::prepareRunInputs(mlir::func::FuncOp graph, const InputSource &so
   }
   if (source.random())
     return drawRandomInputs(described, run, prepared);
-  if (!source.given.empty()) {
+  if (source.folder.empty()) {
     std::vector<const HostTensor *> ordered;
     if (Status status = orderGivenInputs(described, source.given, ordered); !status)
       return status;
-    prepared.from = "the inputs given";
+    prepared.from = "given arrays";
     return takeGivenInputs(
         graph, described, ordered, "",
         [&](size_t i, bool) { return "input '" + described.names[i] + "'"; }, prepared);

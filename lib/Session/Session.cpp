@@ -17,6 +17,7 @@
 #include "AscendPrec/Session/OptionsJson.h"
 #include "AscendPrec/Session/PlannedIRWriter.h"
 #include "AscendPrec/Session/RunIo.h"
+#include "AscendPrec/Policy/Diagnostics.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
@@ -34,6 +35,7 @@ void Observer::end() {}
 void Observer::step(const std::string &) {}
 void Observer::diagnostic(mlir::Diagnostic &) {}
 void Observer::warning(const std::string &) {}
+bool Observer::cancelled() { return false; }
 
 Session::Session(policy::SessionOptions options, PlanSettings settings, Observer *observer)
     : sessionOptions(std::move(options)), settings(std::move(settings)),
@@ -63,6 +65,10 @@ Status Session::expect(bool ready, const char *step, const char *first) const {
   if (ready)
     return {};
   return Status::user("", std::string(step) + " needs " + first + " first");
+}
+
+Status Session::unlessCancelled(Status status) {
+  return observer->cancelled() ? Status::interrupted() : std::move(status);
 }
 
 Status Session::resolve(policy::DiagnosticList &diagnostics) {
@@ -104,6 +110,7 @@ ONNXImportOptions Session::onnxImportOptions() const {
 Status Session::loadFile(const std::string &path, const std::string &runFolder) {
   if (Status ready = expect(resolvedPolicy != nullptr, "loading a model", "resolve()"); !ready)
     return ready;
+  modelPath = path;
   DiagnosticCollector collector(
       *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
       settings.explain);
@@ -116,7 +123,7 @@ Status Session::loadFile(const std::string &path, const std::string &runFolder) 
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadModel(path, sources, *mlirContext, importOptions);
   end();
-  return loaded(std::move(module), collector);
+  return unlessCancelled(loaded(std::move(module), collector));
 }
 
 Status Session::loadBytes(const std::string &bytes, const std::string &name) {
@@ -131,7 +138,7 @@ Status Session::loadBytes(const std::string &bytes, const std::string &name) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importONNX(bytes, name, mlirContext.get(), nullptr, importOptions);
   end();
-  return loaded(std::move(module), collector);
+  return unlessCancelled(loaded(std::move(module), collector));
 }
 
 Status Session::loadModule(mlir::OwningOpRef<mlir::ModuleOp> module) {
@@ -218,6 +225,8 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   if (!valid)
     return Status::internal("planning produced invalid IR; please report this with the model");
   isPlanned = true;
+  if (observer->cancelled())
+    return Status::interrupted();
 
   // planned.mlir is printed on a thread of its own from here on, while the
   // kernels are lowered (and run): it reads only the planned module, the
@@ -241,7 +250,7 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
     });
   if (kernels)
     kernel::attachKernelEstimates(*kernels, reportData);
-  return lowered;
+  return unlessCancelled(std::move(lowered));
 }
 
 Status Session::lower() {
@@ -318,4 +327,48 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
   if (!out.commit(written, folderError))
     return Status::user("<command line>", folderError);
   return {};
+}
+
+Status Session::writeFolder(const std::string &folder, std::vector<std::string> &written) {
+  std::vector<std::string> inputs = settings.inputPaths;
+  if (!modelPath.empty())
+    inputs.push_back(modelPath);
+  std::string error;
+  std::unique_ptr<OutputFolder> out = OutputFolder::open(folder, inputs, {}, error);
+  if (!out)
+    return Status::user("", error);
+  if (!out->stage(error))
+    return Status::user("", error);
+  begin("write outputs");
+  Status status = write(*out, written);
+  end();
+  return status;
+}
+
+std::optional<policy::ParsedCommandLine>
+session::parseNamedOptions(const std::vector<std::pair<std::string, std::string>> &named,
+                           policy::DiagnosticList &diagnostics) {
+  std::vector<std::string> args;
+  for (const auto &[name, value] : named) {
+    if (name.empty() || name[0] == '-') {
+      diagnostics.error({"<command line>"}, "option names are CANN's, without dashes: '" +
+                                                policy::escapeForDisplay(name) + "'");
+      return std::nullopt;
+    }
+    args.push_back("--" + name + "=" + value);
+  }
+  return policy::parseCannArguments(args, {}, diagnostics);
+}
+
+std::vector<std::string> session::optionInputPaths(const policy::ParsedCommandLine &parsed) {
+  std::vector<std::string> inputs;
+  if (!parsed.sessionOptionsFile.empty())
+    inputs.push_back(parsed.sessionOptionsFile);
+  for (const auto &[name, value] : parsed.options.all()) {
+    const policy::OptionSpec *spec = policy::findOptionSpec(name);
+    if (spec && (spec->type == policy::OptionType::Path ||
+                 spec->type == policy::OptionType::Directory))
+      inputs.push_back(value.text);
+  }
+  return inputs;
 }

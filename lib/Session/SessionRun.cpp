@@ -19,14 +19,18 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
   if (Status ready = expect(isPlanned && !isWritten, "a run", "plan() (and comes before write())");
       !ready)
     return ready;
-  if (Status ready = expect(!accuracyResult, "a run", "a session of its own: one run per session");
-      !ready)
-    return ready;
+  // What was measured on earlier inputs no longer holds.
+  modesCompared = false;
+  modeResults.clear();
+  reportData.modes.clear();
+  outcome.reset();
+  reportData.search.reset();
   runSettings.threads = run.threads;
   runSettings.iterations = run.iterations;
   runSettings.seed = run.seed;
   runSettings.ranges = run.ranges;
   runSettings.modelConstants = modelConstants;
+  runSettings.cancelled = [this] { return observer->cancelled(); };
   // The JIT adds dialects and translations to the context, which must not
   // change while planned.mlir is printed from it.
   if (plannedWritten.valid())
@@ -61,6 +65,7 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
     return {};
   }();
   end();
+  status = unlessCancelled(std::move(status));
   if (!status)
     accuracyResult.reset();
   else
@@ -86,6 +91,8 @@ Status Session::compareModes(OutputFolder *out) {
                                            inputs, &modeResults,
                                            [this](const std::string &step) { observer->step(step); });
   end();
+  if (observer->cancelled())
+    return Status::interrupted();
   modesCompared = true;
   if (out) {
     std::string path = out->stagedPath("compare.json");
@@ -114,6 +121,8 @@ Status Session::searchPrecision(const policy::AccuracyTarget &target, unsigned b
   outcome = session::searchPrecision(*imported, sessionOptions, search, runSettings, inputs,
                                      reportData.modes, modeResults);
   end();
+  if (observer->cancelled())
+    return Status::interrupted();
   if (outcome->kind != SearchOutcome::Kind::Found &&
       outcome->kind != SearchOutcome::Kind::BuiltInMode)
     return Status::user("", "--search-precision: " + outcome->message + "; nothing was written");

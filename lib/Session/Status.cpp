@@ -30,4 +30,11 @@ Status Status::internal(std::string message) {
   return Status(std::move(error));
 }
 
+Status Status::interrupted() {
+  Error error;
+  error.kind = Error::Kind::Interrupted;
+  error.message = "interrupted; nothing was written";
+  return Status(std::move(error));
+}
+
 } // namespace ascendprec::session

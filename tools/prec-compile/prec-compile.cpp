@@ -71,21 +71,6 @@ void exitWithoutTeardown(int code) {
 }
 
 
-/// Every file and folder the run reads: the model, the session-options file
-/// and every path-valued option. The output folder must hold none of them.
-std::vector<std::string> inputPaths(const policy::ParsedCommandLine &parsed) {
-  std::vector<std::string> inputs = parsed.positional;
-  if (!parsed.sessionOptionsFile.empty())
-    inputs.push_back(parsed.sessionOptionsFile);
-  for (const auto &[name, value] : parsed.options.all()) {
-    const policy::OptionSpec *spec = policy::findOptionSpec(name);
-    if (spec->type == policy::OptionType::Path ||
-        spec->type == policy::OptionType::Directory)
-      inputs.push_back(value.text);
-  }
-  return inputs;
-}
-
 /// prec-compile's own flags (not CANN options).
 struct DriverFlags {
   std::string output;
@@ -423,7 +408,9 @@ int run(const std::vector<std::string> &args) {
     exec::KernelCache::configure(*flags->kernelCache);
   // Before any work: whether the folder may be written at all.
   std::string folderError;
-  std::vector<std::string> inputs = inputPaths(*parsed), inputFolders;
+  std::vector<std::string> inputs = parsed->positional, inputFolders;
+  for (std::string &path : optionInputPaths(*parsed))
+    inputs.push_back(std::move(path));
   if (flags->run && !flags->run->empty()) {
     inputs.push_back(*flags->run);
     inputFolders.push_back(*flags->run);

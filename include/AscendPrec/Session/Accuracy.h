@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,7 +83,14 @@ struct AccuracyRun {
   /// Random inputs (no --run=DIR): --run-seed and --run-range.
   uint64_t seed = 0;
   std::vector<InputRange> ranges;
+  /// Polled between steps (and by the mode comparison and the search
+  /// between plans): true stops the work with kInterrupted as the error.
+  std::function<bool()> cancelled;
+  bool isCancelled() const { return cancelled && cancelled(); }
 };
+
+/// The error of work stopped by AccuracyRun::cancelled.
+inline constexpr const char *kInterrupted = "interrupted";
 
 /// Runs `kernels` and its reference on `inputs`; nullopt with `problems`
 /// (ops that cannot run) or `error` set.

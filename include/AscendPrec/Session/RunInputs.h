@@ -30,15 +30,17 @@ struct RunInputs {
   std::vector<runtime::HostTensor> inputs;
   std::vector<NamedTensor> expected;
   std::vector<std::string> outputNames;
-  std::string from; ///< "random (...)", the --run folder, or "the inputs given"
+  std::string from; ///< "random (...)", the --run folder, or "given arrays"
 };
 
-/// Where the inputs come from: `folder` when set, else `given` when not
-/// empty, else seeded random values (AccuracyRun::seed and ranges).
+/// Where the inputs come from: `folder` when set, else `given` (by input
+/// name) when `arraysGiven`, else seeded random values
+/// (AccuracyRun::seed and ranges).
 struct InputSource {
   std::string folder;
   std::vector<NamedTensor> given;
-  bool random() const { return folder.empty() && given.empty(); }
+  bool arraysGiven = false;
+  bool random() const { return folder.empty() && !arraysGiven; }
 };
 
 /// The graph function of a kernels module (its one public function), or

@@ -29,6 +29,7 @@
 #define ASCENDPREC_SESSION_SESSION_H
 
 #include "AscendPrec/Policy/AccuracyTarget.h"
+#include "AscendPrec/Policy/CommandLine.h"
 #include "AscendPrec/Policy/Diagnostics.h"
 #include "AscendPrec/Policy/ModelInputs.h"
 #include "AscendPrec/Policy/Options.h"
@@ -55,6 +56,19 @@
 
 namespace ascendprec::session {
 
+/// CANN options given by name, as the C++ and Python APIs take them
+/// ({"soc_version", "Ascend910B3"}, {"modify_mixlist", "mix.json"}): the
+/// same option table, checks and config files as the command line;
+/// "session_options" names a session-options file. Errors and warnings go
+/// into `diagnostics` (located at "<command line>").
+std::optional<policy::ParsedCommandLine>
+parseNamedOptions(const std::vector<std::pair<std::string, std::string>> &named,
+                  policy::DiagnosticList &diagnostics);
+
+/// Every file and folder `parsed` makes a run read: the session-options
+/// file and every path-valued option (an output folder must hold none).
+std::vector<std::string> optionInputPaths(const policy::ParsedCommandLine &parsed);
+
 /// What a front end sets beyond CANN's options.
 struct PlanSettings {
   /// --explain: every decision as a remark (kept in diagnostics()).
@@ -66,6 +80,9 @@ struct PlanSettings {
   /// Keep the imported model for compareModes and searchPrecision (a
   /// copy of the model before planning).
   bool keepImported = false;
+  /// Files the session reads besides the model (optionInputPaths): an
+  /// output folder of writeFolder() may not hold them.
+  std::vector<std::string> inputPaths;
 };
 
 /// A run's settings; the inputs come from an InputSource.
@@ -90,6 +107,10 @@ public:
   virtual void diagnostic(mlir::Diagnostic &diag);
   /// A warning about the run itself (no file, no node).
   virtual void warning(const std::string &text);
+  /// Polled between phases, kernel launches, modes and search plans: true
+  /// stops the work, and the step returns an Interrupted error. (Planning
+  /// and lowering one model are not interrupted part-way.)
+  virtual bool cancelled();
 };
 
 class Session {
@@ -141,6 +162,10 @@ public:
   /// commits it; `written` lists the files. The planned module's weights
   /// are given up to the writer: call it last.
   Status write(OutputFolder &out, std::vector<std::string> &written);
+  /// write() into `folder`, opened and staged with the CLI's data-safety
+  /// rules (OutputFolder.h): nothing there is overwritten or deleted that
+  /// AscendPrec did not write, nothing is left on failure.
+  Status writeFolder(const std::string &folder, std::vector<std::string> &written);
 
   // Results (valid once the step that makes them succeeded).
   const policy::SessionOptions &options() const { return sessionOptions; }
@@ -173,6 +198,8 @@ private:
   Status stageMeasurements(OutputFolder &out);
   /// Refuses a step whose predecessor has not succeeded.
   Status expect(bool ready, const char *step, const char *first) const;
+  /// `status`, or Interrupted when the observer asked to stop.
+  Status unlessCancelled(Status status);
   void begin(const std::string &phase);
   void end();
   void keep(const DiagnosticCollector &collector);
@@ -183,6 +210,7 @@ private:
   Observer silent;
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   llvm::SourceMgr sources;
+  std::string modelPath; ///< the file loadFile read
   std::optional<policy::ModelInputOptions> modelIo;
   std::shared_ptr<const policy::Policy> resolvedPolicy;
   mlir::OwningOpRef<mlir::ModuleOp> planned, imported, kernels;

@@ -24,6 +24,7 @@ struct Error {
   enum class Kind {
     User,     ///< a bad option, file, model or input, or a rule that cannot be met
     Internal, ///< the tool's own failure: please report it
+    Interrupted, ///< Observer::cancelled() stopped the work
   };
   Kind kind = Kind::User;
   /// "<command line>" for an option or argument, a file's path, or empty
@@ -55,6 +56,7 @@ public:
   /// A user error about `file` ("<command line>", a path, or empty).
   static Status user(std::string file, std::string message, std::string rule = {});
   static Status internal(std::string message);
+  static Status interrupted();
 
   bool ok() const { return !failure.has_value(); }
   explicit operator bool() const { return ok(); }

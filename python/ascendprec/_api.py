@@ -1,0 +1,245 @@
+"""plan(), compare_modes() and search_precision(): the engine from Python.
+
+Options are CANN's, by their own names (``precision_mode``,
+``modify_mixlist``, ``keep_dtype``, ``customize_dtypes``,
+``op_select_implmode``, ``session_options``, ATC's ``input_shape`` ...),
+with file paths as CANN takes them; the rules are those of prec-compile.
+"""
+
+import os
+
+from . import _ascendprec
+from ._results import (Op, OutputAccuracy, mode_result, run_result,
+                       search_step)
+
+
+def _option_text(name, value):
+    """An option's value as CANN's command line spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if name == "input_shape" and isinstance(value, dict):
+        # {"x": [1, 3, 224, 224]} -> "x:1,3,224,224"
+        return ";".join("%s:%s" % (key, ",".join(str(d) for d in dims))
+                        for key, dims in value.items())
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+def _ranges_text(ranges):
+    if not ranges:
+        return ""
+    if isinstance(ranges, str):
+        return ranges
+    return ";".join("%s:%r,%r" % (name, float(low), float(high))
+                    for name, (low, high) in ranges.items())
+
+
+def _session(model, options, *, explain=False, explain_only=(),
+             keep_io_dtypes=True, fusion_respects_pins=False,
+             full_constants=False, keep_imported=False, progress=None,
+             run_folder=None):
+    named = {name: _option_text(name, value)
+             for name, value in options.items() if value is not None}
+    session = _ascendprec._Session(
+        named, explain=explain, explain_only=list(explain_only),
+        keep_io_dtypes=keep_io_dtypes,
+        fusion_respects_pins=fusion_respects_pins,
+        full_constants=full_constants, keep_imported=keep_imported,
+        progress=progress)
+    warnings = session.resolve()
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        session.load_bytes(bytes(model), "<bytes>.onnx")
+    else:
+        session.load_file(os.fspath(model),
+                          os.fspath(run_folder) if run_folder else "")
+    session.plan()
+    return session, warnings
+
+
+class Plan:
+    """A model planned under CANN's options: every op's dtype, why, and the
+    estimated device time. ``run()`` measures it on the host."""
+
+    def __init__(self, session, warnings):
+        self._session = session
+        self.warnings = warnings
+        self.summary = session.summary()
+        self.ops = [Op(**op) for op in session.ops()]
+        self._last_run = None
+
+    @property
+    def soc_version(self):
+        return self.summary["soc_version"]
+
+    @property
+    def precision_mode(self):
+        return self.summary["precision_mode"]
+
+    @property
+    def est_device_us(self):
+        """The estimated device time of the whole plan, in microseconds."""
+        return self.summary["est_device_us"]
+
+    @property
+    def diagnostics(self):
+        """Every warning (and error) of the options, the import, planning
+        and lowering; with ``explain=True`` the remarks too."""
+        return self._session.diagnostics()
+
+    def op(self, name):
+        for op in self.ops:
+            if op.name == name:
+                return op
+        raise KeyError(name)
+
+    def to_json(self):
+        """report.json's text."""
+        return self._session.report_json()
+
+    def table(self, width=100):
+        """The per-op table prec-compile prints."""
+        return self._session.table(width)
+
+    def __str__(self):
+        return self.summary["text"]
+
+    def __repr__(self):
+        return "<ascendprec.Plan %s>" % self.summary["text"]
+
+    def run(self, inputs=None, *, run_folder=None, seed=0, ranges=None,
+            threads=1, iterations=1):
+        """Runs the plan and its fp32 reference on the host CPU with the
+        device's roundings. ``inputs``: numpy arrays by input name; else
+        the ONNX test-layout ``run_folder``; else seeded random values
+        (``ranges``: ``{"x": (low, high)}``)."""
+        self._session.run(inputs, os.fspath(run_folder) if run_folder else "",
+                          threads, iterations, seed, _ranges_text(ranges))
+        self.ops = [Op(**op) for op in self._session.ops()]
+        self._last_run = run_result(self._session.accuracy(),
+                                    self._session.outputs(),
+                                    self._session.inputs_from(),
+                                    self._session.accuracy_text())
+        return self._last_run
+
+    def write(self, output_dir):
+        """Writes prec-compile's output folder (planned.mlir, kernels.mlir,
+        report.*, options.json and what was measured): nothing there is
+        overwritten that ascendprec did not write. Call it last. Returns
+        the files written."""
+        return self._session.write(os.fspath(output_dir))
+
+
+def plan(model, soc_version=None, precision_mode=None, *, explain=False,
+         explain_only=(), keep_io_dtypes=True, fusion_respects_pins=False,
+         full_constants=False, progress=None, **cann_options):
+    """Plans ``model`` (an .onnx or .mlir path, or ONNX bytes) under CANN's
+    options. ``progress(event, text)`` hears of long phases ("begin",
+    "step", "end", "warning")."""
+    options = dict(cann_options, soc_version=soc_version,
+                   precision_mode=precision_mode)
+    session, warnings = _session(model, options, explain=explain,
+                                 explain_only=explain_only,
+                                 keep_io_dtypes=keep_io_dtypes,
+                                 fusion_respects_pins=fusion_respects_pins,
+                                 full_constants=full_constants,
+                                 progress=progress)
+    return Plan(session, warnings)
+
+
+class Comparison:
+    """Every precision mode planned, estimated and run on the same inputs."""
+
+    def __init__(self, plan, run):
+        self.plan = plan
+        self.run = run
+        self.modes = [mode_result(row) for row in plan._session.modes()]
+        self.text = plan._session.modes_text()
+
+    def mode(self, name):
+        for mode in self.modes:
+            if mode.mode == name:
+                return mode
+        raise KeyError(name)
+
+    def write(self, output_dir):
+        return self.plan.write(output_dir)
+
+    def __str__(self):
+        return self.text
+
+
+def _measured(model, soc_version, precision_mode, inputs, run_folder, seed,
+              ranges, threads, progress, keep_io_dtypes, fusion_respects_pins,
+              cann_options):
+    options = dict(cann_options, soc_version=soc_version,
+                   precision_mode=precision_mode)
+    session, warnings = _session(model, options, keep_imported=True,
+                                 keep_io_dtypes=keep_io_dtypes,
+                                 fusion_respects_pins=fusion_respects_pins,
+                                 progress=progress, run_folder=run_folder)
+    planned = Plan(session, warnings)
+    run = planned.run(inputs, run_folder=run_folder, seed=seed, ranges=ranges,
+                      threads=threads)
+    session.compare_modes()
+    return planned, run
+
+
+def compare_modes(model, soc_version=None, precision_mode=None, *, inputs=None,
+                  run_folder=None, seed=0, ranges=None, threads=1,
+                  progress=None, keep_io_dtypes=True,
+                  fusion_respects_pins=False, **cann_options):
+    """Plans, estimates and runs ``model`` under every precision mode on
+    the same inputs (prec-compile --compare-modes)."""
+    planned, run = _measured(model, soc_version, precision_mode, inputs,
+                             run_folder, seed, ranges, threads, progress,
+                             keep_io_dtypes, fusion_respects_pins,
+                             cann_options)
+    return Comparison(planned, run)
+
+
+class SearchResult(Comparison):
+    """The fastest plan found that meets the target, as the CANN files that
+    reproduce it (``files``: options.json, keep_dtype.cfg, ...)."""
+
+    def __init__(self, plan, run, target):
+        super().__init__(plan, run)
+        found = plan._session.search()
+        self.target = target
+        self.kind = found["kind"]                # "found" or "built_in_mode"
+        self.start_mode = found["start_mode"]
+        self.precision_mode = found["precision_mode"]
+        self.mode_option = found["mode_option"]
+        self.raised_nodes = found["raised_nodes"]
+        self.raised_op_types = found["raised_op_types"]
+        self.evaluations = found["evaluations"]
+        self.est_device_us = found["est_device_us"]
+        self.outputs = [OutputAccuracy.from_dict(output)
+                        for output in found["outputs"]]
+        self.message = found["message"]
+        self.hint = found["hint"]
+        self.notes = found["notes"]
+        self.steps = [search_step(step) for step in found["steps"]]
+        self.files = plan._session.search_files()
+        self.text = plan._session.search_text(100)
+
+    def __str__(self):
+        return self.text
+
+
+def search_precision(model, target="cosine>=0.9999", soc_version=None,
+                     precision_mode=None, *, budget=24, inputs=None,
+                     run_folder=None, seed=0, ranges=None, threads=1,
+                     progress=None, keep_io_dtypes=True,
+                     fusion_respects_pins=False, **cann_options):
+    """The fastest plan whose outputs meet ``target`` (prec-compile
+    --search-precision): starts from the fastest mode and keeps the ops
+    that cost the most accuracy in their origin dtype."""
+    planned, run = _measured(model, soc_version, precision_mode, inputs,
+                             run_folder, seed, ranges, threads, progress,
+                             keep_io_dtypes, fusion_respects_pins,
+                             cann_options)
+    planned._session.search_precision(target, budget)
+    return SearchResult(planned, run, target)

@@ -1,0 +1,111 @@
+"""ascendprec.plan(): the plan, its ops and files, as prec-compile makes them."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import ascendprec
+
+
+def test_plan_reports_every_op_with_rule_and_estimate(example_onnx, mixlist):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910",
+                           precision_mode="allow_mix_precision", modify_mixlist=mixlist)
+    assert plan.soc_version == "Ascend910"
+    assert plan.precision_mode == "allow_mix_precision"
+    conv = plan.op("stem.conv")
+    assert conv.op_type == "Conv2D" and conv.engine == "AICore-cube"
+    # ML-2: a white-list op computes in fp16 in a mixed-precision mode.
+    assert conv.list == "white" and conv.rule == "ML-2" and conv.compute_dtype == "float16"
+    assert conv.absorbed == ["stem.bn"] and conv.fused_by == ["ConvBatchnormFusionPass"]
+    assert conv.ub_group == "stem.conv" and conv.est_us > 0
+    assert all(op.rule for op in plan.ops if not op.inserted_cast)
+    assert plan.est_device_us == pytest.approx(plan.summary["est_device_us"])
+    assert plan.est_device_us > 0
+    assert str(plan).startswith("SoC Ascend910, precision mode allow_mix_precision")
+    report = json.loads(plan.to_json())
+    assert {node["name"] for node in report["nodes"]} == \
+        {op.name for op in plan.ops if not op.inserted_cast}
+
+
+def test_plan_takes_onnx_bytes_and_mlir_files(example_onnx, example_mlir):
+    from_bytes = ascendprec.plan(example_onnx.read_bytes(), soc_version="Ascend910")
+    from_file = ascendprec.plan(example_onnx, soc_version="Ascend910")
+    assert [(op.name, op.compute_dtype) for op in from_bytes.ops] == \
+        [(op.name, op.compute_dtype) for op in from_file.ops]
+    mlir = ascendprec.plan(example_mlir, soc_version="Ascend910B3", precision_mode="force_fp32")
+    assert all(op.compute_dtype in ("float32", "int64", "int32", "") for op in mlir.ops
+               if op.engine.startswith("AICore"))
+
+
+def test_options_by_cann_names_and_input_shape_dict(example_onnx):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910B3",
+                           precision_mode_v2="mixed_float16",
+                           input_shape={"image": [1, 3, 16, 16]})
+    assert plan.summary["options"]["precision_mode_v2"] == "mixed_float16"
+    assert plan.summary["options"]["input_shape"] == "image:1,3,16,16"
+
+
+def test_explain_keeps_remarks(example_onnx):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910", explain=True,
+                           explain_only=["stem.conv"])
+    remarks = [d for d in plan.diagnostics if d["severity"] == "remark"]
+    assert remarks and all(d["node"] in ("stem.conv", "") for d in remarks)
+
+
+def test_write_uses_the_output_folder_rules(example_onnx, tmp_path):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910")
+    written = plan.write(tmp_path / "out")
+    assert {"planned.mlir", "kernels.mlir", "report.json", "options.json"} <= set(written)
+    for name in written:
+        assert (tmp_path / "out" / name).is_file()
+    options = json.loads((tmp_path / "out" / "options.json").read_text())
+    assert options["soc_version"] == "Ascend910"
+    # write() comes once, last: the planned module's weights went to it.
+    with pytest.raises(ascendprec.OutputError, match="already written"):
+        plan.write(tmp_path / "again")
+
+
+def test_progress_callback_hears_the_phases(example_onnx):
+    events = []
+    ascendprec.plan(example_onnx, soc_version="Ascend910",
+                    progress=lambda event, text: events.append((event, text)))
+    begun = [text for event, text in events if event == "begin"]
+    assert begun[:2] == ["resolve options and files", "load example.onnx"]
+    assert "plan precision" in begun and "lower to kernels" in begun
+    assert sum(1 for event, _ in events if event == "end") == len(begun)
+
+
+def test_progress_callback_errors_propagate(example_onnx):
+    def fail(event, text):
+        raise ValueError("stop at " + text)
+
+    with pytest.raises(ValueError, match="stop at resolve options and files"):
+        ascendprec.plan(example_onnx, soc_version="Ascend910", progress=fail)
+
+
+def test_long_work_releases_the_gil(example_onnx):
+    import threading
+    import time
+
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        plan = ascendprec.plan(example_onnx, soc_version="Ascend910")
+        plan.run(iterations=3)
+    finally:
+        done.set()
+        ticker.join()
+    # Planning and running take well over 50 ms; a held GIL would stall the
+    # ticker for all of it.
+    gaps = np.diff(ticks)
+    assert len(ticks) > 20 and gaps.max() < 0.5

@@ -1,0 +1,106 @@
+"""Plan.run(): the host run with the device's roundings, the same bits as
+prec-compile --run."""
+
+import json
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+import ascendprec
+
+OPTIONS = dict(soc_version="Ascend910", precision_mode="allow_mix_precision")
+
+
+def read_pb(path):
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(path.read_bytes())
+    return numpy_helper.to_array(tensor)
+
+
+def test_cli_and_python_give_identical_plans_outputs_and_figures(
+        example_onnx, mixlist, prec_compile, tmp_path):
+    cli_out = tmp_path / "cli"
+    subprocess.run([prec_compile, str(example_onnx), "--soc_version=Ascend910",
+                    "--precision_mode=allow_mix_precision", "--modify_mixlist=" + mixlist,
+                    "--run", "--run-seed=7", "--output=" + str(cli_out), "--quiet"],
+                   check=True, capture_output=True)
+    plan = ascendprec.plan(example_onnx, modify_mixlist=mixlist, **OPTIONS)
+    result = plan.run(seed=7)
+    py_out = tmp_path / "py"
+    plan.write(py_out)
+
+    # The outputs, bit for bit.
+    cli_output = read_pb(cli_out / "run" / "output_0.pb")
+    assert result.outputs["out"].dtype == cli_output.dtype
+    assert result.outputs["out"].tobytes() == cli_output.tobytes()
+    assert (py_out / "run" / "output_0.pb").read_bytes() == \
+        (cli_out / "run" / "output_0.pb").read_bytes()
+    # The plan and its figures.
+    cli_report = json.loads((cli_out / "report.json").read_text())
+    py_report = json.loads((py_out / "report.json").read_text())
+    for cli_node, py_node in zip(cli_report["nodes"], py_report["nodes"], strict=True):
+        for key in ("name", "compute_dtype", "rule", "source", "est_us", "rel_err"):
+            assert cli_node.get(key) == py_node.get(key), key
+    cli_accuracy = json.loads((cli_out / "accuracy.json").read_text())
+    py_accuracy = json.loads((py_out / "accuracy.json").read_text())
+    assert cli_accuracy["outputs"] == py_accuracy["outputs"]
+    assert cli_accuracy["inputs"] == py_accuracy["inputs"]
+    cosine = cli_accuracy["outputs"][0]["vs_reference"]["cosine"]
+    assert result.output_accuracy("out").vs_reference.cosine == cosine
+
+
+def test_given_arrays_match_the_same_values_from_a_run_folder(example_onnx, tmp_path):
+    image = np.random.default_rng(3).uniform(-1, 1, (1, 3, 16, 16)).astype(np.float32)
+    folder = tmp_path / "inputs"
+    folder.mkdir()
+    (folder / "input_0.pb").write_bytes(
+        numpy_helper.from_array(image, "image").SerializeToString())
+    from_arrays = ascendprec.plan(example_onnx, **OPTIONS).run({"image": image})
+    from_folder = ascendprec.plan(example_onnx, **OPTIONS).run(run_folder=folder)
+    assert from_arrays.inputs_from == "given arrays"
+    assert from_folder.inputs_from == str(folder)
+    assert from_arrays.outputs["out"].tobytes() == from_folder.outputs["out"].tobytes()
+    # float64 arrays are converted as a host feeds the model.
+    from_doubles = ascendprec.plan(example_onnx, **OPTIONS).run({"image": image.astype(np.float64)})
+    assert from_doubles.outputs["out"].tobytes() == from_arrays.outputs["out"].tobytes()
+
+
+def test_fp16_outputs_are_float16_and_runs_can_repeat(example_onnx):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910", precision_mode="force_fp16",
+                           output_type="FP16")
+    first = plan.run(seed=1)
+    assert first.outputs["out"].dtype == np.float16
+    second = plan.run(seed=2, iterations=2, threads=2)
+    assert len(second.run_ms) == 2
+    assert first.outputs["out"].tobytes() != second.outputs["out"].tobytes()
+    # The plan's ops carry the later run's errors.
+    assert any(op.rel_err is not None for op in plan.ops)
+    assert second.text.startswith("Measured on the host CPU")
+
+
+def test_input_errors_name_the_input(example_onnx):
+    plan = ascendprec.plan(example_onnx, **OPTIONS)
+    with pytest.raises(ascendprec.RunError, match=r"input 'image' has shape \[1,3,8,8\], "
+                                                  r"but input 'image' takes \[1,3,16,16\]"):
+        plan.run({"image": np.zeros((1, 3, 8, 8), np.float32)})
+    with pytest.raises(ascendprec.RunError, match="input 'image' is not given"):
+        plan.run({})
+    with pytest.raises(ascendprec.RunError, match="'imag', which the model does not have"):
+        plan.run({"imag": np.zeros((1, 3, 16, 16), np.float32)})
+    with pytest.raises(ascendprec.RunError, match="holds i32, but input 'image' takes f32"):
+        plan.run({"image": np.zeros((1, 3, 16, 16), np.int32)})
+    with pytest.raises(ValueError, match="dtype complex64"):
+        plan.run({"image": np.zeros((1, 3, 16, 16), np.complex64)})
+    with pytest.raises(ascendprec.RunError, match="--run-range names input 'x'"):
+        plan.run(ranges={"x": (0, 1)})
+    # After the errors the plan still runs.
+    assert plan.run().outputs["out"].shape == (1, 64, 8)
+
+
+def test_ranges_shape_random_inputs(example_onnx):
+    plan = ascendprec.plan(example_onnx, **OPTIONS)
+    result = plan.run(ranges={"image": (0.5, 0.75)})
+    assert "image uniform in [0.5, 0.75)" in result.inputs_from
