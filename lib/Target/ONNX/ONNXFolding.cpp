@@ -279,259 +279,295 @@ std::optional<Tensor> transposed(const Tensor &in, std::optional<std::vector<int
   return out;
 }
 
+/// The first `count` inputs, when all are known at compile time.
+std::optional<std::vector<Tensor>> constantInputs(NodeConverter &n, unsigned count) {
+  std::vector<Tensor> in;
+  for (unsigned i = 0; i < count; ++i) {
+    std::optional<DenseElementsAttr> attr = n.hasInput(i) ? n.constantInput(i) : std::nullopt;
+    std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
+    if (!t)
+      return std::nullopt;
+    in.push_back(std::move(*t));
+  }
+  return in;
+}
+
+/// A folded value as an attribute; nothing when too large to fold.
+std::optional<DenseElementsAttr> folded(std::optional<Tensor> t) {
+  if (!t || t->size() > kMaxFoldedElements)
+    return std::nullopt;
+  return toAttr(*t);
+}
+
+/// Shape and Size: known from the input's static shape.
+std::optional<Tensor> foldShapeOf(NodeConverter &n, bool size, Type i64) {
+  RankedTensorType x = n.inputType(0);
+  if (!x || !x.hasStaticShape())
+    return std::nullopt;
+  std::vector<int64_t> dims(x.getShape().begin(), x.getShape().end());
+  if (size)
+    return ints(i64, {}, {x.getNumElements()});
+  int64_t rank = static_cast<int64_t>(dims.size());
+  int64_t start = std::clamp<int64_t>(n.intAttr("start", 0) < 0 ? n.intAttr("start", 0) + rank
+                                                                : n.intAttr("start", 0),
+                                      0, rank);
+  int64_t end = n.intAttr("end", rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, start, rank);
+  std::vector<int64_t> slice(dims.begin() + start, dims.begin() + end);
+  return ints(i64, {static_cast<int64_t>(slice.size())}, slice);
+}
+
+/// Ones on diagonal k of a matrix shaped like the input: known from the
+/// shape alone. (CANN's parser builds it from Shape, Split, Fill and
+/// MatrixDiagV2; the values are the same.)
+std::optional<Tensor> foldEyeLike(NodeConverter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (!x || !x.hasStaticShape() || x.getRank() != 2)
+    return std::nullopt;
+  Type element = n.attr("dtype")
+                     ? elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("dtype", 0)))
+                     : x.getElementType();
+  if (!element)
+    return std::nullopt;
+  Tensor out;
+  out.shape = {x.getDimSize(0), x.getDimSize(1)};
+  out.element = element;
+  out.isFloat = isa<FloatType>(element);
+  if (out.size() > kMaxFoldedElements)
+    return std::nullopt;
+  int64_t k = n.intAttr("k", 0);
+  for (int64_t r = 0; r < out.shape[0]; ++r)
+    for (int64_t c = 0; c < out.shape[1]; ++c) {
+      int64_t one = c - r == k ? 1 : 0;
+      if (out.isFloat)
+        out.floats.push_back(static_cast<double>(one));
+      else
+        out.ints.push_back(one);
+    }
+  return out;
+}
+
+std::optional<Tensor> foldConstantOfShape(NodeConverter &n, const Tensor &shape, Type f32) {
+  Tensor out;
+  for (int64_t d : shape.ints)
+    if (d < 0)
+      return std::nullopt;
+  out.shape = shape.ints;
+  const onnx::AttributeProto *value = n.attr("value");
+  std::string error;
+  DenseElementsAttr fill =
+      value && value->has_t() ? tensorValue(n.builder.getContext(), value->t(), error)
+                              : DenseElementsAttr();
+  std::optional<Tensor> scalar = fill ? fromAttr(fill) : std::nullopt;
+  out.element = scalar ? scalar->element : f32;
+  out.isFloat = isa<FloatType>(out.element);
+  if (out.size() > kMaxFoldedElements)
+    return std::nullopt;
+  if (out.isFloat)
+    out.floats.assign(out.size(), scalar ? scalar->floats.at(0) : 0.0);
+  else
+    out.ints.assign(out.size(), scalar ? scalar->ints.at(0) : 0);
+  return out;
+}
+
+std::optional<Tensor> foldRange(const std::vector<Tensor> &in) {
+  if (in[0].size() != 1 || in[1].size() != 1 || in[2].size() != 1)
+    return std::nullopt;
+  double start = in[0].at(0), limit = in[1].at(0), delta = in[2].at(0);
+  if (delta == 0)
+    return std::nullopt;
+  int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  if (count > kMaxFoldedElements)
+    return std::nullopt;
+  Tensor out;
+  out.shape = {count};
+  out.element = in[0].element;
+  out.isFloat = in[0].isFloat;
+  for (int64_t i = 0; i < count; ++i)
+    if (out.isFloat)
+      out.floats.push_back(start + static_cast<double>(i) * delta);
+    else
+      out.ints.push_back(in[0].ints[0] + i * in[2].ints[0]);
+  return out;
+}
+
+std::optional<Tensor> foldCast(NodeConverter &n, const Tensor &input) {
+  Type to = elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("to", 0)));
+  if (!to)
+    return std::nullopt;
+  Tensor out = input;
+  out.element = to;
+  out.isFloat = isa<FloatType>(to);
+  if (out.isFloat && !input.isFloat)
+    out.floats.assign(input.ints.begin(), input.ints.end());
+  if (!out.isFloat && input.isFloat) {
+    for (double v : input.floats)
+      if (!std::isfinite(v))
+        return std::nullopt;
+    out.ints.clear();
+    for (double v : input.floats)
+      out.ints.push_back(static_cast<int64_t>(v)); // toward zero
+  }
+  if (to.isInteger(1))
+    for (int64_t &v : out.ints)
+      v = v != 0;
+  return out;
+}
+
+/// Concat of shape vectors.
+std::optional<Tensor> foldConcat(NodeConverter &n) {
+  std::vector<Tensor> parts;
+  for (unsigned i = 0; i < n.numInputs(); ++i) {
+    std::optional<DenseElementsAttr> attr = n.constantInput(i);
+    std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
+    if (!t || t->shape.size() != 1)
+      return std::nullopt; // shape vectors only
+    parts.push_back(*t);
+  }
+  if (parts.empty())
+    return std::nullopt;
+  Tensor out = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].element != out.element)
+      return std::nullopt;
+    out.ints.insert(out.ints.end(), parts[i].ints.begin(), parts[i].ints.end());
+    out.floats.insert(out.floats.end(), parts[i].floats.begin(), parts[i].floats.end());
+  }
+  out.shape = {static_cast<int64_t>(out.isFloat ? out.floats.size() : out.ints.size())};
+  return out;
+}
+
+/// Gather from a shape vector.
+std::optional<Tensor> foldGather(const std::vector<Tensor> &in) {
+  if (in[0].shape.size() != 1)
+    return std::nullopt;
+  Tensor out;
+  out.shape = in[1].shape;
+  out.element = in[0].element;
+  out.isFloat = in[0].isFloat;
+  int64_t length = in[0].shape[0];
+  for (int64_t index : in[1].ints) {
+    std::optional<int64_t> at = axisFor(index, length);
+    if (!at)
+      return std::nullopt;
+    if (out.isFloat)
+      out.floats.push_back(in[0].floats[*at]);
+    else
+      out.ints.push_back(in[0].ints[*at]);
+  }
+  return out;
+}
+
+std::optional<Tensor> foldExpand(const std::vector<Tensor> &in) {
+  // The target shape as a tensor of zeros; broadcasting does the rest.
+  Tensor target = ints(in[1].element, in[1].ints, {});
+  for (int64_t d : target.shape)
+    if (d < 0)
+      return std::nullopt;
+  if (target.size() > kMaxFoldedElements)
+    return std::nullopt;
+  target.ints.assign(static_cast<size_t>(target.size()), 0);
+  return elementwise({in[0], target}, in[0].element,
+                     [](const std::vector<double> &v) { return v[0]; });
+}
+
+std::optional<Tensor> foldLogic(const std::string &type, const std::vector<Tensor> &in, Type i1) {
+  return elementwise(in, i1, [&](const std::vector<double> &v) -> double {
+    if (type == "Equal")
+      return v[0] == v[1];
+    if (type == "Less")
+      return v[0] < v[1];
+    if (type == "Greater")
+      return v[0] > v[1];
+    if (type == "Not")
+      return v[0] == 0;
+    if (type == "And")
+      return v[0] != 0 && v[1] != 0;
+    return v[0] != 0 || v[1] != 0;
+  });
+}
+
+/// Integer shape arithmetic only; float math is the model's computation.
+std::optional<Tensor> foldIntegerArithmetic(const std::string &type,
+                                            const std::vector<Tensor> &in) {
+  if (in[0].isFloat || in[0].element != in[1].element)
+    return std::nullopt;
+  if (type == "Div")
+    for (int64_t v : in[1].ints)
+      if (v == 0)
+        return std::nullopt;
+  return elementwise(in, in[0].element, [&](const std::vector<double> &v) -> double {
+    int64_t x = static_cast<int64_t>(v[0]), y = static_cast<int64_t>(v[1]);
+    if (type == "Add")
+      return static_cast<double>(x + y);
+    if (type == "Sub")
+      return static_cast<double>(x - y);
+    if (type == "Mul")
+      return static_cast<double>(x * y);
+    return static_cast<double>(x / y);
+  });
+}
+
+/// Ops whose values are known from the input's shape alone, or need none.
+std::optional<DenseElementsAttr> foldFromShape(NodeConverter &n, const std::string &type) {
+  if (type == "Shape" || type == "Size")
+    return folded(foldShapeOf(n, type == "Size", Builder(n.builder.getContext()).getI64Type()));
+  if (type == "EyeLike")
+    return folded(foldEyeLike(n));
+  if (type == "Concat")
+    return folded(foldConcat(n));
+  if (type == "Slice")
+    return folded(sliceOf(n));
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<DenseElementsAttr> ascendprec::onnximport::foldShapeComputation(
     NodeConverter &n) {
   const std::string &type = n.node.op_type();
+  if (type == "Shape" || type == "Size" || type == "EyeLike" || type == "Concat" ||
+      type == "Slice")
+    return foldFromShape(n, type);
+  // The other ops need their inputs known at compile time.
   Builder b(n.builder.getContext());
-  Type i64 = b.getI64Type();
-  // Inputs known at compile time; a missing one ends folding.
-  std::vector<Tensor> in;
-  auto need = [&](unsigned count) {
-    for (unsigned i = 0; i < count; ++i) {
-      std::optional<DenseElementsAttr> attr = n.hasInput(i) ? n.constantInput(i) : std::nullopt;
-      std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
-      if (!t)
-        return false;
-      in.push_back(std::move(*t));
-    }
-    return true;
-  };
-  auto result = [&](std::optional<Tensor> t) -> std::optional<DenseElementsAttr> {
-    if (!t || t->size() > kMaxFoldedElements)
-      return std::nullopt;
-    return toAttr(*t);
-  };
-
-  if (type == "Shape" || type == "Size") {
-    RankedTensorType x = n.inputType(0);
-    if (!x || !x.hasStaticShape())
-      return std::nullopt;
-    std::vector<int64_t> dims(x.getShape().begin(), x.getShape().end());
-    if (type == "Size")
-      return result(ints(i64, {}, {x.getNumElements()}));
-    int64_t rank = static_cast<int64_t>(dims.size());
-    int64_t start = std::clamp<int64_t>(n.intAttr("start", 0) < 0 ? n.intAttr("start", 0) + rank
-                                                                  : n.intAttr("start", 0),
-                                        0, rank);
-    int64_t end = n.intAttr("end", rank);
-    end = std::clamp<int64_t>(end < 0 ? end + rank : end, start, rank);
-    std::vector<int64_t> slice(dims.begin() + start, dims.begin() + end);
-    return result(ints(i64, {static_cast<int64_t>(slice.size())}, slice));
-  }
-  if (type == "EyeLike") {
-    // Ones on diagonal k of a matrix shaped like the input: known from the
-    // shape alone. (CANN's parser builds it from Shape, Split, Fill and
-    // MatrixDiagV2; the values are the same.)
-    RankedTensorType x = n.inputType(0);
-    if (!x || !x.hasStaticShape() || x.getRank() != 2)
-      return std::nullopt;
-    Type element = n.attr("dtype")
-                       ? elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("dtype", 0)))
-                       : x.getElementType();
-    if (!element)
-      return std::nullopt;
-    Tensor out;
-    out.shape = {x.getDimSize(0), x.getDimSize(1)};
-    out.element = element;
-    out.isFloat = isa<FloatType>(element);
-    if (out.size() > kMaxFoldedElements)
-      return std::nullopt;
-    int64_t k = n.intAttr("k", 0);
-    for (int64_t r = 0; r < out.shape[0]; ++r)
-      for (int64_t c = 0; c < out.shape[1]; ++c) {
-        int64_t one = c - r == k ? 1 : 0;
-        if (out.isFloat)
-          out.floats.push_back(static_cast<double>(one));
-        else
-          out.ints.push_back(one);
-      }
-    return result(out);
-  }
-  if (type == "ConstantOfShape") {
-    if (!need(1))
-      return std::nullopt;
-    Tensor out;
-    for (int64_t d : in[0].ints)
-      if (d < 0)
-        return std::nullopt;
-    out.shape = in[0].ints;
-    const onnx::AttributeProto *value = n.attr("value");
-    std::string error;
-    DenseElementsAttr fill =
-        value && value->has_t() ? tensorValue(n.builder.getContext(), value->t(), error)
-                                : DenseElementsAttr();
-    std::optional<Tensor> scalar = fill ? fromAttr(fill) : std::nullopt;
-    out.element = scalar ? scalar->element : b.getF32Type();
-    out.isFloat = isa<FloatType>(out.element);
-    if (out.size() > kMaxFoldedElements)
-      return std::nullopt;
-    if (out.isFloat)
-      out.floats.assign(out.size(), scalar ? scalar->floats.at(0) : 0.0);
-    else
-      out.ints.assign(out.size(), scalar ? scalar->ints.at(0) : 0);
-    return result(out);
-  }
-  if (type == "Range") {
-    if (!need(3) || in[0].size() != 1 || in[1].size() != 1 || in[2].size() != 1)
-      return std::nullopt;
-    double start = in[0].at(0), limit = in[1].at(0), delta = in[2].at(0);
-    if (delta == 0)
-      return std::nullopt;
-    int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
-    if (count > kMaxFoldedElements)
-      return std::nullopt;
-    Tensor out;
-    out.shape = {count};
-    out.element = in[0].element;
-    out.isFloat = in[0].isFloat;
-    for (int64_t i = 0; i < count; ++i)
-      if (out.isFloat)
-        out.floats.push_back(start + static_cast<double>(i) * delta);
-      else
-        out.ints.push_back(in[0].ints[0] + i * in[2].ints[0]);
-    return result(out);
-  }
-  if (type == "Cast") {
-    if (!need(1))
-      return std::nullopt;
-    Type to = elementType(n.builder.getContext(), static_cast<int32_t>(n.intAttr("to", 0)));
-    if (!to)
-      return std::nullopt;
-    Tensor out = in[0];
-    out.element = to;
-    out.isFloat = isa<FloatType>(to);
-    if (out.isFloat && !in[0].isFloat)
-      out.floats.assign(in[0].ints.begin(), in[0].ints.end());
-    if (!out.isFloat && in[0].isFloat) {
-      for (double v : in[0].floats)
-        if (!std::isfinite(v))
-          return std::nullopt;
-      out.ints.clear();
-      for (double v : in[0].floats)
-        out.ints.push_back(static_cast<int64_t>(v)); // toward zero
-    }
-    if (to.isInteger(1))
-      for (int64_t &v : out.ints)
-        v = v != 0;
-    return result(out);
-  }
+  auto inputs = [&](unsigned count) { return constantInputs(n, count); };
+  std::optional<std::vector<Tensor>> in;
+  if (type == "ConstantOfShape")
+    return (in = inputs(1)) ? folded(foldConstantOfShape(n, (*in)[0], b.getF32Type()))
+                            : std::nullopt;
+  if (type == "Range")
+    return (in = inputs(3)) ? folded(foldRange(*in)) : std::nullopt;
+  if (type == "Cast")
+    return (in = inputs(1)) ? folded(foldCast(n, (*in)[0])) : std::nullopt;
   if (type == "Unsqueeze" || type == "Squeeze" || type == "Reshape" || type == "Flatten" ||
       type == "Identity") {
     // The values do not change; shape inference gave the result's shape.
     RankedTensorType outType = n.outputType(0);
-    if (!need(1) || !outType || !outType.hasStaticShape() ||
-        outType.getNumElements() != in[0].size())
+    if (!(in = inputs(1)) || !outType || !outType.hasStaticShape() ||
+        outType.getNumElements() != (*in)[0].size())
       return std::nullopt;
-    in[0].shape.assign(outType.getShape().begin(), outType.getShape().end());
-    return result(in[0]);
+    (*in)[0].shape.assign(outType.getShape().begin(), outType.getShape().end());
+    return folded((*in)[0]);
   }
-  if (type == "Concat") {
-    std::vector<Tensor> parts;
-    for (unsigned i = 0; i < n.numInputs(); ++i) {
-      std::optional<DenseElementsAttr> attr = n.constantInput(i);
-      std::optional<Tensor> t = attr ? fromAttr(*attr) : std::nullopt;
-      if (!t || t->shape.size() != 1)
-        return std::nullopt; // shape vectors only
-      parts.push_back(*t);
-    }
-    if (parts.empty())
-      return std::nullopt;
-    Tensor out = parts[0];
-    for (size_t i = 1; i < parts.size(); ++i) {
-      if (parts[i].element != out.element)
-        return std::nullopt;
-      out.ints.insert(out.ints.end(), parts[i].ints.begin(), parts[i].ints.end());
-      out.floats.insert(out.floats.end(), parts[i].floats.begin(), parts[i].floats.end());
-    }
-    out.shape = {static_cast<int64_t>(out.isFloat ? out.floats.size() : out.ints.size())};
-    return result(out);
-  }
-  if (type == "Gather") {
-    if (!need(2) || in[0].shape.size() != 1)
-      return std::nullopt; // gathers from shape vectors
-    Tensor out;
-    out.shape = in[1].shape;
-    out.element = in[0].element;
-    out.isFloat = in[0].isFloat;
-    int64_t length = in[0].shape[0];
-    for (int64_t index : in[1].ints) {
-      std::optional<int64_t> at = axisFor(index, length);
-      if (!at)
-        return std::nullopt;
-      if (out.isFloat)
-        out.floats.push_back(in[0].floats[*at]);
-      else
-        out.ints.push_back(in[0].ints[*at]);
-    }
-    return result(out);
-  }
-  if (type == "Slice")
-    return result(sliceOf(n));
-  if (type == "Transpose") {
-    if (!need(1))
-      return std::nullopt;
-    return result(transposed(in[0], n.intsAttr("perm")));
-  }
-  if (type == "Expand") {
-    if (!need(2))
-      return std::nullopt;
-    // The target shape as a tensor of zeros; broadcasting does the rest.
-    Tensor target = ints(in[1].element, in[1].ints, {});
-    for (int64_t d : target.shape)
-      if (d < 0)
-        return std::nullopt;
-    if (target.size() > kMaxFoldedElements)
-      return std::nullopt;
-    target.ints.assign(static_cast<size_t>(target.size()), 0);
-    Tensor &ones = target;
-    return result(elementwise({in[0], ones}, in[0].element,
-                              [](const std::vector<double> &v) { return v[0]; }));
-  }
+  if (type == "Gather")
+    return (in = inputs(2)) ? folded(foldGather(*in)) : std::nullopt;
+  if (type == "Transpose")
+    return (in = inputs(1)) ? folded(transposed((*in)[0], n.intsAttr("perm"))) : std::nullopt;
+  if (type == "Expand")
+    return (in = inputs(2)) ? folded(foldExpand(*in)) : std::nullopt;
   if (type == "Equal" || type == "Less" || type == "Greater" || type == "Not" ||
-      type == "And" || type == "Or") {
-    if (!need(type == "Not" ? 1 : 2))
-      return std::nullopt;
-    return result(elementwise(in, b.getI1Type(), [&](const std::vector<double> &v) -> double {
-      if (type == "Equal")
-        return v[0] == v[1];
-      if (type == "Less")
-        return v[0] < v[1];
-      if (type == "Greater")
-        return v[0] > v[1];
-      if (type == "Not")
-        return v[0] == 0;
-      if (type == "And")
-        return v[0] != 0 && v[1] != 0;
-      return v[0] != 0 || v[1] != 0;
-    }));
-  }
+      type == "And" || type == "Or")
+    return (in = inputs(type == "Not" ? 1 : 2)) ? folded(foldLogic(type, *in, b.getI1Type()))
+                                                : std::nullopt;
   if (type == "Where") {
-    if (!need(3) || in[1].element != in[2].element)
+    if (!(in = inputs(3)) || (*in)[1].element != (*in)[2].element)
       return std::nullopt;
-    return result(elementwise(in, in[1].element, [](const std::vector<double> &v) {
+    return folded(elementwise(*in, (*in)[1].element, [](const std::vector<double> &v) {
       return v[0] != 0 ? v[1] : v[2];
     }));
   }
-  if (type == "Add" || type == "Sub" || type == "Mul" || type == "Div") {
-    // Integer shape arithmetic only; float math is the model's computation.
-    if (!need(2) || in[0].isFloat || in[0].element != in[1].element)
-      return std::nullopt;
-    if (type == "Div")
-      for (int64_t v : in[1].ints)
-        if (v == 0)
-          return std::nullopt;
-    return result(elementwise(in, in[0].element, [&](const std::vector<double> &v) -> double {
-      int64_t x = static_cast<int64_t>(v[0]), y = static_cast<int64_t>(v[1]);
-      if (type == "Add")
-        return static_cast<double>(x + y);
-      if (type == "Sub")
-        return static_cast<double>(x - y);
-      if (type == "Mul")
-        return static_cast<double>(x * y);
-      return static_cast<double>(x / y);
-    }));
-  }
+  if (type == "Add" || type == "Sub" || type == "Mul" || type == "Div")
+    return (in = inputs(2)) ? folded(foldIntegerArithmetic(type, *in)) : std::nullopt;
   return std::nullopt;
 }
