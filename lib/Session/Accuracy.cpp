@@ -198,6 +198,59 @@ std::vector<size_t> scoredOutputs(const exec::LaunchOutputs &launch) {
 constexpr double kJumpFloor = 1e-4;
 constexpr double kJumpFactor = 10.0;
 
+/// Each output of the plan against the reference's (and the expected one,
+/// when given).
+void compareOutputs(AccuracyResult &result, const std::vector<HostTensor> &referenceOutputs,
+                    const std::vector<std::string> &outputNames,
+                    const std::vector<NamedTensor> &expected, const AccuracyRun &run) {
+  for (size_t i = 0; i < result.planOutputs.size(); ++i) {
+    OutputAccuracy output;
+    output.name = i < outputNames.size() ? outputNames[i] : "output_" + std::to_string(i);
+    output.vsReference = compareTensors(result.planOutputs[i], referenceOutputs[i]);
+    if (i < expected.size()) {
+      output.vsExpected = compareTensors(result.planOutputs[i], expected[i].tensor);
+      output.referenceVsExpected = compareTensors(referenceOutputs[i], expected[i].tensor);
+      output.withinTolerance =
+          withinTolerance(result.planOutputs[i], expected[i].tensor, run.rtol, run.atol);
+    }
+    result.outputs.push_back(std::move(output));
+  }
+}
+
+/// The timed runs after the first, each launch's time kept too: an op's
+/// host_ms is then its median over them, not the first run's (which pays
+/// for first touches and shares the caches with the reference's run).
+/// `stepEntry` gives each step's entry in result.ops.
+bool timeIterations(exec::GraphRunner &plan, const AccuracyRun &run,
+                    const std::vector<HostTensor> &inputs, const std::vector<size_t> &stepEntry,
+                    AccuracyResult &result, std::string &error) {
+  std::vector<std::vector<double>> launchMs(stepEntry.size());
+  for (unsigned iteration = 1; iteration < run.iterations; ++iteration) {
+    if (run.isCancelled()) {
+      error = kInterrupted;
+      return false;
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<exec::GraphExecution> execution = plan.start(inputs, error);
+    if (!execution)
+      return false;
+    size_t launch = 0;
+    while (!execution->finished()) {
+      if (!execution->step(error))
+        return false;
+      if (const exec::LaunchOutputs *done = execution->lastLaunch())
+        if (launch < launchMs.size())
+          launchMs[launch++].push_back(done->hostMs);
+    }
+    result.runMs.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  for (size_t i = 0; i < launchMs.size(); ++i)
+    if (!launchMs[i].empty())
+      result.ops[stepEntry[i]].hostMs = median(launchMs[i]);
+  return true;
+}
+
 } // namespace
 
 std::optional<AccuracyResult>
@@ -326,46 +379,9 @@ session::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::ve
   }
   result.runMs.push_back(planMs);
   result.planOutputs = planRun->outputs();
-  const std::vector<HostTensor> &referenceOutputs = referenceRun->outputs();
-  for (size_t i = 0; i < result.planOutputs.size(); ++i) {
-    OutputAccuracy output;
-    output.name = i < outputNames.size() ? outputNames[i] : "output_" + std::to_string(i);
-    output.vsReference = compareTensors(result.planOutputs[i], referenceOutputs[i]);
-    if (i < expected.size()) {
-      output.vsExpected = compareTensors(result.planOutputs[i], expected[i].tensor);
-      output.referenceVsExpected = compareTensors(referenceOutputs[i], expected[i].tensor);
-      output.withinTolerance =
-          withinTolerance(result.planOutputs[i], expected[i].tensor, run.rtol, run.atol);
-    }
-    result.outputs.push_back(std::move(output));
-  }
-  // The timed runs, each launch's time kept too: an op's host_ms is then
-  // its median over them, not the first run's (which pays for first
-  // touches and shares the caches with the reference's run).
-  std::vector<std::vector<double>> launchMs(stepEntry.size());
-  for (unsigned iteration = 1; iteration < run.iterations; ++iteration) {
-    if (run.isCancelled()) {
-      error = kInterrupted;
-      return std::nullopt;
-    }
-    auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<exec::GraphExecution> execution = plan->start(inputs, error);
-    if (!execution)
-      return std::nullopt;
-    size_t launch = 0;
-    while (!execution->finished()) {
-      if (!execution->step(error))
-        return std::nullopt;
-      if (const exec::LaunchOutputs *done = execution->lastLaunch())
-        if (launch < launchMs.size())
-          launchMs[launch++].push_back(done->hostMs);
-    }
-    result.runMs.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  for (size_t i = 0; i < launchMs.size(); ++i)
-    if (!launchMs[i].empty())
-      result.ops[stepEntry[i]].hostMs = median(launchMs[i]);
+  compareOutputs(result, referenceRun->outputs(), outputNames, expected, run);
+  if (!timeIterations(*plan, run, inputs, stepEntry, result, error))
+    return std::nullopt;
   return result;
 }
 

@@ -89,6 +89,26 @@ private:
   /// every plan the search runs may add candidates.
   void addCandidates(const Evaluation &evaluation);
 
+  /// Raises the most harmful ops until the target holds or the budget or
+  /// the candidates run out; whether it holds. `current` and `raised` are
+  /// the plan the search went on from.
+  bool raiseUntilMet(Evaluation &current, std::set<std::string> &raised);
+  /// After a plan with ops the host cannot run in fp32: those ops leave
+  /// `trial` (noted as unraisable); whether any did.
+  bool dropUnrunnable(const Evaluation &evaluation, std::set<std::string> &trial,
+                      const std::set<std::string> &raised);
+  /// After a refused plan (KD-2): finds which of `added` are refused by
+  /// planning each alone, and notes them as unraisable.
+  void noteRefusedOps(const std::vector<std::string> &added, const std::set<std::string> &raised,
+                      const Evaluation &evaluation);
+  /// With the target met: tries the plan without name scopes and single
+  /// ops, keeping the fastest plan that still meets it.
+  void pruneRaised(Evaluation &current, std::set<std::string> &raised);
+  /// The edits for `raised`, with whole op types where every candidate of
+  /// a type is raised and that plans the same.
+  policy::PrecisionEdits editsByOpType(const std::set<std::string> &raised,
+                                       const Evaluation &current);
+
   ModuleOp imported;
   const SearchSettings &settings;
   const AccuracyRun &run;
@@ -338,26 +358,52 @@ static std::string describeOps(const std::vector<std::string> &names) {
   return text;
 }
 
-void Searcher::search() {
-  Evaluation start = evaluate({}, true, "start: " + outcome.precisionMode);
-  outcome.plan = start.report;
-  if (!start.ok) {
-    outcome.kind = SearchOutcome::Kind::Failed;
-    outcome.message = "the start plan (" + outcome.precisionMode + ") cannot be run: " + start.why;
-    return;
-  }
-  outcome.steps.push_back(stepOf(start, "start: " + outcome.precisionMode, {}, 0));
-  outcome.steps.back().kept = true;
-  Evaluation current = start;
-  std::set<std::string> raised;
+bool Searcher::dropUnrunnable(const Evaluation &evaluation, std::set<std::string> &trial,
+                              const std::set<std::string> &raised) {
+  // Ops whose fp32 kernel the host cannot run stay as they are; the others
+  // are tried again at once.
+  bool dropped = false;
+  for (const auto &[name, why] : evaluation.cannotRun)
+    if (trial.count(name) && !raised.count(name)) {
+      trial.erase(name);
+      unraisable.insert(name);
+      dropped = true;
+      outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                              "' stays as planned: in fp32 it needs " + why);
+    }
+  return dropped;
+}
 
-  addCandidates(start);
+void Searcher::noteRefusedOps(const std::vector<std::string> &added,
+                              const std::set<std::string> &raised,
+                              const Evaluation &evaluation) {
+  // Planning each alone spends no run.
+  size_t refused = 0;
+  for (const std::string &name : added) {
+    std::set<std::string> alone = raised;
+    alone.insert(name);
+    Evaluation check = evaluate(editsFor(alone), /*measure=*/false);
+    if (check.ok)
+      continue;
+    ++refused;
+    unraisable.insert(name);
+    outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                            "' cannot be kept in fp32: " + check.why);
+  }
+  if (refused == 0)
+    for (const std::string &name : added) {
+      unraisable.insert(name);
+      outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
+                              "' cannot be kept in fp32 together with " +
+                              std::to_string(added.size() - 1) + " other ops: " + evaluation.why);
+    }
+}
+
+bool Searcher::raiseUntilMet(Evaluation &current, std::set<std::string> &raised) {
   // Raise the most harmful ops, one, then two, four, ... at a time,
   // ranking again after every run (an overflow hides what is behind it).
   size_t batch = 1;
   bool met = outcome.steps.back().meets;
-  if (met)
-    outcome.resultStep = 0;
   while (!met && budgetLeft()) {
     std::vector<std::string> ranking = rank(current);
     if (ranking.empty())
@@ -366,47 +412,14 @@ void Searcher::search() {
                                    ranking.begin() + std::min(batch, ranking.size()));
     std::set<std::string> trial = raised;
     trial.insert(added.begin(), added.end());
-    Evaluation evaluation =
-        evaluate(editsFor(trial), true, "raise " + describeOps(added));
-    if (!evaluation.ok && !evaluation.cannotRun.empty()) {
-      // Ops whose fp32 kernel the host cannot run stay as they are; the
-      // others are tried again at once.
-      bool dropped = false;
-      for (const auto &[name, why] : evaluation.cannotRun)
-        if (trial.count(name) && !raised.count(name)) {
-          trial.erase(name);
-          unraisable.insert(name);
-          dropped = true;
-          outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
-                                  "' stays as planned: in fp32 it needs " + why);
-        }
-      if (dropped)
-        continue;
-    }
+    Evaluation evaluation = evaluate(editsFor(trial), true, "raise " + describeOps(added));
+    if (!evaluation.ok && !evaluation.cannotRun.empty() &&
+        dropUnrunnable(evaluation, trial, raised))
+      continue;
     if (!evaluation.planned) {
       // The plan was refused (an op with no kernel in its origin dtype,
-      // KD-2): find which ops by planning each alone (no run spent), note
-      // them, and go on with the others.
-      size_t refused = 0;
-      for (const std::string &name : added) {
-        std::set<std::string> alone = raised;
-        alone.insert(name);
-        Evaluation check = evaluate(editsFor(alone), /*measure=*/false);
-        if (check.ok)
-          continue;
-        ++refused;
-        unraisable.insert(name);
-        outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
-                                "' cannot be kept in fp32: " + check.why);
-      }
-      if (refused == 0)
-        for (const std::string &name : added) {
-          unraisable.insert(name);
-          outcome.notes.push_back("'" + policy::escapeForDisplay(name) +
-                                  "' cannot be kept in fp32 together with " +
-                                  std::to_string(added.size() - 1) +
-                                  " other ops: " + evaluation.why);
-        }
+      // KD-2): note which ops, and go on with the others.
+      noteRefusedOps(added, raised, evaluation);
       continue;
     }
     if (dropUnraisable(evaluation, trial)) {
@@ -433,67 +446,71 @@ void Searcher::search() {
     met = outcome.steps.back().meets;
     batch *= 2;
   }
+  return met;
+}
 
-  if (met) {
-    // Fewer ops: try the plan without whole name scopes of raised ops
-    // ("/attn/..."; dropping a region adds no Cast inside it), then without
-    // each op, most expensive first; an op stays out when the target still
-    // holds. A smaller set can be slower (a Cast more costs more than the
-    // op saves), so the fastest plan that met the target is the result.
-    best = current;
-    bestRaised = raised;
-    outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
-    std::map<std::string, std::vector<std::string>> scopes;
-    for (const std::string &name : raised)
-      if (std::string scope = nameScope(name); !scope.empty())
-        scopes[scope].push_back(name);
-    std::vector<std::vector<std::string>> groups;
-    for (auto &[scope, names] : scopes)
-      if (names.size() >= 2 && names.size() < raised.size())
-        groups.push_back(names);
-    std::vector<std::string> order(raised.begin(), raised.end());
-    std::sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {
-      if (candidates[a].second == candidates[b].second)
-        return a < b;
-      return candidates[a].second > candidates[b].second;
-    });
-    for (const std::string &name : order)
-      groups.push_back({name});
-    for (const std::vector<std::string> &group : groups) {
-      if (!budgetLeft())
-        break;
-      // At least one op stays raised: the target was missed without any.
-      if (raised.size() <= group.size())
-        continue;
-      if (!llvm::all_of(group, [&](const std::string &n) { return raised.count(n) > 0; }))
-        continue;
-      std::set<std::string> trial = raised;
-      for (const std::string &name : group)
-        trial.erase(name);
-      Evaluation evaluation = evaluate(editsFor(trial), true, "try without " + describeOps(group));
-      std::string action = group.size() == 1
-                               ? "try without 1 op"
-                               : "try without scope " + nameScope(group.front()) + " (" +
-                                     std::to_string(group.size()) + " ops)";
-      outcome.steps.push_back(stepOf(evaluation, action, group, trial.size()));
-      if (!evaluation.ok || !outcome.steps.back().meets)
-        continue;
-      outcome.steps.back().kept = true;
-      raised = std::move(trial);
-      current = std::move(evaluation);
-      if (current.report.estDeviceUs() < best.report.estDeviceUs() * (1 - 1e-9)) {
-        best = current;
-        bestRaised = raised;
-        outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
-      }
+void Searcher::pruneRaised(Evaluation &current, std::set<std::string> &raised) {
+  // Whole name scopes of raised ops first ("/attn/..."; dropping a region
+  // adds no Cast inside it), then each op, most expensive first; an op
+  // stays out when the target still holds. A smaller set can be slower (a
+  // Cast more costs more than the op saves), so the fastest plan that met
+  // the target is the result.
+  best = current;
+  bestRaised = raised;
+  outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
+  std::map<std::string, std::vector<std::string>> scopes;
+  for (const std::string &name : raised)
+    if (std::string scope = nameScope(name); !scope.empty())
+      scopes[scope].push_back(name);
+  std::vector<std::vector<std::string>> groups;
+  for (auto &[scope, names] : scopes)
+    if (names.size() >= 2 && names.size() < raised.size())
+      groups.push_back(names);
+  std::vector<std::string> order(raised.begin(), raised.end());
+  std::sort(order.begin(), order.end(), [&](const std::string &a, const std::string &b) {
+    if (candidates[a].second == candidates[b].second)
+      return a < b;
+    return candidates[a].second > candidates[b].second;
+  });
+  for (const std::string &name : order)
+    groups.push_back({name});
+  for (const std::vector<std::string> &group : groups) {
+    if (!budgetLeft())
+      break;
+    // At least one op stays raised: the target was missed without any.
+    if (raised.size() <= group.size())
+      continue;
+    if (!llvm::all_of(group, [&](const std::string &n) { return raised.count(n) > 0; }))
+      continue;
+    std::set<std::string> trial = raised;
+    for (const std::string &name : group)
+      trial.erase(name);
+    Evaluation evaluation = evaluate(editsFor(trial), true, "try without " + describeOps(group));
+    std::string action = group.size() == 1
+                             ? "try without 1 op"
+                             : "try without scope " + nameScope(group.front()) + " (" +
+                                   std::to_string(group.size()) + " ops)";
+    outcome.steps.push_back(stepOf(evaluation, action, group, trial.size()));
+    if (!evaluation.ok || !outcome.steps.back().meets)
+      continue;
+    outcome.steps.back().kept = true;
+    raised = std::move(trial);
+    current = std::move(evaluation);
+    if (current.report.estDeviceUs() < best.report.estDeviceUs() * (1 - 1e-9)) {
+      best = current;
+      bestRaised = raised;
+      outcome.resultStep = static_cast<int>(outcome.steps.size()) - 1;
     }
-    raised = bestRaised;
-    current = best;
   }
+  raised = bestRaised;
+  current = best;
+}
 
+policy::PrecisionEdits Searcher::editsByOpType(const std::set<std::string> &raised,
+                                               const Evaluation &current) {
   policy::PrecisionEdits edits = editsFor(raised);
-  // Whole op types: every candidate of a type raised (two ops or more)
-  // becomes one op type entry, when that plans the same.
+  // Every candidate of a type raised (two ops or more) becomes one op type
+  // entry.
   std::map<std::string, std::vector<std::string>> byType;
   for (const auto &[name, info] : candidates)
     if (!unraisable.count(name))
@@ -507,17 +524,38 @@ void Searcher::search() {
       grouped.opTypes.push_back(type);
       typeCovered.insert(names.begin(), names.end());
     }
-  if (!grouped.opTypes.empty()) {
-    for (const std::string &name : edits.nodeNames)
-      if (!typeCovered.count(name))
-        grouped.nodeNames.push_back(name);
-    Evaluation check = evaluate(grouped, /*measure=*/false);
-    std::string difference;
-    if (check.ok && samePlan(check.report, current.report, difference))
-      edits = grouped;
-  }
+  if (grouped.opTypes.empty())
+    return edits;
+  for (const std::string &name : edits.nodeNames)
+    if (!typeCovered.count(name))
+      grouped.nodeNames.push_back(name);
+  Evaluation check = evaluate(grouped, /*measure=*/false);
+  std::string difference;
+  if (check.ok && samePlan(check.report, current.report, difference))
+    return grouped;
+  return edits;
+}
 
-  outcome.edits = edits;
+void Searcher::search() {
+  Evaluation start = evaluate({}, true, "start: " + outcome.precisionMode);
+  outcome.plan = start.report;
+  if (!start.ok) {
+    outcome.kind = SearchOutcome::Kind::Failed;
+    outcome.message = "the start plan (" + outcome.precisionMode + ") cannot be run: " + start.why;
+    return;
+  }
+  outcome.steps.push_back(stepOf(start, "start: " + outcome.precisionMode, {}, 0));
+  outcome.steps.back().kept = true;
+  Evaluation current = start;
+  std::set<std::string> raised;
+  addCandidates(start);
+  if (outcome.steps.back().meets)
+    outcome.resultStep = 0;
+  bool met = raiseUntilMet(current, raised);
+  if (met)
+    pruneRaised(current, raised);
+
+  outcome.edits = editsByOpType(raised, current);
   outcome.plan = current.report;
   outcome.outputs = current.outputs;
   outcome.estDeviceUs = current.report.estDeviceUs();

@@ -120,6 +120,78 @@ CubeSides cubeSidesOf(KernelOp kernel) {
   return sides;
 }
 
+/// A GM -> L1/UB load's cycles on the MTE2 pipe, `trips` times.
+double loadCycles(LoadOp load, TargetAttr target, int64_t blockDim, const CubeSides &sides,
+                  double trips) {
+  double bytes = bytesOf(load.getTarget().getType());
+  double source = bytesOf(load.getSource().getType());
+  // img2col reads each input element once per band, not once per
+  // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
+  if (Img2ColAttr img2col = load.getImg2colAttr()) {
+    double overlap = 1;
+    for (auto [size, stride] : llvm::zip_equal(img2col.getKernel(), img2col.getStrides()))
+      overlap *= static_cast<double>(size) / static_cast<double>(stride);
+    bytes /= std::max(overlap, 1.0);
+  }
+  if (sides.band > 1 && sides.feedsL0B.contains(load.getTarget())) {
+    // A batched B ([batch, k, n], one per batch or group) is read by
+    // its batch's rows only.
+    auto shape = cast<ShapedType>(load.getSource().getType()).getShape();
+    double batches = shape.size() == 3 ? static_cast<double>(shape[0]) : 1.0;
+    return bandedReadCycles(trips * bytes, source, blockDim, target.getL2(), target.getDdrRate(),
+                            target.getL2Rate(), sides.rowsOfTiles / std::max(batches, 1.0),
+                            sides.band);
+  }
+  // A cube kernel's A panel (its L1 tile feeds L0A) is read again by
+  // the next tile of its row of output tiles: between two reads only
+  // the panels the cores hold are read. Everything else counts the
+  // whole buffer.
+  double reuse = -1;
+  if (sides.feedsL0A.contains(load.getTarget()))
+    reuse = source / std::max(sides.rowsOfTiles, 1.0) * std::max<int64_t>(blockDim, 1);
+  return gmReadCycles(trips * bytes, source, blockDim, target.getL2(), target.getDdrRate(),
+                      target.getL2Rate(), reuse);
+}
+
+/// One vector op's cycles: its passes, Newton steps, and the conversions
+/// to and from its compute dtype.
+double vectorOpCycles(VectorOp vop, const CostConstants &k) {
+  Type compute = vop.getCompute();
+  double elements = cast<ShapedType>(vop.getOutput().getType()).getNumElements();
+  double passes = repeats(elements, compute, k);
+  double cycles = passes * vectorInstructions(vop.getKind());
+  if (vop.getNewton())
+    cycles += passes * 3; // Newton-Raphson: two multiplies and a subtract
+  // Converting an input or the output to/from the compute dtype is a
+  // pass of its own.
+  for (Value input : vop.getInputs())
+    if (getElementTypeOrSelf(input.getType()) != compute &&
+        cast<ShapedType>(input.getType()).getNumElements() > 1)
+      cycles += repeats(elements, compute, k);
+  Type output = getElementTypeOrSelf(vop.getOutput().getType());
+  if (output != compute && output.isIntOrFloat() && !output.isInteger(1))
+    cycles += repeats(elements, compute, k);
+  return cycles;
+}
+
+/// Per step and direction: [batch, input + hidden] x [input + hidden,
+/// gates * hidden] on the cube, ~6 vector passes over the gates, and the
+/// weights read from GM (L2 keeps them after the first step).
+void addRecurrentCost(RecurrentOp rnn, TargetAttr target, const CostConstants &k, double trips,
+                      UnitCycles &units) {
+  double ddr = std::max<int64_t>(target.getDdrRate(), 1);
+  auto x = cast<ShapedType>(rnn.getBuffers()[0].getType());
+  double steps = x.getDimSize(0) * rnn.getDirections();
+  double depth = x.getDimSize(2) + rnn.getHiddenSize();
+  double n = rnn.getGates() * rnn.getHiddenSize();
+  double kFractal = kFractalOf(target, x.getElementType());
+  units.cube += trips * steps * std::ceil(x.getDimSize(1) / double(target.getCubeM())) *
+                std::ceil(n / target.getCubeN()) * std::ceil(depth / kFractal);
+  units.vector += trips * steps * repeats(x.getDimSize(1) * n * 6, x.getElementType(), k);
+  double weights = bytesOf(rnn.getBuffers()[1].getType()) + bytesOf(rnn.getBuffers()[2].getType());
+  units.move += trips * (weights + steps * bytesOf(x) / x.getDimSize(0)) / ddr;
+}
+
 void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostConstants &k,
                const CubeSides &sides, UnitCycles &units) {
   double ddr = std::max<int64_t>(target.getDdrRate(), 1);
@@ -137,37 +209,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
                           (lhs.getDimSize(1) / kFractal);
         units.cube += trips * fractals;
       })
-      .Case([&](LoadOp load) {
-        double bytes = bytesOf(load.getTarget().getType());
-        double source = bytesOf(load.getSource().getType());
-        // img2col reads each input element once per band, not once per
-        // patch: the window overlap kh*kw / (sh*sw) is reuse on chip.
-        if (Img2ColAttr img2col = load.getImg2colAttr()) {
-          double overlap = 1;
-          for (auto [size, stride] : llvm::zip_equal(img2col.getKernel(), img2col.getStrides()))
-            overlap *= static_cast<double>(size) / static_cast<double>(stride);
-          bytes /= std::max(overlap, 1.0);
-        }
-        if (sides.band > 1 && sides.feedsL0B.contains(load.getTarget())) {
-          // A batched B ([batch, k, n], one per batch or group) is read by
-          // its batch's rows only.
-          auto shape = cast<ShapedType>(load.getSource().getType()).getShape();
-          double batches = shape.size() == 3 ? static_cast<double>(shape[0]) : 1.0;
-          units.load += bandedReadCycles(trips * bytes, source, blockDim, target.getL2(),
-                                         target.getDdrRate(), target.getL2Rate(),
-                                         sides.rowsOfTiles / std::max(batches, 1.0), sides.band);
-          return;
-        }
-        // A cube kernel's A panel (its L1 tile feeds L0A) is read again by
-        // the next tile of its row of output tiles: between two reads only
-        // the panels the cores hold are read. Everything else counts the
-        // whole buffer.
-        double reuse = -1;
-        if (sides.feedsL0A.contains(load.getTarget()))
-          reuse = source / std::max(sides.rowsOfTiles, 1.0) * std::max<int64_t>(blockDim, 1);
-        units.load += gmReadCycles(trips * bytes, source, blockDim, target.getL2(),
-                                   target.getDdrRate(), target.getL2Rate(), reuse);
-      })
+      .Case([&](LoadOp load) { units.load += loadCycles(load, target, blockDim, sides, trips); })
       .Case([&](StoreOp store) {
         units.write += trips * bytesOf(store.getSource().getType()) / (ubToGM > 0 ? ubToGM : ddr);
       })
@@ -208,25 +250,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
         }
         units.move += trips * (read + written) / ddr / std::max<int64_t>(blockDim, 1);
       })
-      .Case([&](VectorOp vop) {
-        Type compute = vop.getCompute();
-        double elements = cast<ShapedType>(vop.getOutput().getType()).getNumElements();
-        double passes = repeats(elements, compute, k);
-        double cycles = passes * vectorInstructions(vop.getKind());
-        if (vop.getNewton())
-          cycles += passes * 3; // Newton-Raphson: two multiplies and a subtract
-        // Converting an input or the output to/from the compute dtype is a
-        // pass of its own.
-        for (Value input : vop.getInputs())
-          if (getElementTypeOrSelf(input.getType()) != compute &&
-              cast<ShapedType>(input.getType()).getNumElements() > 1)
-            cycles += repeats(elements, compute, k);
-        if (getElementTypeOrSelf(vop.getOutput().getType()) != compute &&
-            getElementTypeOrSelf(vop.getOutput().getType()).isIntOrFloat() &&
-            !getElementTypeOrSelf(vop.getOutput().getType()).isInteger(1))
-          cycles += repeats(elements, compute, k);
-        units.vector += trips * cycles;
-      })
+      .Case([&](VectorOp vop) { units.vector += trips * vectorOpCycles(vop, k); })
       .Case([&](ReduceOp reduce) {
         double elements = cast<ShapedType>(reduce.getInput().getType()).getNumElements();
         double cycles = repeats(elements, reduce.getAcc(), k);
@@ -250,22 +274,7 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
           window *= static_cast<double>(size);
         units.vector += trips * repeats(elements * window, pool.getAcc(), k);
       })
-      .Case([&](RecurrentOp rnn) {
-        // Per step and direction: [batch, input + hidden] x [input + hidden,
-        // gates * hidden] on the cube, ~6 vector passes over the gates, and
-        // the weights read from GM (L2 keeps them after the first step).
-        auto x = cast<ShapedType>(rnn.getBuffers()[0].getType());
-        double steps = x.getDimSize(0) * rnn.getDirections();
-        double depth = x.getDimSize(2) + rnn.getHiddenSize();
-        double n = rnn.getGates() * rnn.getHiddenSize();
-        double kFractal = kFractalOf(target, x.getElementType());
-        units.cube += trips * steps * std::ceil(x.getDimSize(1) / double(target.getCubeM())) *
-                      std::ceil(n / target.getCubeN()) * std::ceil(depth / kFractal);
-        units.vector += trips * steps * repeats(x.getDimSize(1) * n * 6, x.getElementType(), k);
-        double weights = bytesOf(rnn.getBuffers()[1].getType()) +
-                         bytesOf(rnn.getBuffers()[2].getType());
-        units.move += trips * (weights + steps * bytesOf(x) / x.getDimSize(0)) / ddr;
-      })
+      .Case([&](RecurrentOp rnn) { addRecurrentCost(rnn, target, k, trips, units); })
       .Case([&](TopKOp topk) {
         // A bitonic selection: about n * log2(n) compares per row.
         auto input = cast<ShapedType>(topk.getInput().getType());
