@@ -330,6 +330,10 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
 }
 
 Status Session::writeFolder(const std::string &folder, std::vector<std::string> &written) {
+  if (Status ready = expect(isPlanned, "writing the outputs", "plan()"); !ready)
+    return ready;
+  if (isWritten)
+    return Status::user("", "the outputs were already written: write() comes once, last");
   std::vector<std::string> inputs = settings.inputPaths;
   if (!modelPath.empty())
     inputs.push_back(modelPath);
