@@ -7,6 +7,8 @@ with file paths as CANN takes them; the rules are those of prec-compile.
 """
 
 import os
+import sys
+import time
 
 from . import _ascendprec
 from ._results import (Op, OutputAccuracy, mode_result, run_result,
@@ -37,6 +39,35 @@ def _ranges_text(ranges):
                     for name, (low, high) in ranges.items())
 
 
+class _PrintProgress:
+    """progress=True: each phase and its time on stderr, as prec-compile
+    prints them on a terminal."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.started = 0.0
+
+    def __call__(self, event, text):
+        if event == "begin":
+            self.started = time.monotonic()
+            self.stream.write("  %s ..." % text)
+        elif event == "step":
+            self.stream.write("\n    %s" % text)
+        elif event == "end":
+            self.stream.write(" %.2f s\n" % (time.monotonic() - self.started))
+        elif event == "warning":
+            self.stream.write("\nascendprec: warning: %s\n" % text)
+        self.stream.flush()
+
+
+def _progress(progress):
+    if progress is True:
+        return _PrintProgress()
+    if progress is False:
+        return None
+    return progress
+
+
 def _session(model, options, *, explain=False, explain_only=(),
              keep_io_dtypes=True, fusion_respects_pins=False,
              full_constants=False, keep_imported=False, progress=None,
@@ -48,7 +79,7 @@ def _session(model, options, *, explain=False, explain_only=(),
         keep_io_dtypes=keep_io_dtypes,
         fusion_respects_pins=fusion_respects_pins,
         full_constants=full_constants, keep_imported=keep_imported,
-        progress=progress)
+        progress=_progress(progress))
     warnings = session.resolve()
     if isinstance(model, (bytes, bytearray, memoryview)):
         session.load_bytes(bytes(model), "<bytes>.onnx")
@@ -63,8 +94,9 @@ class Plan:
     """A model planned under CANN's options: every op's dtype, why, and the
     estimated device time. ``run()`` measures it on the host."""
 
-    def __init__(self, session, warnings):
+    def __init__(self, session, warnings, explained=False):
         self._session = session
+        self._explained = explained
         self.warnings = warnings
         self.summary = session.summary()
         self.ops = [Op(**op) for op in session.ops()]
@@ -94,6 +126,18 @@ class Plan:
             if op.name == name:
                 return op
         raise KeyError(name)
+
+    def explain(self, node=None):
+        """Why each op got its dtype (plan(..., explain=True)): the remarks
+        about ``node``, or a dict of every node's remarks."""
+        remarks = [d for d in self.diagnostics if d["severity"] == "remark"]
+        if not remarks and not self._explained:
+            raise ValueError("plan the model with explain=True to keep the "
+                             "explanations")
+        by_node = {}
+        for remark in remarks:
+            by_node.setdefault(remark["node"], []).append(remark["message"])
+        return by_node if node is None else by_node.get(node, [])
 
     def to_json(self):
         """report.json's text."""
@@ -137,7 +181,8 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
          full_constants=False, progress=None, **cann_options):
     """Plans ``model`` (an .onnx or .mlir path, or ONNX bytes) under CANN's
     options. ``progress(event, text)`` hears of long phases ("begin",
-    "step", "end", "warning")."""
+    "step", "end", "warning"); ``progress=True`` prints them on stderr.
+    ``explain=True`` keeps why each op got its dtype (Plan.explain)."""
     options = dict(cann_options, soc_version=soc_version,
                    precision_mode=precision_mode)
     session, warnings = _session(model, options, explain=explain,
@@ -146,7 +191,7 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
                                  fusion_respects_pins=fusion_respects_pins,
                                  full_constants=full_constants,
                                  progress=progress)
-    return Plan(session, warnings)
+    return Plan(session, warnings, explained=explain)
 
 
 class Comparison:

@@ -52,6 +52,17 @@ def test_explain_keeps_remarks(example_onnx):
                            explain_only=["stem.conv"])
     remarks = [d for d in plan.diagnostics if d["severity"] == "remark"]
     assert remarks and all(d["node"] in ("stem.conv", "") for d in remarks)
+    why = plan.explain("stem.conv")
+    assert any("computes in f16" in line and "PM-5" in line for line in why)
+    assert set(plan.explain()) <= {"stem.conv", ""}
+    with pytest.raises(ValueError, match="explain=True"):
+        ascendprec.plan(example_onnx, soc_version="Ascend910").explain("stem.conv")
+
+
+def test_progress_true_prints_the_phases(example_onnx, capfd):
+    ascendprec.plan(example_onnx, soc_version="Ascend910", progress=True)
+    err = capfd.readouterr().err
+    assert "  plan precision ..." in err and " s\n" in err
 
 
 def test_write_uses_the_output_folder_rules(example_onnx, tmp_path):
