@@ -18,14 +18,14 @@ from ._errors import (Error, InternalError, ModelError, OptionError,
                       OutputError, RunError, SearchError)
 from ._results import (ErrorStats, ModeResult, Op, OpAccuracy, OutputAccuracy,
                        RunResult, SearchStep)
-from ._api import (Comparison, Plan, SearchResult, compare_modes, plan,
-                   search_precision)
+from ._api import (Comparison, Plan, PlanWarning, SearchResult, compare_modes,
+                   plan, search_precision)
 from ._ascendprec import default_kernel_cache, set_kernel_cache
 
 __all__ = [
     "plan", "compare_modes", "search_precision",
     "set_kernel_cache", "default_kernel_cache",
-    "Plan", "Comparison", "SearchResult",
+    "Plan", "Comparison", "SearchResult", "PlanWarning",
     "Op", "ErrorStats", "OutputAccuracy", "OpAccuracy", "RunResult",
     "ModeResult", "SearchStep",
     "Error", "OptionError", "ModelError", "RunError", "SearchError",

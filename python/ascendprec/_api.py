@@ -9,6 +9,7 @@ with file paths as CANN takes them; the rules are those of prec-compile.
 import os
 import sys
 import time
+import warnings as _warnings
 
 from . import _ascendprec
 from ._results import (Op, OutputAccuracy, mode_result, run_result,
@@ -80,24 +81,48 @@ def _session(model, options, *, explain=False, explain_only=(),
         fusion_respects_pins=fusion_respects_pins,
         full_constants=full_constants, keep_imported=keep_imported,
         progress=_progress(progress))
-    warnings = session.resolve()
+    session.resolve()
     if isinstance(model, (bytes, bytearray, memoryview)):
         session.load_bytes(bytes(model), "<bytes>.onnx")
     else:
         session.load_file(os.fspath(model),
                           os.fspath(run_folder) if run_folder else "")
     session.plan()
-    return session, warnings
+    _warn_about(session.diagnostics())
+    return session
+
+
+class PlanWarning(UserWarning):
+    """A warning of the options, the import or the lowering (a keep_dtype
+    entry that matches no op, an op without a kernel, ...): prec-compile
+    prints these on stderr."""
+
+
+def _warn_about(diagnostics, limit=5):
+    """The plan's warnings as Python warnings: the first `limit`, then a
+    count (every one is in Plan.warnings)."""
+    found = [d for d in diagnostics if d["severity"] == "warning"]
+    for diagnostic in found[:limit]:
+        where = diagnostic["file"]
+        if where and diagnostic["line"]:
+            where += ":%d:%d" % (diagnostic["line"], diagnostic["column"])
+        rule = " [%s]" % diagnostic["rule"] if diagnostic["rule"] else ""
+        _warnings.warn("%s%s%s" % (where + ": " if where else "", diagnostic["message"], rule),
+                       PlanWarning, stacklevel=4)
+    if len(found) > limit:
+        _warnings.warn("%d more warnings in Plan.warnings" % (len(found) - limit),
+                       PlanWarning, stacklevel=4)
 
 
 class Plan:
     """A model planned under CANN's options: every op's dtype, why, and the
     estimated device time. ``run()`` measures it on the host."""
 
-    def __init__(self, session, warnings, explained=False):
+    def __init__(self, session, explained=False):
         self._session = session
         self._explained = explained
-        self.warnings = warnings
+        #: Every warning of the options, the import and the lowering.
+        self.warnings = [d for d in session.diagnostics() if d["severity"] == "warning"]
         self.summary = session.summary()
         self.ops = [Op(**op) for op in session.ops()]
         self._last_run = None
@@ -185,13 +210,13 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
     ``explain=True`` keeps why each op got its dtype (Plan.explain)."""
     options = dict(cann_options, soc_version=soc_version,
                    precision_mode=precision_mode)
-    session, warnings = _session(model, options, explain=explain,
+    session = _session(model, options, explain=explain,
                                  explain_only=explain_only,
                                  keep_io_dtypes=keep_io_dtypes,
                                  fusion_respects_pins=fusion_respects_pins,
                                  full_constants=full_constants,
                                  progress=progress)
-    return Plan(session, warnings, explained=explain)
+    return Plan(session, explained=explain)
 
 
 class Comparison:
@@ -221,11 +246,11 @@ def _measured(model, soc_version, precision_mode, inputs, run_folder, seed,
               cann_options):
     options = dict(cann_options, soc_version=soc_version,
                    precision_mode=precision_mode)
-    session, warnings = _session(model, options, keep_imported=True,
+    session = _session(model, options, keep_imported=True,
                                  keep_io_dtypes=keep_io_dtypes,
                                  fusion_respects_pins=fusion_respects_pins,
                                  progress=progress, run_folder=run_folder)
-    planned = Plan(session, warnings)
+    planned = Plan(session)
     run = planned.run(inputs, run_folder=run_folder, seed=seed, ranges=ranges,
                       threads=threads)
     session.compare_modes()

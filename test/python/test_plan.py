@@ -120,3 +120,10 @@ def test_long_work_releases_the_gil(example_onnx):
     # ticker for all of it.
     gaps = np.diff(ticks)
     assert len(ticks) > 20 and gaps.max() < 0.5
+
+
+def test_warnings_reach_python(example_onnx, mixlist):
+    # KD-4: keep_dtype entries that match no op (here a JSON file's lines).
+    with pytest.warns(ascendprec.PlanWarning, match=r"keep_dtype entries match no op.*\[KD-4\]"):
+        plan = ascendprec.plan(example_onnx, soc_version="Ascend910", keep_dtype=mixlist)
+    assert any(w["rule"] == "KD-4" and w["file"] == mixlist for w in plan.warnings)
