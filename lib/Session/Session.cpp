@@ -225,8 +225,10 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   if (!valid)
     return Status::internal("planning produced invalid IR; please report this with the model");
   isPlanned = true;
-  if (observer->cancelled())
+  if (observer->cancelled()) {
+    kernels = nullptr; // not lowered: a later run refuses
     return Status::interrupted();
+  }
 
   // planned.mlir is printed on a thread of its own from here on, while the
   // kernels are lowered (and run): it reads only the planned module, the

@@ -8,9 +8,6 @@
 
 #include <cstring>
 #include <fstream>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 using namespace ascendprec;
 using namespace ascendprec::session;
@@ -35,16 +32,6 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
   // change while planned.mlir is printed from it.
   if (plannedWritten.valid())
     plannedWritten.wait();
-#if defined(__GLIBC__)
-  // A run allocates and frees a tensor per launch, of a few hundred KiB
-  // to many MiB. glibc would move its mmap threshold up past each large
-  // block freed, after which such blocks come from the heap and stay
-  // there: each further iteration, the reference run and the modes of
-  // --compare-modes then add to the peak (MobileNet's block: 177 -> 147
-  // MB, BERT's: 240 -> 197 MB at 5 iterations, same speed). Not earlier:
-  // planning a 200k-node graph is 5% slower with a fixed threshold.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
   begin("run on the host");
   Status status = [&]() -> Status {
     if (!kernels)

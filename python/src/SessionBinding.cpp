@@ -25,6 +25,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 
 namespace py = pybind11;
 using namespace ascendprec;
@@ -200,34 +202,52 @@ public:
   }
 
   // Results.
-  py::list ops() const { return opsOf(engine->report()); }
-  py::dict summary() const { return summaryOf(engine->report()); }
+  py::list ops() const {
+    requireIdle();
+    return opsOf(engine->report());
+  }
+  py::dict summary() const {
+    requireIdle();
+    return summaryOf(engine->report());
+  }
   std::string reportJson() const {
+    requireIdle();
     std::string text;
     llvm::raw_string_ostream os(text);
     report::writeReportJson(engine->report(), os);
     return text;
   }
   std::string table(unsigned width) const {
+    requireIdle();
     return report::reportTerminalTable(engine->report(), width);
   }
   py::object accuracy() const {
+    requireIdle();
     return engine->accuracy() ? py::object(accuracyOf(*engine->accuracy())) : py::none();
   }
   py::dict outputs() const {
+    requireIdle();
     py::dict dict;
     if (const std::optional<session::AccuracyResult> &accuracy = engine->accuracy())
       for (size_t i = 0; i < accuracy->planOutputs.size(); ++i)
         dict[py::str(engine->runInputs().outputNames[i])] = toNumpy(accuracy->planOutputs[i]);
     return dict;
   }
-  std::string inputsFrom() const { return engine->runInputs().from; }
-  py::list modes() const { return modesOf(engine->report().modes, engine->modeOutputs()); }
+  std::string inputsFrom() const {
+    requireIdle();
+    return engine->runInputs().from;
+  }
+  py::list modes() const {
+    requireIdle();
+    return modesOf(engine->report().modes, engine->modeOutputs());
+  }
   py::object search() const {
+    requireIdle();
     return engine->searchOutcome() ? py::object(searchOf(*engine->searchOutcome())) : py::none();
   }
   /// The search's CANN files by name (options.json, keep_dtype.cfg, ...).
   py::dict searchFiles() const {
+    requireIdle();
     py::dict files;
     if (const std::optional<session::SearchOutcome> &outcome = engine->searchOutcome())
       if (outcome->kind == session::SearchOutcome::Kind::Found ||
@@ -238,6 +258,7 @@ public:
     return files;
   }
   std::string accuracyText() const {
+    requireIdle();
     const std::string &from = engine->runInputs().from;
     return engine->accuracy()
                ? session::accuracySummary(*engine->accuracy(), engine->accuracyRun(),
@@ -245,11 +266,13 @@ public:
                : std::string();
   }
   std::string modesText() const {
+    requireIdle();
     const report::ReportData &report = engine->report();
     return session::modeComparisonTable(report.modes, report.socVersion,
                                         engine->runInputs().from);
   }
   std::string searchText(unsigned width) const {
+    requireIdle();
     const std::optional<session::SearchOutcome> &outcome = engine->searchOutcome();
     if (!outcome)
       return "";
@@ -258,6 +281,7 @@ public:
                                   engine->modeOutputs(), engine->runInputs().from, width);
   }
   py::list diagnostics() const {
+    requireIdle();
     py::list list;
     for (const session::Diagnostic &record : warnings)
       list.append(toDict(record));
@@ -267,8 +291,22 @@ public:
   }
 
 private:
+  /// Results are read between steps, not while another thread runs one.
+  void requireIdle() const {
+    std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+    if (!lock.owns_lock())
+      throw std::runtime_error("this plan is busy in another thread: read its results when "
+                               "the step is done");
+  }
+
   /// Runs one engine step without the GIL; its failure raises.
+  /// One step at a time: a second thread using the same plan meanwhile
+  /// gets an error rather than a half-changed session.
   template <typename Work> void step(const char *name, Work work) {
+    std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+    if (!lock.owns_lock())
+      throw std::runtime_error("this plan is busy in another thread: a plan runs one step at "
+                               "a time");
     observer.reset();
     session::Status status;
     {
@@ -286,6 +324,7 @@ private:
     }
   }
 
+  mutable std::mutex busy;
   PythonObserver observer;
   std::vector<session::Diagnostic> warnings; ///< the options' (not MLIR's)
   std::unique_ptr<session::Session> engine;

@@ -104,3 +104,20 @@ def test_ranges_shape_random_inputs(example_onnx):
     plan = ascendprec.plan(example_onnx, **OPTIONS)
     result = plan.run(ranges={"image": (0.5, 0.75)})
     assert "image uniform in [0.5, 0.75)" in result.inputs_from
+
+
+def test_a_plan_runs_one_step_at_a_time(example_onnx):
+    holder = {}
+
+    def progress(event, text):
+        # Reading the plan while its run is under way (here from the run's
+        # own callback; another thread gets the same) is refused.
+        if event == "begin" and text == "run on the host" and holder.get("plan"):
+            holder["plan"].table()
+
+    plan = ascendprec.plan(example_onnx, progress=progress, **OPTIONS)
+    holder["plan"] = plan
+    with pytest.raises(RuntimeError, match="busy in another thread"):
+        plan.run()
+    holder["plan"] = None
+    assert plan.run().outputs["out"].shape == (1, 64, 8)
