@@ -386,7 +386,9 @@ bool ascendprec::exec::runCumsum(const HostTensor &x, int64_t axis, bool exclusi
   const std::vector<int64_t> &shape = x.shape();
   int64_t rank = static_cast<int64_t>(shape.size());
   if (axis < -rank || axis >= rank) {
-    error = "cumsum: 'axis' = " + std::to_string(axis) + " is outside [" + std::to_string(-rank) +
+    // A value the model computed or the user gave: the data's fault.
+    error = "cumsum: " + ascendprec::exec::kInvalidDataError.str() + "'axis' = " +
+            std::to_string(axis) + " is outside [" + std::to_string(-rank) +
             ", " + std::to_string(rank) + ")";
     return false;
   }

@@ -44,6 +44,13 @@ std::optional<InputConstraint> constraintOf(kernel::DmaOp dma, unsigned index,
                            "the indices of Gather along axis " + std::to_string(axis) +
                                " (size " + std::to_string(data[axis]) + ")"};
   }
+  if (kind == "cumsum" && index == 1 && !dma.getInputs().empty()) {
+    auto rank = static_cast<int64_t>(shapeOf(dma.getInputs()[0]).size());
+    if (rank == 0)
+      return std::nullopt;
+    return InputConstraint{false, -rank, rank, node,
+                           "the axis of CumSum over a rank-" + std::to_string(rank) + " input"};
+  }
   if (kind == "one_hot" && index <= 1 && !dma.getOutputs().empty()) {
     ArrayRef<int64_t> out = shapeOf(dma.getOutputs()[0]);
     int64_t axis = paramOf(dma, "axis", -1);

@@ -379,7 +379,8 @@ session::measureAccuracy(ModuleOp kernels, const AccuracyRun &run, const std::ve
   }
   result.runMs.push_back(planMs);
   result.planOutputs = planRun->outputs();
-  compareOutputs(result, referenceRun->outputs(), outputNames, expected, run);
+  result.referenceOutputs = referenceRun->outputs();
+  compareOutputs(result, result.referenceOutputs, outputNames, expected, run);
   if (!timeIterations(*plan, run, inputs, stepEntry, result, error))
     return std::nullopt;
   return result;

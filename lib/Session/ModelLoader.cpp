@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace ascendprec::session {
@@ -16,6 +17,11 @@ mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
           const ascendprec::ONNXImportOptions &importOptions) {
   mlir::Location fileLoc = mlir::FileLineColLoc::get(&context, path, 0, 0);
+  if (llvm::sys::fs::is_directory(path)) {
+    mlir::emitError(fileLoc) << "cannot read the model '" << policy::escapeForDisplay(path)
+                             << "': it is a folder, not a file";
+    return {};
+  }
   llvm::StringRef extension = llvm::StringRef(path).rsplit('.').second;
   if (extension == "onnx")
     return ascendprec::importONNXFile(path, &context, nullptr, importOptions);

@@ -12,9 +12,17 @@
 using namespace ascendprec;
 using namespace ascendprec::session;
 
+Status Session::notWritten() const {
+  if (!isWritten)
+    return {};
+  return Status::user("", "the outputs were written: write() comes last (planned.mlir took the "
+                          "plan's weights); plan the model again to measure more");
+}
+
 Status Session::run(const InputSource &source, const RunSettings &run, OutputFolder *out) {
-  if (Status ready = expect(isPlanned && !isWritten, "a run", "plan() (and comes before write())");
-      !ready)
+  if (Status open = notWritten(); !open)
+    return open;
+  if (Status ready = expect(isPlanned, "a run", "plan()"); !ready)
     return ready;
   // What was measured on earlier inputs no longer holds.
   modesCompared = false;
@@ -61,9 +69,9 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
 }
 
 Status Session::compareModes(OutputFolder *out) {
-  if (Status ready = expect(accuracyResult && !isWritten, "comparing the modes",
-                            "a run (and comes before write())");
-      !ready)
+  if (Status open = notWritten(); !open)
+    return open;
+  if (Status ready = expect(accuracyResult.has_value(), "comparing the modes", "a run"); !ready)
     return ready;
   if (Status ready = expect(static_cast<bool>(imported), "comparing the modes",
                             "PlanSettings::keepImported set before plan()");
@@ -92,9 +100,9 @@ Status Session::compareModes(OutputFolder *out) {
 
 Status Session::searchPrecision(const policy::AccuracyTarget &target, unsigned budget,
                                 OutputFolder *out) {
-  if (Status ready = expect(modesCompared && !isWritten, "a precision search",
-                            "compareModes() (and comes before write())");
-      !ready)
+  if (Status open = notWritten(); !open)
+    return open;
+  if (Status ready = expect(modesCompared, "a precision search", "compareModes()"); !ready)
     return ready;
   if (std::string problem = checkTargetOutputs(target, inputs.outputNames); !problem.empty())
     return Status::user("<command line>", problem);

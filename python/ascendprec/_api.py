@@ -10,25 +10,52 @@ import os
 import sys
 import time
 import warnings as _warnings
+from collections.abc import Mapping
+
+import numpy
 
 from . import _ascendprec
+from ._errors import pythonic
 from ._results import (Op, OutputAccuracy, mode_result, run_result,
                        search_step)
 
 
 def _option_text(name, value):
     """An option's value as CANN's command line spells it."""
+    if _ascendprec._option_kind(name) in ("path", "directory"):
+        # keep_dtype, modify_mixlist, customize_dtypes, ...: CANN's files.
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError("%s takes the path of a file in CANN's format (see "
+                            "docs/reference/), not a %s" % (name, type(value).__name__))
+        return os.fspath(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
     if name == "input_shape" and isinstance(value, dict):
         # {"x": [1, 3, 224, 224]} -> "x:1,3,224,224"
-        return ";".join("%s:%s" % (key, ",".join(str(d) for d in dims))
+        return ";".join("%s:%s" % (key, dims if isinstance(dims, str)
+                                   else ",".join(str(d) for d in dims))
                         for key, dims in value.items())
     if isinstance(value, (list, tuple)):
         return ",".join(str(item) for item in value)
+    if isinstance(value, (dict, set)):
+        raise TypeError("%s takes a value as CANN spells it (a string or a number), "
+                        "not a %s" % (name, type(value).__name__))
     return str(value)
+
+
+def _whole(name, value, low):
+    """`value` as a whole number >= `low`, or a clear error."""
+    if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError("%s takes a whole number, not %r" % (name, value))
+    if value < low:
+        raise ValueError("%s takes a whole number from %d, not %d" % (name, low, value))
+    return int(value)
+
+
+def _flag(name, value):
+    if not isinstance(value, (bool, numpy.bool_)):
+        raise TypeError("%s takes True or False, not %r" % (name, value))
+    return bool(value)
 
 
 def _ranges_text(ranges):
@@ -36,8 +63,22 @@ def _ranges_text(ranges):
         return ""
     if isinstance(ranges, str):
         return ranges
-    return ";".join("%s:%r,%r" % (name, float(low), float(high))
-                    for name, (low, high) in ranges.items())
+    if not isinstance(ranges, Mapping):
+        raise TypeError("ranges takes {input name: (low, high)}, e.g. "
+                        "{'x': (0, 1)}, not a %s" % type(ranges).__name__)
+    parts = []
+    for name, bounds in ranges.items():
+        if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+            raise TypeError("ranges[%r] takes (low, high), not %r" % (name, bounds))
+        parts.append("%s:%r,%r" % (name, float(bounds[0]), float(bounds[1])))
+    return ";".join(parts)
+
+
+def _input_arrays(inputs):
+    if inputs is None or isinstance(inputs, Mapping):
+        return inputs
+    raise TypeError("inputs takes numpy arrays by input name, e.g. {'x': array}, not a %s"
+                    % type(inputs).__name__)
 
 
 class _PrintProgress:
@@ -64,8 +105,10 @@ class _PrintProgress:
 def _progress(progress):
     if progress is True:
         return _PrintProgress()
-    if progress is False:
+    if progress is False or progress is None:
         return None
+    if not callable(progress):
+        raise TypeError("progress takes True, or a callable progress(event, text)")
     return progress
 
 
@@ -75,11 +118,13 @@ def _session(model, options, *, explain=False, explain_only=(),
              run_folder=None):
     named = {name: _option_text(name, value)
              for name, value in options.items() if value is not None}
+    if isinstance(explain_only, str):
+        explain_only = [explain_only]
     session = _ascendprec._Session(
-        named, explain=explain, explain_only=list(explain_only),
-        keep_io_dtypes=keep_io_dtypes,
-        fusion_respects_pins=fusion_respects_pins,
-        full_constants=full_constants, keep_imported=keep_imported,
+        named, explain=_flag("explain", explain), explain_only=list(explain_only),
+        keep_io_dtypes=_flag("keep_io_dtypes", keep_io_dtypes),
+        fusion_respects_pins=_flag("fusion_respects_pins", fusion_respects_pins),
+        full_constants=_flag("full_constants", full_constants), keep_imported=keep_imported,
         progress=_progress(progress))
     session.resolve()
     if isinstance(model, (bytes, bytearray, memoryview)):
@@ -106,8 +151,11 @@ def _warn_about(diagnostics, limit=5):
         where = diagnostic["file"]
         if where and diagnostic["line"]:
             where += ":%d:%d" % (diagnostic["line"], diagnostic["column"])
-        rule = " [%s]" % diagnostic["rule"] if diagnostic["rule"] else ""
-        _warnings.warn("%s%s%s" % (where + ": " if where else "", diagnostic["message"], rule),
+        message = pythonic(diagnostic["message"])
+        tag = "[%s]" % diagnostic["rule"]
+        if diagnostic["rule"] and not message.endswith(tag):
+            message += " " + tag
+        _warnings.warn("%s%s" % (where + ": " if where else "", message),
                        PlanWarning, stacklevel=4)
     if len(found) > limit:
         _warnings.warn("%d more warnings in Plan.warnings" % (len(found) - limit),
@@ -122,7 +170,8 @@ class Plan:
         self._session = session
         self._explained = explained
         #: Every warning of the options, the import and the lowering.
-        self.warnings = [d for d in session.diagnostics() if d["severity"] == "warning"]
+        self.warnings = [dict(d, message=pythonic(d["message"]))
+                         for d in session.diagnostics() if d["severity"] == "warning"]
         self.summary = session.summary()
         self.ops = [Op(**op) for op in session.ops()]
         self._last_run = None
@@ -150,7 +199,7 @@ class Plan:
         for op in self.ops:
             if op.name == name:
                 return op
-        raise KeyError(name)
+        raise KeyError("no op named %r in the plan" % (name,))
 
     def explain(self, node=None):
         """Why each op got its dtype (plan(..., explain=True)): the remarks
@@ -169,8 +218,8 @@ class Plan:
         return self._session.report_json()
 
     def table(self, width=100):
-        """The per-op table prec-compile prints."""
-        return self._session.table(width)
+        """The per-op table prec-compile prints, fitted to `width` columns."""
+        return pythonic(self._session.table(_whole("width", width, 40)))
 
     def __str__(self):
         return self.summary["text"]
@@ -184,11 +233,14 @@ class Plan:
         device's roundings. ``inputs``: numpy arrays by input name; else
         the ONNX test-layout ``run_folder``; else seeded random values
         (``ranges``: ``{"x": (low, high)}``)."""
-        self._session.run(inputs, os.fspath(run_folder) if run_folder else "",
-                          threads, iterations, seed, _ranges_text(ranges))
+        self._session.run(_input_arrays(inputs),
+                          os.fspath(run_folder) if run_folder else "",
+                          _whole("threads", threads, 1), _whole("iterations", iterations, 1),
+                          _whole("seed", seed, 0), _ranges_text(ranges))
         self.ops = [Op(**op) for op in self._session.ops()]
         self._last_run = run_result(self._session.accuracy(),
                                     self._session.outputs(),
+                                    self._session.outputs(reference=True),
                                     self._session.inputs_from(),
                                     self._session.accuracy_text())
         return self._last_run
@@ -205,9 +257,23 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
          explain_only=(), keep_io_dtypes=True, fusion_respects_pins=False,
          full_constants=False, progress=None, **cann_options):
     """Plans ``model`` (an .onnx or .mlir path, or ONNX bytes) under CANN's
-    options. ``progress(event, text)`` hears of long phases ("begin",
-    "step", "end", "warning"); ``progress=True`` prints them on stderr.
-    ``explain=True`` keeps why each op got its dtype (Plan.explain)."""
+    options, by CANN's names:
+
+    - ``soc_version`` (required: "Ascend910B3", "Ascend310P3", ...);
+    - ``precision_mode`` (ATC's default, force_fp16, when neither it nor
+      ``precision_mode_v2`` is given) or ``precision_mode_v2``;
+    - files as CANN takes them: ``modify_mixlist``, ``keep_dtype``,
+      ``customize_dtypes``, ``op_precision_mode``, ``fusion_switch_file``,
+      ``session_options``, ``ops_info_dir``;
+    - ``op_select_implmode``, ``optypelist_for_implmode``, ATC's
+      ``input_shape`` (also a dict: {"x": [1, 3, 224, 224]}),
+      ``input_fp16_nodes``, ``output_type``; every option is in
+      docs/generated/options.md.
+
+    ``progress(event, text)`` hears of long phases ("begin", "step", "end",
+    "warning"); ``progress=True`` prints them on stderr. ``explain=True``
+    keeps why each op got its dtype (Plan.explain); ``explain_only`` names
+    nodes or op types ("OpType::Softmax")."""
     options = dict(cann_options, soc_version=soc_version,
                    precision_mode=precision_mode)
     session = _session(model, options, explain=explain,
@@ -226,13 +292,19 @@ class Comparison:
         self.plan = plan
         self.run = run
         self.modes = [mode_result(row) for row in plan._session.modes()]
-        self.text = plan._session.modes_text()
+        self.text = pythonic(plan._session.modes_text())
 
     def mode(self, name):
         for mode in self.modes:
             if mode.mode == name:
                 return mode
-        raise KeyError(name)
+        raise KeyError("no mode %r; the modes are %s"
+                       % (name, ", ".join(m.mode for m in self.modes)))
+
+    def __repr__(self):
+        ran = [m for m in self.modes if m.rel_rmse is not None]
+        return "<ascendprec.Comparison %d modes on %s, %d run>" % (
+            len(self.modes), self.plan.soc_version, len(ran))
 
     def write(self, output_dir):
         return self.plan.write(output_dir)
@@ -293,10 +365,15 @@ class SearchResult(Comparison):
         self.notes = found["notes"]
         self.steps = [search_step(step) for step in found["steps"]]
         self.files = plan._session.search_files()
-        self.text = plan._session.search_text(100)
+        self.text = pythonic(plan._session.search_text(100))
 
     def __str__(self):
         return self.text
+
+    def __repr__(self):
+        return "<ascendprec.SearchResult %s for %s: %s, %d ops raised, est. %.1f us>" % (
+            self.kind, self.target, self.precision_mode,
+            len(self.raised_nodes) + len(self.raised_op_types), self.est_device_us)
 
 
 def search_precision(model, target="cosine>=0.9999", soc_version=None,
@@ -307,6 +384,13 @@ def search_precision(model, target="cosine>=0.9999", soc_version=None,
     """The fastest plan whose outputs meet ``target`` (prec-compile
     --search-precision): starts from the fastest mode and keeps the ops
     that cost the most accuracy in their origin dtype."""
+    if not isinstance(target, str):
+        raise TypeError("target is a condition such as 'cosine>=0.9999', not %r" % (target,))
+    if target.startswith("Ascend"):
+        raise ValueError("the second argument is the accuracy target (e.g. "
+                         "'cosine>=0.9999'); give the SoC as soc_version=%r" % target)
+    _ascendprec._check_target(target)
+    _whole("budget", budget, 1)
     planned, run = _measured(model, soc_version, precision_mode, inputs,
                              run_folder, seed, ranges, threads, progress,
                              keep_io_dtypes, fusion_respects_pins,

@@ -3,7 +3,13 @@
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-import numpy
+try:
+    import numpy
+except ImportError as missing:  # another interpreter than the one it was built for
+    raise ImportError("ascendprec needs numpy: run it with Debian's /usr/bin/python3 "
+                      "(python3-numpy), the interpreter it was built for") from missing
+
+from ._errors import pythonic
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ class OpAccuracy:
 class RunResult:
     """A run of the plan on the host with the device's roundings."""
     outputs: Dict[str, numpy.ndarray]
+    reference_outputs: Dict[str, numpy.ndarray]  # the fp32 reference's
     accuracy: List[OutputAccuracy]
     ops: List[OpAccuracy]
     error_jumps: List[str]      # where the error first grows tenfold
@@ -101,7 +108,15 @@ class RunResult:
         for output in self.accuracy:
             if output.name == name:
                 return output
-        raise KeyError(name)
+        raise KeyError("no output %r; the outputs are %s"
+                       % (name, ", ".join(o.name for o in self.accuracy)))
+
+    def __repr__(self):
+        worst = max((o.vs_reference.rel_rmse for o in self.accuracy), default=0.0)
+        return ("<ascendprec.RunResult %d outputs (%s), %d launches, worst rel rmse "
+                "%.2g vs fp32, run %.1f ms>"
+                % (len(self.outputs), ", ".join(self.outputs), len(self.ops), worst,
+                   self.median_run_ms))
 
 
 @dataclass(frozen=True)
@@ -130,14 +145,14 @@ class SearchStep:
     result: bool
 
 
-def run_result(accuracy, outputs, inputs_from, text):
+def run_result(accuracy, outputs, reference_outputs, inputs_from, text):
     ops = [OpAccuracy(op["nodes"], op["kernel"], ErrorStats(**op["vs_reference"]),
                       op["input_rel_rmse"], op["host_ms"]) for op in accuracy["ops"]]
-    return RunResult(outputs,
+    return RunResult(outputs, reference_outputs,
                      [OutputAccuracy.from_dict(o) for o in accuracy["outputs"]],
                      ops, accuracy["error_jumps"], inputs_from,
                      accuracy["jit_ms"], accuracy["reference_jit_ms"],
-                     accuracy["run_ms"], text)
+                     accuracy["run_ms"], pythonic(text))
 
 
 def mode_result(row):

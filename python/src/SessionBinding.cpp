@@ -12,6 +12,7 @@
 #include "Tensors.h"
 
 #include "AscendPrec/Policy/AccuracyTarget.h"
+#include "AscendPrec/Policy/Options.h"
 #include "AscendPrec/Report/Report.h"
 #include "AscendPrec/Session/CompareModes.h"
 #include "AscendPrec/Session/HostRun.h"
@@ -225,12 +226,16 @@ public:
     requireIdle();
     return engine->accuracy() ? py::object(accuracyOf(*engine->accuracy())) : py::none();
   }
-  py::dict outputs() const {
+  /// The plan's outputs, or (`reference`) the fp32 reference's.
+  py::dict outputs(bool reference) const {
     requireIdle();
     py::dict dict;
-    if (const std::optional<session::AccuracyResult> &accuracy = engine->accuracy())
-      for (size_t i = 0; i < accuracy->planOutputs.size(); ++i)
-        dict[py::str(engine->runInputs().outputNames[i])] = toNumpy(accuracy->planOutputs[i]);
+    if (const std::optional<session::AccuracyResult> &accuracy = engine->accuracy()) {
+      const std::vector<runtime::HostTensor> &tensors =
+          reference ? accuracy->referenceOutputs : accuracy->planOutputs;
+      for (size_t i = 0; i < tensors.size(); ++i)
+        dict[py::str(engine->runInputs().outputNames[i])] = toNumpy(tensors[i]);
+    }
     return dict;
   }
   std::string inputsFrom() const {
@@ -333,6 +338,30 @@ private:
 } // namespace
 
 void bindSession(py::module_ &module) {
+  // What an option's value is: "path" and "directory" name files, the
+  // others are text; "" for a name the option table lacks.
+  module.def("_option_kind", [](const std::string &name) -> std::string {
+    const policy::OptionSpec *spec = policy::findOptionSpec(name);
+    if (!spec)
+      return "";
+    switch (spec->type) {
+    case policy::OptionType::Path:
+      return "path";
+    case policy::OptionType::Directory:
+      return "directory";
+    default:
+      return "value";
+    }
+  });
+  // An accuracy target checked before any work.
+  module.def("_check_target", [](const std::string &target) {
+    policy::DiagnosticList diagnostics;
+    if (!policy::parseAccuracyTarget(target, diagnostics)) {
+      std::vector<session::Diagnostic> records = toRecords(diagnostics);
+      std::string message = records.empty() ? "the target does not parse" : records[0].message;
+      raise("search", session::Status::user("", message), records);
+    }
+  });
   py::class_<PySession>(module, "_Session")
       .def(py::init([](const py::dict &options, bool explain,
                        std::vector<std::string> explainOnly, bool keepIoDtypes,
@@ -369,7 +398,7 @@ void bindSession(py::module_ &module) {
       .def("report_json", &PySession::reportJson)
       .def("table", &PySession::table, py::arg("width") = 100)
       .def("accuracy", &PySession::accuracy)
-      .def("outputs", &PySession::outputs)
+      .def("outputs", &PySession::outputs, py::arg("reference") = false)
       .def("inputs_from", &PySession::inputsFrom)
       .def("modes", &PySession::modes)
       .def("search", &PySession::search)

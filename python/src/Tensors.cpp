@@ -73,7 +73,11 @@ const char *numpyName(ElementType type) {
 
 HostTensor toHostTensor(py::handle value, const std::string &name) {
   py::module_ numpy = py::module_::import("numpy");
-  py::array array = numpy.attr("ascontiguousarray")(value);
+  // C order, 0-d arrays kept (ascontiguousarray would make them 1-d), and
+  // the host's byte order (a big-endian array is converted, not reread).
+  py::array array = numpy.attr("asarray")(value, py::arg("order") = "C");
+  if (!array.dtype().attr("isnative").cast<bool>())
+    array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));
   std::optional<ElementType> type = elementTypeOf(array.dtype());
   if (!type)
     throw py::value_error("input '" + name + "' has dtype " +

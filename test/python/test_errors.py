@@ -2,6 +2,8 @@
 
 import os
 
+import numpy as np
+
 import pytest
 
 import ascendprec
@@ -12,7 +14,9 @@ def test_option_errors_name_the_option_and_rule(example_onnx):
         ascendprec.plan(example_onnx, soc_version="Ascend910", precison_mode="force_fp16")
     error = raised.value
     assert error.rule == "OP-1" and error.step == "options" and error.kind == "user"
-    assert "did you mean '--precision_mode'" in error.message
+    # In Python's words: options are keyword arguments, not --flags.
+    assert error.message == "unknown option 'precison_mode'; did you mean 'precision_mode'?"
+    assert error.file == "<options>"
     assert error.diagnostics and error.diagnostics[0]["severity"] == "error"
 
     with pytest.raises(ascendprec.OptionError) as raised:
@@ -107,3 +111,35 @@ def test_bad_settings_raise_value_errors(example_onnx):
         ascendprec.set_kernel_cache("")
     with pytest.raises(ValueError, match="not '"):
         ascendprec.set_kernel_cache(__file__)
+
+
+def test_python_arguments_are_checked_with_clear_errors(example_onnx, tmp_path):
+    with pytest.raises(TypeError, match="keep_dtype takes the path of a file"):
+        ascendprec.plan(example_onnx, soc_version="Ascend910", keep_dtype=["attn.softmax"])
+    with pytest.raises(TypeError, match="keep_io_dtypes takes True or False"):
+        ascendprec.plan(example_onnx, soc_version="Ascend910", keep_io_dtypes="no")
+    with pytest.raises(TypeError, match="progress takes True, or a callable"):
+        ascendprec.plan(example_onnx, soc_version="Ascend910", progress=3)
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910")
+    with pytest.raises(TypeError, match=r"inputs takes numpy arrays by input name"):
+        plan.run(np.zeros((1, 3, 16, 16), np.float32))
+    with pytest.raises(ValueError, match="seed takes a whole number from 0"):
+        plan.run(seed=-1)
+    with pytest.raises(TypeError, match=r"ranges\['image'\] takes \(low, high\)"):
+        plan.run(ranges={"image": 1})
+    with pytest.raises(KeyError, match="no op named 'nope'"):
+        plan.op("nope")
+    with pytest.raises(ascendprec.ModelError, match="is a folder"):
+        ascendprec.plan(tmp_path, soc_version="Ascend910")
+    # The target is checked before any work, and a SoC in its place named.
+    with pytest.raises(ValueError, match="soc_version='Ascend910B3'"):
+        ascendprec.search_precision(example_onnx, "Ascend910B3")
+    with pytest.raises(ascendprec.SearchError, match="cosine"):
+        ascendprec.search_precision(example_onnx, "cos>0.99", soc_version="Ascend910B3")
+
+
+def test_after_write_the_plan_says_so(example_onnx, tmp_path):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910")
+    plan.write(tmp_path / "out")
+    with pytest.raises(ascendprec.RunError, match="the outputs were written: write\\(\\) comes last"):
+        plan.run()

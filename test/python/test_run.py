@@ -94,7 +94,7 @@ def test_input_errors_name_the_input(example_onnx):
         plan.run({"image": np.zeros((1, 3, 16, 16), np.int32)})
     with pytest.raises(ValueError, match="dtype complex64"):
         plan.run({"image": np.zeros((1, 3, 16, 16), np.complex64)})
-    with pytest.raises(ascendprec.RunError, match="--run-range names input 'x'"):
+    with pytest.raises(ascendprec.RunError, match="ranges names input 'x'"):
         plan.run(ranges={"x": (0, 1)})
     # After the errors the plan still runs.
     assert plan.run().outputs["out"].shape == (1, 64, 8)
@@ -121,3 +121,28 @@ def test_a_plan_runs_one_step_at_a_time(example_onnx):
         plan.run()
     holder["plan"] = None
     assert plan.run().outputs["out"].shape == (1, 64, 8)
+
+
+def test_arrays_in_any_layout_and_byte_order(example_onnx):
+    plan = ascendprec.plan(example_onnx, **OPTIONS)
+    image = np.random.default_rng(5).uniform(-1, 1, (1, 3, 16, 16)).astype(np.float32)
+    native = plan.run({"image": image}).outputs["out"]
+    for variant in (image.astype(">f4"), np.asfortranarray(image),
+                    np.ascontiguousarray(image[:, :, ::-1])[:, :, ::-1]):
+        assert plan.run({"image": variant}).outputs["out"].tobytes() == native.tobytes()
+
+
+def test_scalar_inputs_and_reference_outputs(tmp_path):
+    import os
+    model = "/usr/share/libonnx-testdata/data/node/test_cumsum_1d/model.onnx"
+    if not os.path.exists(model):
+        pytest.skip("libonnx-testdata has no test_cumsum_1d")
+    plan = ascendprec.plan(model, soc_version="Ascend910B3")
+    # A 0-d input (CumSum's axis) stays 0-d; random draws keep it in range.
+    result = plan.run({"x": np.arange(5.0), "axis": np.array(0, np.int32)})
+    assert result.outputs["y"].tolist() == [0.0, 1.0, 3.0, 6.0, 10.0]
+    assert result.reference_outputs["y"].tolist() == [0.0, 1.0, 3.0, 6.0, 10.0]
+    assert "axis integers in [0, 1)" in plan.run().inputs_from
+    with pytest.raises(ascendprec.RunError, match="takes it as the axis of CumSum"):
+        plan.run({"x": np.arange(5.0), "axis": np.array(3, np.int32)})
+    assert "RunResult" in repr(result) and len(repr(result)) < 300

@@ -118,7 +118,7 @@ TEST_F(IndexMovementTest, CumsumExclusiveReverseAndFp16Rounding) {
   std::vector<HostTensor> out = outputsOf(plain);
   std::string error;
   EXPECT_FALSE(tryRun(plain, {x, ints(ElementType::I64, {}, {2})}, out, error));
-  EXPECT_EQ(error, "cumsum: 'axis' = 2 is outside [-2, 2)");
+  EXPECT_EQ(error, "cumsum: invalid data: 'axis' = 2 is outside [-2, 2)");
 }
 
 TEST_F(IndexMovementTest, MismatchedBuffersAreRefused) {

@@ -69,6 +69,7 @@ struct AccuracyResult {
   std::vector<size_t> errorJumps;          ///< indices into ops
   std::vector<OutputAccuracy> outputs;
   std::vector<runtime::HostTensor> planOutputs;
+  std::vector<runtime::HostTensor> referenceOutputs; ///< the fp32 reference's
   double jitMs = 0, referenceJitMs = 0;
   std::vector<double> runMs;               ///< one per iteration
   double medianRunMs() const;

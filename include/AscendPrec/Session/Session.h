@@ -198,6 +198,8 @@ private:
   Status stageMeasurements(OutputFolder &out);
   /// Refuses a step whose predecessor has not succeeded.
   Status expect(bool ready, const char *step, const char *first) const;
+  /// An error once write() ran: the measuring steps come before it.
+  Status notWritten() const;
   /// `status`, or Interrupted when the observer asked to stop.
   Status unlessCancelled(Status status);
   void begin(const std::string &phase);
