@@ -130,6 +130,13 @@ def select(lines, keep):
             end = next((i for i in range(start, len(lines)) if re.search(last, lines[i])), None)
             if end is None:
                 raise SystemExit(f"update-user-guide: no line matches {last!r} after {first!r}")
+            # A range's last line keeps its continuations (indented deeper):
+            # a longer figure (a slower JIT) may wrap it. A first line
+            # shown alone is shown alone.
+            indent = len(lines[end]) - len(lines[end].lstrip())
+            while (end + 1 < len(lines) and lines[end + 1].strip() and
+                   len(lines[end + 1]) - len(lines[end + 1].lstrip()) > indent):
+                end += 1
         if start > position or (position == 0 and start > 0):
             shown.append("...")
         shown.extend(lines[start:end + 1])
