@@ -57,6 +57,11 @@ Session::~Session() {
 void Session::begin(const std::string &phase) { observer->begin(phase); }
 void Session::end() { observer->end(); }
 
+std::unique_ptr<DiagnosticCollector> Session::collectDiagnostics(bool keepRemarks) {
+  return std::make_unique<DiagnosticCollector>(
+      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); }, keepRemarks);
+}
+
 void Session::keep(const DiagnosticCollector &collector) {
   collected.insert(collected.end(), collector.records().begin(), collector.records().end());
 }
@@ -111,34 +116,30 @@ Status Session::loadFile(const std::string &path, const std::string &runFolder) 
   if (Status ready = expect(resolvedPolicy != nullptr, "loading a model", "resolve()"); !ready)
     return ready;
   modelPath = path;
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      settings.explain);
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   ONNXImportOptions importOptions = onnxImportOptions();
   // --run=DIR: inputs that decide shapes are planned for the run's values.
   if (!runFolder.empty())
     importOptions.runInputValues = readShapeDecidingInputs(runFolder);
-  collector.startLoading();
+  collector->startLoading();
   begin("load " + std::filesystem::path(path).filename().string());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadModel(path, sources, *mlirContext, importOptions);
   end();
-  return unlessCancelled(loaded(std::move(module), collector));
+  return unlessCancelled(loaded(std::move(module), *collector));
 }
 
 Status Session::loadBytes(const std::string &bytes, const std::string &name) {
   if (Status ready = expect(resolvedPolicy != nullptr, "loading a model", "resolve()"); !ready)
     return ready;
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      settings.explain);
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   ONNXImportOptions importOptions = onnxImportOptions();
-  collector.startLoading();
+  collector->startLoading();
   begin("load " + name);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importONNX(bytes, name, mlirContext.get(), nullptr, importOptions);
   end();
-  return unlessCancelled(loaded(std::move(module), collector));
+  return unlessCancelled(loaded(std::move(module), *collector));
 }
 
 Status Session::loadModule(mlir::OwningOpRef<mlir::ModuleOp> module) {
@@ -149,13 +150,11 @@ Status Session::loadModule(mlir::OwningOpRef<mlir::ModuleOp> module) {
   if (module->getContext() != mlirContext.get())
     return Status::user("", "the module was built in another MLIRContext: build it in the "
                             "session's context()");
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      settings.explain);
-  collector.startLoading();
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
+  collector->startLoading();
   if (mlir::failed(mlir::verify(*module)))
     module = nullptr;
-  return loaded(std::move(module), collector);
+  return loaded(std::move(module), *collector);
 }
 
 Status Session::loaded(mlir::OwningOpRef<mlir::ModuleOp> module, DiagnosticCollector &collector) {
@@ -181,9 +180,7 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   ascend::recordImportDiagnostics(*planned, loadDiagnostics);
   if (settings.keepImported)
     imported = planned->clone();
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      settings.explain);
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   auto pm = mlir::PassManager::on<mlir::ModuleOp>(mlirContext.get());
   ascend::GraphPrepareOptions prepare;
   prepare.renameDuplicates = true; // models often repeat or omit node names
@@ -201,11 +198,11 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   begin("plan precision");
   if (mlir::failed(pm.run(*planned))) {
     end();
-    keep(collector);
-    if (collector.errors() > 0 && collector.errorsWithRule() == collector.errors())
-      return collector.firstError("planning failed");
+    keep(*collector);
+    if (collector->errors() > 0 && collector->errorsWithRule() == collector->errors())
+      return collector->firstError("planning failed");
     Error error;
-    error.kind = collector.errorsWithRule() ? Error::Kind::User : Error::Kind::Internal;
+    error.kind = collector->errorsWithRule() ? Error::Kind::User : Error::Kind::Internal;
     error.message = "planning failed without a rule-based diagnostic; please report this "
                     "with the model";
     return error;
@@ -221,7 +218,7 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   kernels = copied.get();
   bool valid = verified.get();
   end();
-  keep(collector);
+  keep(*collector);
   if (!valid)
     return Status::internal("planning produced invalid IR; please report this with the model");
   isPlanned = true;
@@ -259,21 +256,19 @@ Status Session::lower() {
   // The kernels (issue 13): a copy of the planned graph lowered to akernel,
   // whose estimates the report carries. An op without a lowering is a
   // warning (the report counts it), not a failure.
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      settings.explain);
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   begin("lower to kernels");
-  collector.startLoading();
+  collector->startLoading();
   auto pm = mlir::PassManager::on<mlir::ModuleOp>(mlirContext.get());
   pm.addPass(createConvertAscendToKernel(resolvedPolicy, /*allowUnlowered=*/true,
                                          settings.explain, settings.explainOnly));
   pm.enableVerifier(false);
   bool failed = mlir::failed(pm.run(*kernels)) || mlir::failed(mlir::verify(*kernels));
   // The lowering's warnings (ops without a kernel) go into the report too.
-  for (report::ReportData::Diagnostic &diag : collector.stopLoading())
+  for (report::ReportData::Diagnostic &diag : collector->stopLoading())
     reportData.diagnostics.push_back(std::move(diag));
   end();
-  keep(collector);
+  keep(*collector);
   if (failed) {
     // The precision plan stands on its own: it is still written, without
     // kernels.mlir and without estimates.
@@ -288,9 +283,8 @@ Status Session::lower() {
 Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
   if (Status ready = expect(isPlanned, "writing the outputs", "plan()"); !ready)
     return ready;
-  // planned.mlir's writer gives up the planned module's weights.
-  if (isWritten)
-    return Status::user("", "the outputs were already written: write() comes once, last");
+  if (Status once = writtenOnce(); !once)
+    return once;
   isWritten = true;
   if (Status staged = stageMeasurements(out); !staged)
     return staged;
@@ -309,12 +303,10 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
       return writePlannedIR(out.stagedPath("kernels.mlir"), *kernels,
                             /*fullConstants=*/false, kernelsError);
     });
-  DiagnosticCollector collector(
-      *mlirContext, [this](mlir::Diagnostic &diag) { observer->diagnostic(diag); },
-      /*keepRemarks=*/false);
+  std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(/*keepRemarks=*/false);
   mlir::LogicalResult reported = report::writeReportFiles(
       *planned, reportData, report::ReportFiles::besides(out.stagedPath("report.json")));
-  keep(collector);
+  keep(*collector);
   bool wrote = plannedWritten.get();
   std::string writeError = plannedError;
   if (kernelsWritten.valid() && !kernelsWritten.get() && wrote) {
@@ -322,7 +314,7 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
     writeError = kernelsError;
   }
   if (mlir::failed(reported))
-    return collector.firstError("cannot write the report files");
+    return collector->firstError("cannot write the report files");
   std::string folderError;
   if (!wrote)
     return Status::user("<command line>", writeError);
@@ -331,11 +323,18 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
   return {};
 }
 
+Status Session::writtenOnce() const {
+  // planned.mlir's writer gives up the planned module's weights.
+  if (isWritten)
+    return Status::user("", "the outputs were already written: write() comes once, last");
+  return {};
+}
+
 Status Session::writeFolder(const std::string &folder, std::vector<std::string> &written) {
   if (Status ready = expect(isPlanned, "writing the outputs", "plan()"); !ready)
     return ready;
-  if (isWritten)
-    return Status::user("", "the outputs were already written: write() comes once, last");
+  if (Status once = writtenOnce(); !once)
+    return once;
   std::vector<std::string> inputs = settings.inputPaths;
   if (!modelPath.empty())
     inputs.push_back(modelPath);

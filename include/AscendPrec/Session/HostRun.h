@@ -24,8 +24,8 @@
 
 namespace ascendprec::session {
 
-/// Runs `kernels` (null: lowering failed, an internal error) and its fp32
-/// reference on `prepared`. A user error when the plan has ops the host
+/// Runs `kernels` (lowered, with a graph function: prepareRunInputs took
+/// its inputs) and its fp32 reference on `prepared`. A user error when the plan has ops the host
 /// cannot run (each listed in the error's details) or the values do not fit
 /// the model (an index out of range).
 Status runOnHost(mlir::ModuleOp kernels, const AccuracyRun &run, const RunInputs &prepared,

@@ -205,6 +205,11 @@ private:
   void begin(const std::string &phase);
   void end();
   void keep(const DiagnosticCollector &collector);
+  /// A collector of this session's diagnostics for one step, each passed
+  /// on to the observer.
+  std::unique_ptr<DiagnosticCollector> collectDiagnostics(bool keepRemarks);
+  /// An error when write() already ran: it comes once.
+  Status writtenOnce() const;
 
   policy::SessionOptions sessionOptions;
   PlanSettings settings;
