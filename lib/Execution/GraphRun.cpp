@@ -667,19 +667,8 @@ bool GraphExecution::State::runLaunch(kernel::LaunchOp launch, LaunchOutputs *re
     }
     uint64_t launchId = runtime::newLaunchId();
     runner->impl->pool->run(compiled->blockDim, [&](int64_t block) {
-      // Reused by the thread's blocks: a launch of 20 small blocks spent
-      // more in these allocations than in some of its blocks.
-      thread_local std::vector<void *> pointers, args;
-      pointers.resize(descriptors.size());
-      args.resize(descriptors.size() + 1);
-      for (size_t i = 0; i < descriptors.size(); ++i) {
-        pointers[i] = descriptors[i].data();
-        args[i] = &pointers[i];
-      }
-      int64_t blockIndex = block;
-      args.back() = &blockIndex;
       runtime::setLaunchId(launchId);
-      compiled->entry(args.data());
+      compiled->runBlock(descriptors, block);
       runtime::setLaunchId(0);
     });
   } else {

@@ -93,7 +93,10 @@ KernelUnit unitOf(ModuleOp generated, func::FuncOp function, const NumericsOptio
   auto copy = cast<func::FuncOp>(builder.clone(*function));
   if (auto blockDim = copy->getAttrOfType<IntegerAttr>("akernel.block_dim"))
     unit.compiled.blockDim = blockDim.getInt();
-  unit.compiled.numBuffers = copy.getNumArguments() - 1;
+  // The arguments: the GM buffers, the scratch region, the block index.
+  unit.compiled.numBuffers = copy.getNumArguments() - 2;
+  if (auto scratch = copy->getAttrOfType<IntegerAttr>("akernel.scratch_bytes"))
+    unit.compiled.scratchBytes = scratch.getInt();
   copy->setAttr("llvm.emit_c_interface", UnitAttr::get(generated.getContext()));
   unit.entry.kernels.push_back({unit.name, unit.compiled.blockDim, unit.compiled.numBuffers});
   // The key: the kernel's code as generated (the reference's widening and

@@ -106,14 +106,7 @@ protected:
       auto address = reinterpret_cast<int64_t>(tensor->data());
       descriptors.push_back({address, address, 0, tensor->numElements(), 1});
     }
-    std::vector<void *> pointers, args;
-    for (auto &descriptor : descriptors)
-      pointers.push_back(descriptor.data());
-    for (void *&pointer : pointers)
-      args.push_back(&pointer);
-    int64_t block = 0;
-    args.push_back(&block);
-    kernel->entry(args.data());
+    kernel->runBlock(descriptors, 0);
   }
 
   MLIRContext context;
@@ -512,10 +505,7 @@ TEST_F(KernelJitTest, ArgReductionsTakeTheFirstExtremeAndTheFirstNaN) {
       auto outAddress = reinterpret_cast<int64_t>(y.data());
       std::vector<int64_t> in = {inAddress, inAddress, 0, 4, 8, 8, 1};
       std::vector<int64_t> out = {outAddress, outAddress, 0, 4, 1, 1, 1};
-      void *pointers[2] = {in.data(), out.data()};
-      int64_t block = 0;
-      void *args[3] = {&pointers[0], &pointers[1], &block};
-      compiled->entry(args);
+      compiled->runBlock({in, out}, 0);
       for (int64_t r = 0; r < 4; ++r)
         EXPECT_EQ(y.getInt(r), largest ? expectedMax[r] : expectedMin[r])
             << (largest ? "argmax" : "argmin") << " (" << order << ") of row " << r;

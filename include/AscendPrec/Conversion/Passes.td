@@ -55,11 +55,14 @@ def ConvertKernelToStandard : Pass<"prec-convert-kernel-to-std", "::mlir::Module
   let summary = "Generates host code for akernel compute kernels";
   let description = [{
     Turns every cube, vector and mix kernel into a `func.func` of the same
-    name taking its GM buffers and the block index (`akernel.block_dim` and
-    `akernel.engine` are kept as attributes); the module then holds only
-    these functions (DMA and AI CPU kernels and the host graph are run by
-    the executor, docs/execution.md). Memory spaces are dropped, local
-    buffers become `memref.alloc`s at the function's entry. Vector compute
+    name taking its GM buffers, a scratch region (`memref<N x i8>`) and the
+    block index (`akernel.block_dim`, `akernel.engine` and
+    `akernel.scratch_bytes`, the region's N, are kept as attributes); the
+    module then holds only these functions (DMA and AI CPU kernels and the
+    host graph are run by the executor, docs/execution.md). Memory spaces
+    are dropped; local buffers (UB, L1, L0) become `memref.view`s of the
+    scratch region at fixed 64-byte-aligned offsets, which the executor
+    allocates once per thread instead of once per block. Vector compute
     (`vop`, `vcast`) is generated inline in `arith`/`math`, computing in the
     op's dtype and rounding wherever the device rounds: a 16-bit compute
     dtype computes each step in f32 and rounds the step's result to it

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ascendprec::exec {
 
@@ -20,11 +21,20 @@ struct NumericsOptions {
 };
 
 /// One compiled kernel: a packed entry taking pointers to its GM buffers'
-/// memref descriptors and to the block index.
+/// memref descriptors, to its scratch region's descriptor and to the block
+/// index.
 struct CompiledKernel {
   void (*entry)(void **) = nullptr;
   int64_t blockDim = 1;
   unsigned numBuffers = 0;
+  /// Bytes of the region holding the kernel's local buffers (UB, L1, L0).
+  int64_t scratchBytes = 0;
+
+  /// Runs block `block` on the GM buffers of `descriptors` (numBuffers
+  /// memref descriptors: allocated and aligned pointers, offset, sizes,
+  /// strides). The scratch region is the calling thread's own, kept for
+  /// its later blocks (KernelBlock.cpp).
+  void runBlock(const std::vector<std::vector<int64_t>> &descriptors, int64_t block) const;
 };
 
 /// The compute kernels of an akernel module, compiled at -O2 through

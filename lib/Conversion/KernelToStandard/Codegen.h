@@ -49,12 +49,30 @@ runtime::LoadMode loadAddressing(LoadOp load, llvm::SmallVectorImpl<int64_t> &pa
 /// left as they are (CubeLoopCall.cpp).
 void lowerCubeLoops(mlir::func::FuncOp function, CodegenContext &context);
 
+/// On the host, computes straight on GM where a loop of `function` only
+/// loads whole 1-D tiles, computes elementwise and stores whole 1-D tiles;
+/// the loop's last, partial tile keeps its copies (TileCopyElision.cpp).
+void elideTileCopies(mlir::func::FuncOp function, CodegenContext &context);
+
 /// Lowers a load, store, copy, fixpipe, mmad, vreduce or vpool to a runtime
 /// call; fails for any other op.
 mlir::LogicalResult lowerToRuntimeCall(mlir::Operation *op, CodegenContext &context);
 /// Generates a vop or vcast inline.
 mlir::LogicalResult lowerVectorOp(VectorOp op, CodegenContext &context);
 mlir::LogicalResult lowerCastOp(CastOp op, CodegenContext &context);
+
+/// Where a kernel's local buffers (UB, L1, L0) lie in its scratch region:
+/// the byte offset of each `alloc` with a static shape, and the region's
+/// size (LocalBuffers.cpp).
+struct LocalBufferLayout {
+  llvm::DenseMap<mlir::Operation *, int64_t> offsets;
+  int64_t totalBytes = 0;
+};
+LocalBufferLayout layOutLocalBuffers(mlir::Operation *kernel);
+/// `alloc` as a view of `scratch` (memref<N x i8>) at its offset; null when
+/// the layout left it out (it stays a heap allocation).
+mlir::Value localBuffer(mlir::OpBuilder &builder, AllocOp alloc,
+                        const LocalBufferLayout &layout, mlir::Value scratch);
 
 } // namespace ascendprec::kernel::codegen
 

@@ -1,8 +1,8 @@
 //===- KernelToStandard.cpp - prec-convert-kernel-to-std ------------------===//
 //
-// Every compute kernel becomes a host function: its GM buffers and the block
-// index as arguments, local buffers as heap allocations, memory spaces
-// dropped. The per-op lowerings live in VectorCodegen.cpp (inline vector
+// Every compute kernel becomes a host function: its GM buffers, a scratch
+// region holding its local buffers (LocalBuffers.cpp) and the block index as
+// arguments, memory spaces dropped. The per-op lowerings live in VectorCodegen.cpp (inline vector
 // compute) and RuntimeCalls.cpp (calls of the kernel runtime).
 //
 //===----------------------------------------------------------------------===//
@@ -200,7 +200,10 @@ struct ConvertKernelToStandardPass
     });
 
     OpBuilder builder(kernel);
+    // The scratch region's size is set once the cube loops have dropped
+    // their L0 tiles (below).
     SmallVector<Type> argumentTypes(entry.getArgumentTypes());
+    argumentTypes.push_back(MemRefType::get({0}, builder.getI8Type()));
     argumentTypes.push_back(builder.getIndexType());
     auto function = func::FuncOp::create(builder, kernel.getLoc(), kernel.getSymName(),
                                          builder.getFunctionType(argumentTypes, {}));
@@ -216,9 +219,15 @@ struct ConvertKernelToStandardPass
     }
     body->getOperations().splice(body->end(), entry.getOperations());
     Value blockIndex = body->getArguments().back();
+    Value scratch = body->getArgument(body->getNumArguments() - 2);
     builder.setInsertionPointToEnd(body);
     auto ret = func::ReturnOp::create(builder, kernel.getLoc());
     lowerCubeLoops(function, context);
+    elideTileCopies(function, context);
+    LocalBufferLayout locals = layOutLocalBuffers(function);
+    scratch.setType(MemRefType::get({locals.totalBytes}, builder.getI8Type()));
+    function.setType(builder.getFunctionType(body->getArgumentTypes(), {}));
+    function->setAttr("akernel.scratch_bytes", builder.getI64IntegerAttr(locals.totalBytes));
 
     SmallVector<Operation *> kernelOps;
     function.walk([&](Operation *op) {
@@ -230,6 +239,17 @@ struct ConvertKernelToStandardPass
       if (auto index = dyn_cast<BlockIdxOp>(op)) {
         index.replaceAllUsesWith(blockIndex);
       } else if (auto alloc = dyn_cast<AllocOp>(op)) {
+        if (alloc->use_empty()) {
+          // An L0 tile of a cube loop the runtime now runs.
+          op->erase();
+          continue;
+        }
+        if (Value view = localBuffer(b, alloc, locals, scratch)) {
+          context.originalElement[view] = context.originalElementOf(alloc);
+          alloc.replaceAllUsesWith(view);
+          op->erase();
+          continue;
+        }
         // Heap, not stack: a kernel's local buffers reach a few MiB and run
         // on pool threads.
         auto buffer = memref::AllocOp::create(b, op->getLoc(),

@@ -448,9 +448,13 @@ Value toOutput(OpBuilder &b, Location loc, CodegenContext &context, Value value,
   return arith::TruncIOp::create(b, loc, out, value);
 }
 
-/// `buffer` seen as one dimension (UB buffers are contiguous).
+/// `buffer` seen as one dimension (UB buffers are contiguous). A 1-D buffer
+/// is used as it is: it may be a view of GM at an offset
+/// (TileCopyElision.cpp), which a cast from the base pointer would lose.
 Value flatten(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
   int64_t count = type.getNumElements();
   auto flat = MemRefType::get({count}, type.getElementType(),
                               StridedLayoutAttr::get(b.getContext(), 0, {1}));

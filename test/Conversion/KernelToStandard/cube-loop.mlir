@@ -4,7 +4,9 @@
 // with the slot of k (-1: none), and B is marked read-only when the kernel
 // never writes its GM buffer (the runtime then reuses its tiles for the
 // block run that ascendprec_rt_block_begin starts). A loop of any other
-// shape keeps its ops, each lowered to its own call.
+// shape keeps its ops, each lowered to its own call. The L1 tiles and the
+// accumulator are views of the scratch region (64-byte aligned offsets); the
+// L0 tiles take none of it.
 // RUN: prec-opt %s --prec-convert-kernel-to-std | FileCheck %s
 
 module attributes {akernel.target = #akernel.target<soc = "Ascend910B3", cube_cores = 20,
@@ -15,8 +17,13 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910B3", cube_co
   // A convolution: img2col tiles of x, transposed tiles of the filter
   // (read through a view, never written).
   // CHECK-LABEL: func.func @conv(
+  // CHECK-SAME: %[[SCRATCH:[^:]*]]: memref<11776xi8>, %{{.*}}: index)
+  // CHECK-SAME: akernel.scratch_bytes = 11776 : i64
   // CHECK: call @ascendprec_rt_block_begin_()
-  // CHECK-COUNT-3: memref.alloc()
+  // CHECK: memref.view %[[SCRATCH]][%c0{{.*}}][] : memref<11776xi8> to memref<64x48xf16>
+  // CHECK: memref.view %[[SCRATCH]][%c6144{{.*}}][] : memref<11776xi8> to memref<48x16xf16>
+  // CHECK: memref.view %[[SCRATCH]][%c7680{{.*}}][] : memref<11776xi8> to memref<64x16xf32>
+  // CHECK-NOT: memref.view
   // CHECK-NOT: memref.alloc()
   // CHECK-NOT: scf.for
   // CHECK: arith.constant 3 : i32
