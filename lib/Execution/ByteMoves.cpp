@@ -150,6 +150,29 @@ void stridedCopy(uint8_t *dst, const uint8_t *src, size_t elementSize, ArrayRef<
 
 /// dst (dense row-major over `sizes`) element i reads src at byte offset
 /// sum(tables[k][i_k]); an entry of -1 leaves the element alone.
+namespace {
+
+template <typename T>
+void gatherElements(uint8_t *row, const uint8_t *source, ArrayRef<int64_t> table) {
+  auto *to = reinterpret_cast<T *>(row);
+  for (size_t i = 0; i < table.size(); ++i)
+    if (table[i] >= 0)
+      std::memcpy(to + i, source + table[i], sizeof(T));
+}
+
+/// One output row from `source` by the innermost table (byte offsets, -1
+/// for an element left as it is), elements of `bytes` 1, 2, 4 or 8.
+void gatherRow(uint8_t *row, const uint8_t *source, ArrayRef<int64_t> table, int64_t bytes) {
+  switch (bytes) {
+  case 1: return gatherElements<uint8_t>(row, source, table);
+  case 2: return gatherElements<uint16_t>(row, source, table);
+  case 4: return gatherElements<uint32_t>(row, source, table);
+  default: return gatherElements<uint64_t>(row, source, table);
+  }
+}
+
+} // namespace
+
 void indexMapCopy(uint8_t *dst, const uint8_t *src, size_t elementSize, ArrayRef<int64_t> sizes,
                   ArrayRef<SmallVector<int64_t, 0>> tables) {
   if (sizes.empty()) {
@@ -178,8 +201,13 @@ void indexMapCopy(uint8_t *dst, const uint8_t *src, size_t elementSize, ArrayRef
     i = j;
   }
   int64_t rowBytes = sizes[rank - 1] * bytes;
+  // Mostly single elements (a nearest upsampling repeats each one): a
+  // typed gather instead of a library call per element.
+  bool gather = segments.size() * 2 > static_cast<size_t>(sizes[rank - 1]) &&
+                (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
   SmallVector<int64_t, 8> index(rank - 1, 0);
   uint8_t *row = dst;
+  int64_t previous = -1; // the source offset of the row before, if copied
   while (true) {
     int64_t offset = 0;
     bool skip = false;
@@ -188,9 +216,19 @@ void indexMapCopy(uint8_t *dst, const uint8_t *src, size_t elementSize, ArrayRef
       skip = entry < 0;
       offset += entry;
     }
-    if (!skip)
-      for (const Segment &segment : segments)
-        std::memcpy(row + segment.dst, src + offset + segment.src, segment.bytes);
+    if (skip) {
+      previous = -1;
+    } else if (offset == previous) {
+      // The same source row again (a row repeated by an upsampling).
+      std::memcpy(row, row - rowBytes, rowBytes);
+    } else {
+      if (gather)
+        gatherRow(row, src + offset, last, bytes);
+      else
+        for (const Segment &segment : segments)
+          std::memcpy(row + segment.dst, src + offset + segment.src, segment.bytes);
+      previous = offset;
+    }
     row += rowBytes;
     size_t k = rank - 1;
     for (; k-- > 0;) {

@@ -10,7 +10,9 @@
 // of B that a kernel only reads is loaded once per launch and reused by
 // every tile of that launch, with its plan for the multiply (which rows and
 // columns are zero padding, B widened to fp32); once per process when it is
-// a model's weights (ConstantTiles.cpp). The multiply-accumulate is
+// a model's weights (ConstantTiles.cpp). A convolution with stride 1 along
+// W skips the gather: its sums run across output positions over a padded
+// copy of the map's rows (DirectPatches.cpp). The multiply-accumulate is
 // the same code, on the same values, in the same K order as the loop's
 // mmads.
 //
@@ -18,6 +20,7 @@
 
 #include "ConstantTiles.h"
 #include "CubeTile.h"
+#include "DirectPatches.h"
 #include "PatchPlane.h"
 #include "RuntimeBuffers.h"
 #include "SparsePatches.h"
@@ -334,6 +337,16 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
   // kept, with its nonzeros listed.
   thread_local std::vector<const KeptTile *> tiles;
+  // Every step's tile of B, kept, as bytes; empty when one does not fit.
+  auto keptBytesOfB = [&]() -> const std::vector<const uint8_t *> & {
+    thread_local std::vector<const uint8_t *> bytes;
+    bytes.clear();
+    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
+                         kEnd, kStep, tiles))
+      for (const KeptTile *kept : tiles)
+        bytes.push_back(kept->bytes.data());
+    return bytes;
+  };
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
     thread_local std::vector<SparseStep> steps;
     steps.clear();
@@ -356,14 +369,21 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       kStep == k && (elementBytes == 2 || elementBytes == 4) &&
       patchPlaneOf(aGm, aOffsets, aParams, spread, /*allowSpread=*/true) &&
       (spread.spreadH > 1 || spread.spreadW > 1)) {
-    thread_local std::vector<const uint8_t *> tilesOfB;
-    tilesOfB.clear();
-    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
-                         kEnd, kStep, tiles))
-      for (const KeptTile *kept : tiles)
-        tilesOfB.push_back(kept->bytes.data());
+    const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
     if (!tilesOfB.empty() &&
         multiplySpreadPatches(in, aGm.data, spread, aOffsets[aGm.rank - 3], m, k, tilesOfB,
+                              reinterpret_cast<float *>(acc.data), n))
+      return;
+  }
+  // A convolution with stride 1 along W multiplies from a padded copy of
+  // its map's rows, the vector across output positions (DirectPatches.cpp):
+  // every step's tile of B kept. A 1x1 convolution over whole planes reads
+  // its patches in place below instead.
+  if (patches && !pointwise && keepB && initAtZero && kBegin == 0 && kStep == k &&
+      plane.strideW == 1) {
+    const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
+    if (!tilesOfB.empty() &&
+        multiplyDirectPatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, tilesOfB,
                               reinterpret_cast<float *>(acc.data), n))
       return;
   }

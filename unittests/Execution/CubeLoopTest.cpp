@@ -10,7 +10,8 @@
 // transposed, and tiles read in place where they lie wholly inside GM; fp32,
 // fp16 and bf16, with inf, NaN and -0 among the inputs; packed groups of
 // grouped convolutions (block-diagonal filters, multiplied straight from
-// the map); transposed convolutions (the spread input, multiplied by phase
+// the map); convolutions with stride 1 along W (sums across positions from
+// padded rows); transposed convolutions (the spread input, multiplied by phase
 // class without its zeros); B's tiles reloaded after
 // ascendprec_rt_block_begin; and the tiles of a remembered constant kept
 // across launches until it is forgotten.
@@ -223,6 +224,22 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
   // A depthwise convolution's group: one channel, one filter; its tile
   // keeps 9 of 16 K steps and 1 of 16 columns (the one-column multiply).
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 7, 24, 16, 16);
+}
+
+TEST_P(CubeLoop, DirectConvolutionMatchesTheLoop) {
+  // Stride 1 along W with a read-only B: the sums run across positions from
+  // padded rows (DirectPatches.cpp). 24 filters in 32 columns: the zero
+  // filters are filled, not multiplied; tiles span several output rows.
+  checkConvolution({6, 9, 21, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 11, 48, 16, 32);
+  // ... and with inf, NaN and -0 in the map, every filter multiplied.
+  checkConvolution({6, 9, 21, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 12, 48, 16, 32);
+  // Stride 2 down, 1 across, dilation 2, uneven padding, K in 4 steps with
+  // 5 of the last step's columns past the patch (padded K adds +0).
+  checkConvolution({5, 12, 13, 16, 3, 3, 2, 1, 2, 1, 2, 2, 2, 2}, GetParam(), false, 13, 16, 12, 16);
+  checkConvolution({5, 12, 13, 16, 3, 3, 2, 1, 2, 1, 2, 2, 2, 2}, GetParam(), true, 14, 16, 12, 16);
+  // A padded 1x1 convolution (not read in place) and a 1x7 kernel.
+  checkConvolution({4, 5, 6, 16, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1}, GetParam(), false, 15, 16, 16, 16);
+  checkConvolution({3, 4, 30, 40, 1, 7, 1, 1, 0, 0, 3, 3, 1, 1}, GetParam(), true, 16, 32, 16, 48);
 }
 
 TEST_P(CubeLoop, SpecialValuesMatchTheLoop) {

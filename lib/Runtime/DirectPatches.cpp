@@ -1,0 +1,293 @@
+//===- DirectPatches.cpp - a convolution's tile straight from the map ----===//
+//
+// The cube multiplies a convolution as img2col tiles of its map (one row
+// per output position, one column per channel and window offset) times
+// the filter. On the host, gathering that matrix K step by K step cost as
+// much as multiplying it, and the multiply ran across N (24 filters of a
+// detector's 3x3 convolutions fill one and a half vectors). For a
+// convolution with stride 1 along W the output positions of one output
+// row read neighbouring map elements at every window offset, so here the
+// vector runs across positions instead: each K index loads one vector of
+// a padded copy of the map's rows and adds its products into 16 sums per
+// filter. Each sum still adds every product of its row of the tile in K
+// order, one fused multiply-add each, as the loop's mmads do (padding and
+// rows past the last position read zeros, padded K adds +0), so the
+// result is the loop's bits for any values, inf, NaN and -0 included.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DirectPatches.h"
+
+#include "VectorLevel.h"
+
+#include <algorithm>
+#include <cstring>
+
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+/// Filters per pass: 16 vectors of sums stay in registers (and 8 for the
+/// last filters of a multiple of 8).
+constexpr int kFilters = 16;
+
+/// The tile's rows of the map, zero-padded: channel c's input row h at
+/// panel[(c * rows + h - firstRow) * width + w + padLeft], zero outside
+/// the map, every row `width` wide (the widest read, plus a vector).
+struct PaddedRows {
+  std::vector<float> panel;
+  int64_t firstRow = 0, rows = 0, width = 0;
+};
+
+void padRows(ElementType in, const uint8_t *source, const PatchPlane &g, int64_t firstRow,
+             int64_t lastRow, int64_t width, PaddedRows &out) {
+  out.firstRow = firstRow;
+  out.rows = lastRow - firstRow + 1;
+  out.width = width;
+  out.panel.assign(g.channels * out.rows * width, 0.0f);
+  size_t bytes = in == ElementType::F32 ? 4 : 2;
+  thread_local std::vector<uint8_t> line;
+  line.resize(g.width * bytes);
+  for (int64_t c = 0; c < g.channels; ++c)
+    for (int64_t h = std::max<int64_t>(firstRow, 0); h <= std::min(lastRow, g.height - 1); ++h) {
+      const uint8_t *from = source + (g.base + c * g.channelStride + h * g.rowStride) * bytes;
+      if (g.columnStride != 1) {
+        for (int64_t w = 0; w < g.width; ++w)
+          std::memcpy(line.data() + w * bytes, from + w * g.columnStride * bytes, bytes);
+        from = line.data();
+      }
+      float *row = out.panel.data() + (c * out.rows + h - firstRow) * width + g.padLeft;
+      widenToFloat(in, from, row, g.width);
+    }
+}
+
+/// The sums of V::kLanes positions from `at` (a column of the padded rows)
+/// and kFilters filters from b's column 0: every K index in order, then
+/// (`padK`) the +0 products of K's padding. V is the vector type: explicit
+/// vector code, since the compiler vectorized the plain loops across
+/// filters, with gathers, and ran 20 times slower. (With GCC, which lacks
+/// __builtin_elementwise_fma, the plain lane only.)
+template <typename V, int kFilters>
+inline __attribute__((always_inline)) void sumBlock(const float *at, const PatchPlane &g,
+                                                    int64_t plane, const int64_t *tapRows,
+                                                    const float *b, int64_t ldb, bool padK,
+                                                    float *sums) {
+  typename V::Type acc[kFilters];
+#pragma clang loop unroll(full)
+  for (int j = 0; j < kFilters; ++j)
+    acc[j] = V::zero();
+  const float *weights = b;
+  for (int64_t c = 0; c < g.channels; ++c) {
+    const float *channel = at + c * plane;
+    for (int64_t t = 0; t < g.kernelH; ++t) {
+      const float *row = channel + tapRows[t];
+      for (int64_t q = 0; q < g.kernelW; ++q, weights += ldb) {
+        typename V::Type x = V::load(row + q * g.dilationW);
+#pragma clang loop unroll(full)
+        for (int j = 0; j < kFilters; ++j)
+          acc[j] = V::fma(x, weights[j], acc[j]);
+      }
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int j = 0; j < kFilters; ++j)
+    V::store(sums + j * V::kLanes, padK ? V::addZero(acc[j]) : acc[j]);
+}
+
+#if defined(__x86_64__) && defined(__clang__)
+/// kLanes floats as one vector (clang's vector extension): the functions
+/// that take them are inlined into sumTileAvx512 and sumTileAvx2, which
+/// pick the instructions.
+template <int kWidth> struct Lanes {
+  using Type = float __attribute__((ext_vector_type(kWidth)));
+  static constexpr int kLanes = kWidth;
+  __attribute__((always_inline)) static Type zero() { return Type(0.0f); }
+  __attribute__((always_inline)) static Type load(const float *p) {
+    Type v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  __attribute__((always_inline)) static Type fma(Type x, float w, Type acc) {
+    return __builtin_elementwise_fma(x, Type(w), acc);
+  }
+  __attribute__((always_inline)) static Type addZero(Type v) { return v + Type(0.0f); }
+  __attribute__((always_inline)) static void store(float *p, Type v) {
+    std::memcpy(p, &v, sizeof v);
+  }
+};
+using Avx512 = Lanes<16>;
+using Avx2 = Lanes<8>;
+#endif
+
+/// One lane: fmaf, for hosts without AVX2 and FMA.
+struct Scalar {
+  using Type = float;
+  static constexpr int kLanes = 1;
+  static Type zero() { return 0.0f; }
+  static Type load(const float *p) { return *p; }
+  static Type fma(Type x, float w, Type acc) { return __builtin_fmaf(x, w, acc); }
+  static Type addZero(Type v) { return v + 0.0f; }
+  static void store(float *p, Type v) { *p = v; }
+};
+
+/// Output row segments of the tile: `count` positions of output row `oh`
+/// from column `ow`, at tile rows [first, first + count).
+template <typename V>
+inline __attribute__((always_inline)) void sumSegment(const PatchPlane &g, const PaddedRows &rows,
+                                                      int64_t oh, int64_t ow, int64_t count,
+                                                      int64_t first, const float *b, int64_t n,
+                                                      int64_t live, bool padK, float *acc) {
+  int64_t tapRows[64];
+  for (int64_t t = 0; t < g.kernelH; ++t)
+    tapRows[t] = (oh * g.strideH - g.padTop + t * g.dilationH - rows.firstRow) * rows.width;
+  constexpr int kLanes = V::kLanes;
+  float sums[kFilters * kLanes];
+  int64_t plane = rows.rows * rows.width;
+  for (int64_t p = 0; p < count; p += kLanes) {
+    int64_t lanes = std::min<int64_t>(kLanes, count - p);
+    // Padded column of output column ow + p at window offset 0.
+    const float *at = rows.panel.data() + (ow + p);
+    for (int64_t n0 = 0; n0 < live; n0 += kFilters) {
+      int filters = live - n0 >= kFilters ? kFilters : kFilters / 2;
+      if (filters == kFilters)
+        sumBlock<V, kFilters>(at, g, plane, tapRows, b + n0, n, padK, sums);
+      else
+        sumBlock<V, kFilters / 2>(at, g, plane, tapRows, b + n0, n, padK, sums);
+      for (int64_t l = 0; l < lanes; ++l) {
+        float *out = acc + (first + p + l) * n + n0;
+        for (int j = 0; j < filters; ++j)
+          out[j] = sums[j * kLanes + l];
+      }
+    }
+  }
+}
+
+template <typename V>
+inline __attribute__((always_inline)) void sumTile(const PatchPlane &g, const PaddedRows &rows,
+                                                   int64_t m0, int64_t validRows, const float *b,
+                                                   int64_t n, int64_t live, bool padK, float *acc) {
+  int64_t r = 0, oh = m0 / g.outW, ow = m0 % g.outW;
+  while (r < validRows) {
+    int64_t count = std::min(validRows - r, g.outW - ow);
+    sumSegment<V>(g, rows, oh, ow, count, r, b, n, live, padK, acc);
+    r += count;
+    ow = 0;
+    ++oh;
+  }
+}
+
+#if defined(__x86_64__) && defined(__clang__)
+__attribute__((target("avx512f,fma"))) void sumTileAvx512(const PatchPlane &g,
+                                                          const PaddedRows &rows, int64_t m0,
+                                                          int64_t validRows, const float *b,
+                                                          int64_t n, int64_t live, bool padK,
+                                                          float *acc) {
+  sumTile<Avx512>(g, rows, m0, validRows, b, n, live, padK, acc);
+}
+__attribute__((target("avx2,fma"))) void sumTileAvx2(const PatchPlane &g, const PaddedRows &rows,
+                                                     int64_t m0, int64_t validRows,
+                                                     const float *b, int64_t n, int64_t live,
+                                                     bool padK, float *acc) {
+  sumTile<Avx2>(g, rows, m0, validRows, b, n, live, padK, acc);
+}
+#endif
+
+/// The filters [0, live) the tile must multiply, a multiple of 8: those up
+/// to B's last column with a nonzero (or inf or NaN) entry, when every value
+/// of the padded rows is finite (a zero filter's sums are then +0); else n.
+int64_t liveFilters(const float *b, int64_t realK, int64_t n, const PaddedRows &rows) {
+  int64_t last = -1;
+  for (int64_t kk = 0; kk < realK; ++kk)
+    for (int64_t j = n - 1; j > last; --j) {
+      uint32_t bits;
+      std::memcpy(&bits, b + kk * n + j, 4);
+      if ((bits & 0x7fffffffu) != 0) {
+        last = j;
+        break;
+      }
+    }
+  int64_t live = (last + 1 + 7) / 8 * 8;
+  if (live >= n)
+    return n;
+  uint32_t nonFinite = 0;
+  for (float value : rows.panel) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    nonFinite |= (bits & 0x7f800000u) == 0x7f800000u;
+  }
+  return nonFinite ? n : live;
+}
+
+/// Rows past the last output position read zeros: each of their sums adds
+/// 0 x b over K (+0, or NaN where b is inf or NaN), the same for every such
+/// row.
+void sumZeroRows(const float *b, int64_t realK, int64_t n, bool padK, float *first,
+                 int64_t count) {
+  if (count <= 0)
+    return;
+  for (int64_t j = 0; j < n; ++j) {
+    float sum = 0.0f;
+    for (int64_t kk = 0; kk < realK; ++kk)
+      sum = __builtin_fmaf(0.0f, b[kk * n + j], sum);
+    first[j] = padK ? sum + 0.0f : sum;
+  }
+  for (int64_t r = 1; r < count; ++r)
+    std::memcpy(first + r * n, first, n * sizeof(float));
+}
+
+} // namespace
+
+bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const uint8_t *source,
+                                                        const PatchPlane &g, int64_t m0,
+                                                        int64_t m, int64_t k,
+                                                        const std::vector<const uint8_t *> &steps,
+                                                        float *acc, int64_t n) {
+  if (g.strideW != 1 || g.spreadH != 1 || g.spreadW != 1 || n % kFilters != 0 || k <= 0 ||
+      m <= 0 || g.kernelH > 64)
+    return false;
+  if (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16)
+    return false;
+  int64_t kTotal = static_cast<int64_t>(steps.size()) * k;
+  int64_t realK = g.channels * g.kernelH * g.kernelW;
+  if (kTotal < realK)
+    return false;
+  int64_t validRows = std::clamp<int64_t>(g.outH * g.outW - m0, 0, m);
+  int64_t ohFirst = m0 / g.outW, ohLast = validRows > 0 ? (m0 + validRows - 1) / g.outW : ohFirst;
+  int64_t firstRow = ohFirst * g.strideH - g.padTop;
+  int64_t lastRow = ohLast * g.strideH - g.padTop + (g.kernelH - 1) * g.dilationH;
+  int64_t width = g.outW + (g.kernelW - 1) * g.dilationW + 16;
+  if (g.channels * (lastRow - firstRow + 1) * width > (int64_t{1} << 24))
+    return false; // more than 64 MiB of rows: the gathered tiles instead
+  // B as fp32 [realK, n]: the real K rows of the steps' tiles.
+  thread_local std::vector<float> b;
+  b.resize(realK * n);
+  size_t bytes = in == ElementType::F32 ? 4 : 2;
+  for (int64_t kk = 0; kk < realK; ++kk)
+    widenToFloat(in, steps[kk / k] + (kk % k) * n * bytes, b.data() + kk * n, n);
+  bool padK = kTotal > realK;
+  thread_local PaddedRows rows;
+  if (validRows > 0)
+    padRows(in, source, g, firstRow, lastRow, width, rows);
+  int64_t live = liveFilters(b.data(), realK, n, rows);
+  // The filters past `live` are zeros (N's padding): x 0 adds +-0 to each
+  // sum, which stays +0 since no product is inf or NaN (liveFilters).
+  for (int64_t r = 0; r < validRows && live < n; ++r)
+    std::fill(acc + r * n + live, acc + (r + 1) * n, 0.0f);
+  switch (vectorLevel()) {
+#if defined(__x86_64__) && defined(__clang__)
+  case VectorLevel::Avx512Fma:
+    sumTileAvx512(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    break;
+  case VectorLevel::Avx2Fma:
+    sumTileAvx2(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    break;
+#endif
+  default:
+    sumTile<Scalar>(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    break;
+  }
+  sumZeroRows(b.data(), realK, n, padK, acc + validRows * n, m - validRows);
+  return true;
+}
