@@ -358,7 +358,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       std::fill_n(sums, m * n, 0.0f);
       if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
-                                n))
+                                n, launchOfThread))
         return;
     }
   }

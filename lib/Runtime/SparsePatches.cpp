@@ -21,6 +21,7 @@
 #include "VectorLevel.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -54,6 +55,10 @@ struct TileGeometry {
   int64_t rows;        ///< valid output positions in the tile
   int64_t firstOutRow; ///< the output row of the tile's first position
   int64_t planeRows, planeWidth;
+  /// The padded input column at plane column 0: a tile within one output
+  /// row copies only the columns its windows reach (a 16-position tile of
+  /// a 96-wide row copied and transposed six times what it read).
+  int64_t firstColumn = 0;
 };
 
 /// Every kept column of C from the plan's nonzeros, reading the planes.
@@ -80,7 +85,7 @@ macColumns(const PatchPlane &g, const TileGeometry &tile, int64_t m0, int64_t k0
         int64_t run = std::min(tile.rows - i, g.outW - ow);
         const float *from = channel +
                             ((oh - tile.firstOutRow) * g.strideH + dh) * tile.planeWidth +
-                            ow * g.strideW + dw;
+                            ow * g.strideW - tile.firstColumn + dw;
         macSegment(column + i, from, g.strideW, weight, run);
         i += run;
         ow = 0;
@@ -194,7 +199,7 @@ macInterleavedBody(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
   while (i < tile.rows) {
     int64_t run = std::min(tile.rows - i, g.outW - ow);
     const float *row = planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth +
-                                 ow * g.strideW) * kLanes;
+                                 ow * g.strideW - tile.firstColumn) * kLanes;
     float *sums = acc + i * n + layout.firstColumn;
     int64_t s = 0;
     for (; s + kBlock <= run; s += kBlock)
@@ -252,6 +257,49 @@ void macInterleavedOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t
   macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
 }
 
+/// Whole-map planes a thread keeps for the launch (a few groups of
+/// channels: a block's tiles go from group to group), each with whether it
+/// holds an inf, NaN or tiny value.
+struct KeptPlane {
+  std::array<int64_t, 12> key{};
+  std::vector<float> plane;
+  bool unusual = false;
+  uint64_t used = 0;
+};
+constexpr size_t kKeptPlanes = 16;
+thread_local std::vector<KeptPlane> keptPlanes(kKeptPlanes);
+thread_local uint64_t planeUses = 0;
+
+/// The plane kept under `key` (`kept`, with `unusual`), else the least
+/// recently used one to build it in (keepPlane names it once built).
+std::vector<float> &keptPlane(const std::array<int64_t, 12> &key, bool &kept, bool &unusual) {
+  KeptPlane *oldest = &keptPlanes[0];
+  for (KeptPlane &entry : keptPlanes) {
+    if (entry.key == key && key[0] != 0) {
+      entry.used = ++planeUses;
+      kept = true;
+      unusual = entry.unusual;
+      return entry.plane;
+    }
+    if (entry.used < oldest->used)
+      oldest = &entry;
+  }
+  kept = false;
+  oldest->key = {};
+  oldest->used = ++planeUses;
+  return oldest->plane;
+}
+
+/// Names the plane keptPlane handed out last for building.
+void keepPlane(const std::array<int64_t, 12> &key, bool unusual) {
+  for (KeptPlane &entry : keptPlanes)
+    if (entry.used == planeUses) {
+      entry.key = key;
+      entry.unusual = unusual;
+      return;
+    }
+}
+
 /// The interleaved layout of the steps' columns when each draws on one
 /// channel and together they are adjacent (at most 64): `channelOf` gets
 /// each column's channel and `weights` the [window][lanes] weights, every
@@ -296,7 +344,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
                                                         const PatchPlane &g, int64_t m0,
                                                         int64_t m, int64_t k,
                                                         const std::vector<SparseStep> &steps,
-                                                        float *acc, int64_t n) {
+                                                        float *acc, int64_t n, uint64_t launch) {
   if (steps.empty() || g.columnStride != 1 ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
@@ -313,14 +361,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t firstChannel = steps.front().k0 / window;
   int64_t lastChannel = std::min((steps.back().k0 + k - 1) / window, g.channels - 1);
   int64_t channels = std::max<int64_t>(lastChannel - firstChannel + 1, 0);
-  tile.firstOutRow = m0 / g.outW;
-  int64_t lastOutRow = (m0 + tile.rows - 1) / g.outW;
-  // The input rows and columns the tile's windows reach, padding included.
-  int64_t top = tile.firstOutRow * g.strideH - g.padTop;
-  tile.planeRows = (lastOutRow - tile.firstOutRow) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
-  tile.planeWidth = (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
-  int64_t planeSize = tile.planeRows * tile.planeWidth;
-  thread_local std::vector<float> planes, column, weights;
+  thread_local std::vector<float> tilePlanes, column, weights;
   thread_local std::vector<uint8_t> raw;
   thread_local std::vector<int64_t> channelOf;
   Interleaved layout;
@@ -332,21 +373,62 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   bool direct = interleaved && layout.columns == channels;
   for (int64_t t = 0; direct && t < channels; ++t)
     direct = channelOf[t] == firstChannel + t;
+  int64_t lanes = interleaved ? laneCount(layout.columns) : 1;
+  // The input rows and columns the tile's windows reach, padding included:
+  // the whole map's when it is small and a launch names the map (no block
+  // of a launch writes it), kept for the launch's later tiles of the same
+  // channels; transposing each tile's rows again took a third of a chain
+  // of PP-OCR's 5x5 depthwise convolutions.
+  tile.firstOutRow = m0 / g.outW;
+  int64_t lastOutRow = (m0 + tile.rows - 1) / g.outW;
+  tile.planeWidth = (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
+  int64_t wholeRows = (g.outH - 1) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
+  // (At most 1 MiB each, kKeptPlanes per thread.)
+  bool whole = direct && launch != 0 && wholeRows * tile.planeWidth * lanes <= (int64_t{1} << 18);
+  if (whole) {
+    tile.firstOutRow = 0;
+    tile.planeRows = wholeRows;
+  } else {
+    tile.planeRows =
+        (lastOutRow - tile.firstOutRow) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
+    if (lastOutRow == tile.firstOutRow) {
+      tile.firstColumn = (m0 % g.outW) * g.strideW;
+      tile.planeWidth = (tile.rows - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
+    }
+  }
+  int64_t top = tile.firstOutRow * g.strideH - g.padTop;
+  int64_t planeSize = tile.planeRows * tile.planeWidth;
   // Interleaved: one plane of laneCount(columns) lanes; else one plane per
   // channel.
-  int64_t lanes = interleaved ? laneCount(layout.columns) : 1;
   int64_t planeFloats = (interleaved ? 1 : channels) * planeSize * lanes;
   int64_t bytes = in == ElementType::F32 ? 4 : 2;
   int64_t hBegin = std::max<int64_t>(top, 0);
   int64_t hEnd = std::min(top + tile.planeRows, g.height);
-  // Input column w sits at plane column w + padLeft; columns past the
-  // plane's width are never read.
-  int64_t wEnd = std::min(g.width, tile.planeWidth - g.padLeft);
-  int64_t wBegin = std::max<int64_t>(0, -g.padLeft);
+  // Input column w sits at plane column w + padLeft - firstColumn; columns
+  // outside the plane are never read.
+  int64_t shift = g.padLeft - tile.firstColumn;
+  int64_t wEnd = std::min(g.width, tile.planeWidth - shift);
+  int64_t wBegin = std::max<int64_t>(0, -shift);
   int64_t width = std::max<int64_t>(wEnd - wBegin, 0);
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   bool found = false;
-  if (direct) {
+  std::array<int64_t, 12> key = {static_cast<int64_t>(launch),
+                                 reinterpret_cast<int64_t>(firstPlane),
+                                 static_cast<int64_t>(in),
+                                 channels,
+                                 lanes,
+                                 tile.planeRows,
+                                 tile.planeWidth,
+                                 g.padTop,
+                                 g.padLeft,
+                                 g.rowStride,
+                                 g.channelStride,
+                                 g.width * 65536 + g.height};
+  bool kept = false;
+  std::vector<float> &planes = whole ? keptPlane(key, kept, found) : tilePlanes;
+  if (kept) {
+    // The launch's plane of these channels, built by an earlier tile.
+  } else if (direct) {
     // Only what the input does not cover is zeroed: padding rows, and the
     // padding columns of the rest; all of it when there are lanes past the
     // channels (12 channels in 16 lanes), which no row fills.
@@ -364,7 +446,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
         std::memset(line, 0, rowBytes);
         continue;
       }
-      size_t before = (g.padLeft + wBegin) * lanes * 4;
+      size_t before = (shift + wBegin) * lanes * 4;
       size_t inside = width * lanes * 4;
       std::memset(line, 0, before);
       std::memset(line + before + inside, 0, rowBytes - before - inside);
@@ -374,7 +456,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
     // elements in register blocks).
     raw.resize(in == ElementType::F32 ? 0 : channels * width * 4);
     for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
-      int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
+      int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
       const uint8_t *rows = firstPlane + (h * g.rowStride + wBegin) * bytes;
       int64_t rowStride = g.channelStride;
       if (in != ElementType::F32) {
@@ -388,13 +470,15 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
                      /*streaming=*/false);
     }
     found = holdsUnusual(planes.data(), planeFloats);
+    if (whole)
+      keepPlane(key, found);
   } else {
     planes.assign(planeFloats, 0.0f);
     column.resize(width);
     for (int64_t c = 0; c < channels; ++c) {
       const uint8_t *channel = firstPlane + c * g.channelStride * bytes;
       for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
-        int64_t at = (h - top) * tile.planeWidth + g.padLeft + wBegin;
+        int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
         const uint8_t *line = channel + (h * g.rowStride + wBegin) * bytes;
         float *target = interleaved ? column.data() : planes.data() + c * planeSize + at;
         widenToFloat(in, line, target, width);

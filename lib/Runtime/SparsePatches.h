@@ -28,10 +28,12 @@ struct SparseStep {
 /// rounding. The accumulator must hold no -0. Returns false, having
 /// changed nothing, when a plan has no column lists or is tiny, or an
 /// input the steps cover is inf, NaN or tiny (dropping B's zeros would then
-/// change bits): the caller multiplies in full.
+/// change bits): the caller multiplies in full. `launch` names the launch
+/// the tile belongs to (0: none); within one, no block writes the map, so a
+/// thread keeps the map's transposed plane for the launch's later tiles.
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
                            int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
-                           float *acc, int64_t n);
+                           float *acc, int64_t n, uint64_t launch);
 
 } // namespace ascendprec::runtime::detail
 

@@ -332,6 +332,29 @@ void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup
                                "packed group");
 }
 
+TEST_P(CubeLoop, PackedDepthwiseGroupInALaunchMatchesTheLoop) {
+  // Within a launch each thread keeps the whole map's transposed plane for
+  // the launch's later tiles of the same channels (SparsePatches.cpp); each
+  // check is a launch of its own, as a new map is in production.
+  auto inALaunch = [](auto check) {
+    setLaunchId(newLaunchId());
+    check();
+    setLaunchId(0);
+  };
+  ConvGeometry same{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  inALaunch([&] { checkPackedGroup(same, 16, 1, 1, GetParam(), false, false, 31, 24, 48); });
+  inALaunch([&] { checkPackedGroup(same, 16, 1, 1, GetParam(), true, false, 32, 24, 144); });
+  inALaunch([&] {
+    checkPackedGroup({8, 12, 13, 8, 3, 3, 2, 2, 2, 0, 1, 3, 2, 2}, 8, 1, 1, GetParam(), false,
+                     false, 33, 16, 32);
+  });
+  // PP-OCR's classifier's 5x5 windows, stride 2 down, tiles within a row.
+  inALaunch([&] {
+    checkPackedGroup({16, 3, 96, 16, 5, 5, 2, 1, 2, 2, 2, 2, 1, 1}, 16, 1, 1, GetParam(), false,
+                     false, 34, 16, 400);
+  });
+}
+
 TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   ConvGeometry same{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
   // 16 depthwise channels, K tiles of 48 that split a channel's window.
