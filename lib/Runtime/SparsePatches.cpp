@@ -257,6 +257,50 @@ void macInterleavedOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t
   macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
 }
 
+bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
+                       Interleaved &layout, std::vector<int64_t> &channelOf,
+                       std::vector<float> &weights);
+
+/// interleavedLayout, kept per thread for the launch's later tiles of the
+/// same plans (each with a division per nonzero weight, it took a tenth of
+/// a depthwise convolution's time). Within a launch a plan's address names
+/// its tile of B; a later launch may reuse the address for other weights.
+bool keptLayout(const std::vector<SparseStep> &steps, int64_t window, uint64_t launch,
+                Interleaved &layout, std::vector<int64_t> &channelOf,
+                std::vector<float> &weights) {
+  struct Kept {
+    std::vector<int64_t> key;
+    bool interleaved = false;
+    Interleaved layout{};
+    std::vector<int64_t> channelOf;
+    std::vector<float> weights;
+  };
+  thread_local std::vector<Kept> kept(8);
+  thread_local size_t next = 0;
+  thread_local std::vector<int64_t> key;
+  if (launch == 0)
+    return interleavedLayout(steps, window, layout, channelOf, weights);
+  key.assign({static_cast<int64_t>(launch), window});
+  for (const SparseStep &step : steps) {
+    key.push_back(step.k0);
+    key.push_back(reinterpret_cast<int64_t>(step.plan));
+  }
+  for (const Kept &entry : kept)
+    if (entry.key == key) {
+      layout = entry.layout;
+      channelOf = entry.channelOf;
+      weights = entry.weights;
+      return entry.interleaved;
+    }
+  Kept &entry = kept[next++ % kept.size()];
+  entry.interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
+  entry.key = key;
+  entry.layout = layout;
+  entry.channelOf = channelOf;
+  entry.weights = weights;
+  return entry.interleaved;
+}
+
 /// Whole-map planes a thread keeps for the launch (a few groups of
 /// channels: a block's tiles go from group to group), each with whether it
 /// holds an inf, NaN or tiny value.
@@ -271,8 +315,17 @@ thread_local std::vector<KeptPlane> keptPlanes(kKeptPlanes);
 thread_local uint64_t planeUses = 0;
 
 /// The plane kept under `key` (`kept`, with `unusual`), else the least
-/// recently used one to build it in (keepPlane names it once built).
+/// recently used one to build it in (keepPlane names it once built). Past
+/// 4 MiB of planes in all, the others' storage is given back.
 std::vector<float> &keptPlane(const std::array<int64_t, 12> &key, bool &kept, bool &unusual) {
+  size_t floats = 0;
+  for (const KeptPlane &entry : keptPlanes)
+    floats += entry.plane.capacity();
+  if (floats > (size_t{1} << 20))
+    for (KeptPlane &entry : keptPlanes)
+      if (entry.key != key) {
+        entry = KeptPlane();
+      }
   KeptPlane *oldest = &keptPlanes[0];
   for (KeptPlane &entry : keptPlanes) {
     if (entry.key == key && key[0] != 0) {
@@ -338,6 +391,64 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
   return true;
 }
 
+/// The input rows a plane covers: rows [hBegin, hEnd) of the map from
+/// plane row 0 = map row `top`, map columns [wBegin, wBegin + width) at
+/// plane column w + shift.
+struct PlaneSpan {
+  int64_t top, hBegin, hEnd, shift, wBegin, width;
+};
+
+/// The plane of `channels` channels from `firstPlane` in `lanes` lanes (the
+/// channels the fast axis): the rows transposed, padding as zeros.
+void fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
+                   const TileGeometry &tile, const PlaneSpan &span, int64_t channels,
+                   int64_t lanes, std::vector<float> &planes) {
+  thread_local std::vector<uint8_t> raw;
+  int64_t bytes = in == ElementType::F32 ? 4 : 2;
+  int64_t planeFloats = tile.planeRows * tile.planeWidth * lanes;
+  auto [top, hBegin, hEnd, shift, wBegin, width] = span;
+  // Only what the input does not cover is zeroed: padding rows, and the
+  // padding columns of the rest; all of it when there are lanes past the
+  // channels (12 channels in 16 lanes), which no row fills.
+  bool spareLanes = lanes != channels;
+  if (spareLanes)
+    planes.assign(planeFloats, 0.0f);
+  else
+    planes.resize(planeFloats);
+  size_t rowBytes = tile.planeWidth * lanes * 4;
+  auto *target = reinterpret_cast<uint8_t *>(planes.data());
+  for (int64_t r = 0; r < tile.planeRows && !spareLanes; ++r) {
+    uint8_t *line = target + r * rowBytes;
+    int64_t h = top + r;
+    if (h < hBegin || h >= hEnd || width == 0) {
+      std::memset(line, 0, rowBytes);
+      continue;
+    }
+    size_t before = (shift + wBegin) * lanes * 4;
+    size_t inside = width * lanes * 4;
+    std::memset(line, 0, before);
+    std::memset(line + before + inside, 0, rowBytes - before - inside);
+  }
+  // Each input row of the channels, transposed into the lanes: fp32 as
+  // it is, fp16/bf16 widened first (the transpose moves 32-bit
+  // elements in register blocks).
+  raw.resize(in == ElementType::F32 ? 0 : channels * width * 4);
+  for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
+    int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
+    const uint8_t *rows = firstPlane + (h * g.rowStride + wBegin) * bytes;
+    int64_t rowStride = g.channelStride;
+    if (in != ElementType::F32) {
+      auto *wide = reinterpret_cast<float *>(raw.data());
+      for (int64_t c = 0; c < channels; ++c)
+        widenToFloat(in, rows + c * g.channelStride * bytes, wide + c * width, width);
+      rows = raw.data();
+      rowStride = width;
+    }
+    copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
+                   /*streaming=*/false);
+  }
+}
+
 } // namespace
 
 bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const uint8_t *source,
@@ -362,10 +473,9 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t lastChannel = std::min((steps.back().k0 + k - 1) / window, g.channels - 1);
   int64_t channels = std::max<int64_t>(lastChannel - firstChannel + 1, 0);
   thread_local std::vector<float> tilePlanes, column, weights;
-  thread_local std::vector<uint8_t> raw;
   thread_local std::vector<int64_t> channelOf;
   Interleaved layout;
-  bool interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
+  bool interleaved = keptLayout(steps, window, launch, layout, channelOf, weights);
   // The common case: lane t holds channel firstChannel + t, every channel
   // of the K range has its lane. The plane is then the input rows
   // transposed (channels become the fast axis), in the input's dtype,
@@ -429,46 +539,8 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   if (kept) {
     // The launch's plane of these channels, built by an earlier tile.
   } else if (direct) {
-    // Only what the input does not cover is zeroed: padding rows, and the
-    // padding columns of the rest; all of it when there are lanes past the
-    // channels (12 channels in 16 lanes), which no row fills.
-    bool spareLanes = lanes != channels;
-    if (spareLanes)
-      planes.assign(planeFloats, 0.0f);
-    else
-      planes.resize(planeFloats);
-    size_t rowBytes = tile.planeWidth * lanes * 4;
-    auto *target = reinterpret_cast<uint8_t *>(planes.data());
-    for (int64_t r = 0; r < tile.planeRows && !spareLanes; ++r) {
-      uint8_t *line = target + r * rowBytes;
-      int64_t h = top + r;
-      if (h < hBegin || h >= hEnd || width == 0) {
-        std::memset(line, 0, rowBytes);
-        continue;
-      }
-      size_t before = (shift + wBegin) * lanes * 4;
-      size_t inside = width * lanes * 4;
-      std::memset(line, 0, before);
-      std::memset(line + before + inside, 0, rowBytes - before - inside);
-    }
-    // Each input row of the channels, transposed into the lanes: fp32 as
-    // it is, fp16/bf16 widened first (the transpose moves 32-bit
-    // elements in register blocks).
-    raw.resize(in == ElementType::F32 ? 0 : channels * width * 4);
-    for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
-      int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
-      const uint8_t *rows = firstPlane + (h * g.rowStride + wBegin) * bytes;
-      int64_t rowStride = g.channelStride;
-      if (in != ElementType::F32) {
-        auto *wide = reinterpret_cast<float *>(raw.data());
-        for (int64_t c = 0; c < channels; ++c)
-          widenToFloat(in, rows + c * g.channelStride * bytes, wide + c * width, width);
-        rows = raw.data();
-        rowStride = width;
-      }
-      copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
-                     /*streaming=*/false);
-    }
+    fillLanePlane(in, firstPlane, g, tile, {top, hBegin, hEnd, shift, wBegin, width}, channels,
+                  lanes, planes);
     found = holdsUnusual(planes.data(), planeFloats);
     if (whole)
       keepPlane(key, found);
