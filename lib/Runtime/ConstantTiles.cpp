@@ -14,6 +14,8 @@
 
 #include "ConstantTiles.h"
 
+#include <atomic>
+
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include <map>
@@ -98,12 +100,21 @@ void ascendprec::runtime::rememberConstant(const void *data, size_t bytes) {
   ++it->second.users;
 }
 
+namespace {
+std::atomic<uint64_t> tilesGeneration{1};
+} // namespace
+
+uint64_t ascendprec::runtime::detail::constantTilesGeneration() {
+  return tilesGeneration.load(std::memory_order_acquire);
+}
+
 void ascendprec::runtime::forgetConstant(const void *data) {
   Registry &r = registry();
   std::unique_lock<std::shared_mutex> lock(r.mutex);
   auto it = r.regions.find(reinterpret_cast<uintptr_t>(data));
   if (it == r.regions.end() || --it->second.users > 0)
     return;
+  tilesGeneration.fetch_add(1, std::memory_order_acq_rel);
   uintptr_t start = it->first, end = it->second.end;
   r.regions.erase(it);
   // Keys start with the GM address.

@@ -32,6 +32,10 @@ void constantTileKey(const Buffer &gm, const std::vector<int64_t> &offsets,
                      const std::vector<int64_t> &params, LoadMode mode, const Buffer &tile,
                      ElementType in, std::vector<int64_t> &key);
 
+/// Changes whenever kept tiles are dropped (a constant forgotten): a tile's
+/// address names its contents for as long as the generation stays.
+uint64_t constantTilesGeneration();
+
 /// The tile kept under `key`, or null. Shared by every thread; an entry
 /// stays valid until its constant is forgotten.
 const KeptTile *findConstantTile(const std::vector<int64_t> &key);

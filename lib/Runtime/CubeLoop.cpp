@@ -260,26 +260,35 @@ bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t
                       LoadMode bLoad, const Buffer &bTile, const std::vector<int64_t> &bParams,
                       ElementType in, bool constant, int64_t kBegin, int64_t kEnd, int64_t kStep,
                       std::vector<const KeptTile *> &tiles) {
-  // Within a launch the same tiles of B come back for every M tile of an N
-  // offset: their list is kept per thread for the launch (looking each K
-  // step's tile up again, a key and a locked hash lookup per step, was a
-  // tenth of a depthwise convolution of 13 K steps).
-  thread_local std::map<std::vector<int64_t>, std::vector<const KeptTile *>> lists;
-  thread_local uint64_t listsForLaunch = 0;
+  // The same tiles of B come back for every M tile of an N offset, and a
+  // model's weights for every launch of its kernel: their list is kept per
+  // thread, for the launch (B read-only in it), or while the constant tiles
+  // stay (looking each K step's tile up again, a key and a locked hash
+  // lookup per step, was a tenth of a depthwise convolution of 13 K steps).
+  thread_local std::map<std::vector<int64_t>, std::vector<const KeptTile *>> lists, constantLists;
+  thread_local uint64_t listsForLaunch = 0, constantsForGeneration = 0;
   thread_local std::vector<int64_t> listKey;
   if (launchOfThread != listsForLaunch) {
     lists.clear();
     listsForLaunch = launchOfThread;
   }
-  if (launchOfThread != 0) {
+  if (constantTilesGeneration() != constantsForGeneration) {
+    constantLists.clear();
+    constantsForGeneration = constantTilesGeneration();
+  }
+  auto &memo = constant ? constantLists : lists;
+  bool remember = constant || launchOfThread != 0;
+  if (remember) {
     listKey.assign({reinterpret_cast<int64_t>(bGm.data), static_cast<int64_t>(bLoad),
                     static_cast<int64_t>(in), constant, kBegin, kEnd, kStep, bKSlot,
                     bTile.sizes[0], bTile.sizes[1]});
+    listKey.insert(listKey.end(), bGm.sizes, bGm.sizes + bGm.rank);
+    listKey.insert(listKey.end(), bGm.strides, bGm.strides + bGm.rank);
     for (size_t d = 0; d < bOffsets.size(); ++d)
       listKey.push_back(static_cast<int32_t>(d) == bKSlot ? 0 : bOffsets[d]);
     listKey.insert(listKey.end(), bParams.begin(), bParams.end());
-    auto found = lists.find(listKey);
-    if (found != lists.end()) {
+    auto found = memo.find(listKey);
+    if (found != memo.end()) {
       tiles = found->second;
       return true;
     }
@@ -295,8 +304,8 @@ bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t
       return false;
     tiles.push_back(kept);
   }
-  if (launchOfThread != 0)
-    lists.emplace(listKey, tiles);
+  if (remember)
+    memo.emplace(listKey, tiles);
   return true;
 }
 
@@ -383,8 +392,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     auto *sums = reinterpret_cast<float *>(acc.data);
     if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       std::fill_n(sums, m * n, 0.0f);
+      // A plan's address names its contents for the launch, or for as long
+      // as the constant tiles stay when B is a model's weights.
+      uint64_t planEpoch =
+          constantB ? (constantTilesGeneration() | (uint64_t{1} << 63)) : launchOfThread;
       if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
-                                n, launchOfThread))
+                                n, launchOfThread, planEpoch))
         return;
     }
   }

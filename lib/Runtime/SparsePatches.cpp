@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -261,44 +262,41 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
                        Interleaved &layout, std::vector<int64_t> &channelOf,
                        std::vector<float> &weights);
 
-/// interleavedLayout, kept per thread for the launch's later tiles of the
-/// same plans (each with a division per nonzero weight, it took a tenth of
-/// a depthwise convolution's time). Within a launch a plan's address names
-/// its tile of B; a later launch may reuse the address for other weights.
-bool keptLayout(const std::vector<SparseStep> &steps, int64_t window, uint64_t launch,
+/// interleavedLayout, kept per thread while `epoch` says a plan's address
+/// names its contents (for a launch, or while a model's weights' tiles
+/// stay): the tiles of a group and the later launches of its kernel take
+/// the same plans, and the table (a division per nonzero weight) took a
+/// tenth of a depthwise convolution's time.
+bool keptLayout(const std::vector<SparseStep> &steps, int64_t window, uint64_t epoch,
                 Interleaved &layout, std::vector<int64_t> &channelOf,
                 std::vector<float> &weights) {
   struct Kept {
-    std::vector<int64_t> key;
     bool interleaved = false;
     Interleaved layout{};
     std::vector<int64_t> channelOf;
     std::vector<float> weights;
   };
-  thread_local std::vector<Kept> kept(8);
-  thread_local size_t next = 0;
+  thread_local std::map<std::vector<int64_t>, Kept> kept;
   thread_local std::vector<int64_t> key;
-  if (launch == 0)
+  if (epoch == 0)
     return interleavedLayout(steps, window, layout, channelOf, weights);
-  key.assign({static_cast<int64_t>(launch), window});
+  key.assign({static_cast<int64_t>(epoch), window});
   for (const SparseStep &step : steps) {
     key.push_back(step.k0);
     key.push_back(reinterpret_cast<int64_t>(step.plan));
   }
-  for (const Kept &entry : kept)
-    if (entry.key == key) {
-      layout = entry.layout;
-      channelOf = entry.channelOf;
-      weights = entry.weights;
-      return entry.interleaved;
-    }
-  Kept &entry = kept[next++ % kept.size()];
-  entry.interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
-  entry.key = key;
-  entry.layout = layout;
-  entry.channelOf = channelOf;
-  entry.weights = weights;
-  return entry.interleaved;
+  auto found = kept.find(key);
+  if (found != kept.end()) {
+    layout = found->second.layout;
+    channelOf = found->second.channelOf;
+    weights = found->second.weights;
+    return found->second.interleaved;
+  }
+  if (kept.size() >= 4096)
+    kept.clear(); // old epochs' tables
+  bool interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
+  kept.emplace(key, Kept{interleaved, layout, channelOf, weights});
+  return interleaved;
 }
 
 /// Whole-map planes a thread keeps for the launch (a few groups of
@@ -455,7 +453,8 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
                                                         const PatchPlane &g, int64_t m0,
                                                         int64_t m, int64_t k,
                                                         const std::vector<SparseStep> &steps,
-                                                        float *acc, int64_t n, uint64_t launch) {
+                                                        float *acc, int64_t n, uint64_t launch,
+                                                        uint64_t planEpoch) {
   if (steps.empty() || g.columnStride != 1 ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
@@ -475,7 +474,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   thread_local std::vector<float> tilePlanes, column, weights;
   thread_local std::vector<int64_t> channelOf;
   Interleaved layout;
-  bool interleaved = keptLayout(steps, window, launch, layout, channelOf, weights);
+  bool interleaved = keptLayout(steps, window, planEpoch, layout, channelOf, weights);
   // The common case: lane t holds channel firstChannel + t, every channel
   // of the K range has its lane. The plane is then the input rows
   // transposed (channels become the fast axis), in the input's dtype,

@@ -31,9 +31,11 @@ struct SparseStep {
 /// change bits): the caller multiplies in full. `launch` names the launch
 /// the tile belongs to (0: none); within one, no block writes the map, so a
 /// thread keeps the map's transposed plane for the launch's later tiles.
+/// While `planEpoch` (0: none) stays the same, a plan's address names its
+/// contents, and the weight table made from the steps' plans is kept.
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
                            int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
-                           float *acc, int64_t n, uint64_t launch);
+                           float *acc, int64_t n, uint64_t launch, uint64_t planEpoch);
 
 } // namespace ascendprec::runtime::detail
 

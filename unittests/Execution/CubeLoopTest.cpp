@@ -355,6 +355,32 @@ TEST_P(CubeLoop, PackedDepthwiseGroupInALaunchMatchesTheLoop) {
   });
 }
 
+TEST_P(CubeLoop, PackedGroupOfForgottenWeightsIsPlannedAgain) {
+  // A model's weights: the lists of their kept tiles and the weight table
+  // made from their plans outlive launches, until the constant is
+  // forgotten; other weights at the same address are then planned anew.
+  ElementType type = GetParam();
+  ConvGeometry g{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  std::mt19937 random(41);
+  Stored x(type, 2 * 16 * 9 * 11), w(type, 16 * 9);
+  x.fill(random, false);
+  w.fill(random, false);
+  auto check = [&](const std::string &what) {
+    setLaunchId(newLaunchId());
+    expectConvolutionSameAsSteps(g, x, 16, Memref(w.data(), {1, 16, 9}), LoadMode::GroupedFilter,
+                                 {16, 9}, type, 24, 48, 16, what);
+  };
+  rememberConstant(w.data(), w.bytes.size());
+  check("kept weights");
+  check("kept weights, a later launch");
+  forgetConstant(w.data());
+  w.fill(random, false);
+  rememberConstant(w.data(), w.bytes.size());
+  check("other weights at the same address");
+  forgetConstant(w.data());
+  setLaunchId(0);
+}
+
 TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   ConvGeometry same{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
   // 16 depthwise channels, K tiles of 48 that split a channel's window.
