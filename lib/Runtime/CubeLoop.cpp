@@ -372,6 +372,10 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
   // kept, with its nonzeros listed.
   thread_local std::vector<const KeptTile *> tiles;
+  // A kept tile's address names its contents for the launch, or for as
+  // long as the constant tiles stay when B is a model's weights.
+  uint64_t planEpoch =
+      constantB ? (constantTilesGeneration() | (uint64_t{1} << 63)) : launchOfThread;
   // Every step's tile of B, kept, as bytes; empty when one does not fit.
   auto keptBytesOfB = [&]() -> const std::vector<const uint8_t *> & {
     thread_local std::vector<const uint8_t *> bytes;
@@ -392,10 +396,6 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     auto *sums = reinterpret_cast<float *>(acc.data);
     if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       std::fill_n(sums, m * n, 0.0f);
-      // A plan's address names its contents for the launch, or for as long
-      // as the constant tiles stay when B is a model's weights.
-      uint64_t planEpoch =
-          constantB ? (constantTilesGeneration() | (uint64_t{1} << 63)) : launchOfThread;
       if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
                                 n, launchOfThread, planEpoch))
         return;
@@ -426,7 +426,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
     if (!tilesOfB.empty() &&
         multiplyDirectPatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, tilesOfB,
-                              reinterpret_cast<float *>(acc.data), n))
+                              reinterpret_cast<float *>(acc.data), n, planEpoch))
       return;
   }
   // Whether the accumulator may hold -0 (only a tiny product rounds a sum

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 
 using namespace ascendprec::runtime;
@@ -33,33 +34,44 @@ namespace {
 /// last filters of a multiple of 8).
 constexpr int kFilters = 16;
 
-/// The tile's rows of the map, zero-padded: channel c's input row h at
-/// panel[(c * rows + h - firstRow) * width + w + padLeft], zero outside
-/// the map, every row `width` wide (the widest read, plus a vector).
+/// The tile's rows of the map, zero-padded: channel c's input row h,
+/// column w at panel[(c * rows + h - firstRow) * width + w + padLeft -
+/// firstColumn], zero outside the map, every row `width` wide (the widest
+/// read, plus a vector). A tile within one output row takes only the
+/// columns its windows reach (firstColumn > 0): a 16-position tile of a
+/// 1x1 convolution copied 96 columns of 200 channels for 16.
 struct PaddedRows {
   std::vector<float> panel;
-  int64_t firstRow = 0, rows = 0, width = 0;
+  int64_t firstRow = 0, rows = 0, width = 0, firstColumn = 0;
 };
 
 void padRows(ElementType in, const uint8_t *source, const PatchPlane &g, int64_t firstRow,
-             int64_t lastRow, int64_t width, PaddedRows &out) {
+             int64_t lastRow, int64_t firstColumn, int64_t width, PaddedRows &out) {
   out.firstRow = firstRow;
   out.rows = lastRow - firstRow + 1;
   out.width = width;
+  out.firstColumn = firstColumn;
   out.panel.assign(g.channels * out.rows * width, 0.0f);
   size_t bytes = in == ElementType::F32 ? 4 : 2;
+  // Map columns [wBegin, wEnd) fall inside the panel's rows.
+  int64_t shift = g.padLeft - firstColumn;
+  int64_t wBegin = std::max<int64_t>(0, -shift), wEnd = std::min(g.width, width - shift);
+  if (wEnd <= wBegin)
+    return;
   thread_local std::vector<uint8_t> line;
-  line.resize(g.width * bytes);
+  line.resize((wEnd - wBegin) * bytes);
   for (int64_t c = 0; c < g.channels; ++c)
     for (int64_t h = std::max<int64_t>(firstRow, 0); h <= std::min(lastRow, g.height - 1); ++h) {
-      const uint8_t *from = source + (g.base + c * g.channelStride + h * g.rowStride) * bytes;
+      const uint8_t *from =
+          source + (g.base + c * g.channelStride + h * g.rowStride + wBegin * g.columnStride) *
+                       bytes;
       if (g.columnStride != 1) {
-        for (int64_t w = 0; w < g.width; ++w)
+        for (int64_t w = 0; w < wEnd - wBegin; ++w)
           std::memcpy(line.data() + w * bytes, from + w * g.columnStride * bytes, bytes);
         from = line.data();
       }
-      float *row = out.panel.data() + (c * out.rows + h - firstRow) * width + g.padLeft;
-      widenToFloat(in, from, row, g.width);
+      float *row = out.panel.data() + (c * out.rows + h - firstRow) * width + wBegin + shift;
+      widenToFloat(in, from, row, wEnd - wBegin);
     }
 }
 
@@ -148,7 +160,7 @@ inline __attribute__((always_inline)) void sumSegment(const PatchPlane &g, const
   for (int64_t p = 0; p < count; p += kLanes) {
     int64_t lanes = std::min<int64_t>(kLanes, count - p);
     // Padded column of output column ow + p at window offset 0.
-    const float *at = rows.panel.data() + (ow + p);
+    const float *at = rows.panel.data() + (ow + p - rows.firstColumn);
     for (int64_t n0 = 0; n0 < live; n0 += kFilters) {
       int filters = live - n0 >= kFilters ? kFilters : kFilters / 2;
       if (filters == kFilters)
@@ -194,22 +206,67 @@ __attribute__((target("avx2,fma"))) void sumTileAvx2(const PatchPlane &g, const 
 }
 #endif
 
-/// The filters [0, live) the tile must multiply, a multiple of 8: those up
-/// to B's last column with a nonzero (or inf or NaN) entry, when every value
-/// of the padded rows is finite (a zero filter's sums are then +0); else n.
-int64_t liveFilters(const float *b, int64_t realK, int64_t n, const PaddedRows &rows) {
+/// B as fp32 [realK, n], the real K rows of the steps' tiles, and the
+/// filters up to its last column with a nonzero (or inf or NaN) entry, a
+/// multiple of 8.
+struct WidenedB {
+  std::vector<float> values;
+  int64_t nonzeroFilters = 0;
+};
+
+WidenedB widen(ElementType in, const std::vector<const uint8_t *> &steps, int64_t k, int64_t n,
+               int64_t realK) {
+  WidenedB b;
+  b.values.resize(realK * n);
+  size_t bytes = in == ElementType::F32 ? 4 : 2;
+  for (int64_t kk = 0; kk < realK; ++kk)
+    widenToFloat(in, steps[kk / k] + (kk % k) * n * bytes, b.values.data() + kk * n, n);
   int64_t last = -1;
   for (int64_t kk = 0; kk < realK; ++kk)
     for (int64_t j = n - 1; j > last; --j) {
       uint32_t bits;
-      std::memcpy(&bits, b + kk * n + j, 4);
+      std::memcpy(&bits, b.values.data() + kk * n + j, 4);
       if ((bits & 0x7fffffffu) != 0) {
         last = j;
         break;
       }
     }
-  int64_t live = (last + 1 + 7) / 8 * 8;
-  if (live >= n)
+  b.nonzeroFilters = (last + 1 + 7) / 8 * 8;
+  return b;
+}
+
+/// widen(), kept per thread while `epoch` says a step's address names its
+/// bytes: every tile of a launch, and every launch of a model's weights,
+/// takes the same B (widening it for each 16-position tile took a third of
+/// a small 1x1 convolution's time).
+const WidenedB &widenedB(ElementType in, const std::vector<const uint8_t *> &steps, int64_t k,
+                         int64_t n, int64_t realK, uint64_t epoch) {
+  thread_local std::map<std::vector<int64_t>, WidenedB> kept;
+  thread_local WidenedB unkept;
+  if (epoch == 0) {
+    unkept = widen(in, steps, k, n, realK);
+    return unkept;
+  }
+  thread_local std::vector<int64_t> key;
+  key.assign({static_cast<int64_t>(epoch), static_cast<int64_t>(in), k, n, realK});
+  for (const uint8_t *step : steps)
+    key.push_back(reinterpret_cast<int64_t>(step));
+  auto found = kept.find(key);
+  if (found != kept.end())
+    return found->second;
+  size_t floats = 0;
+  for (const auto &entry : kept)
+    floats += entry.second.values.size();
+  if (floats > (size_t{4} << 20))
+    kept.clear(); // 16 MiB of earlier epochs' weights
+  return kept.emplace(key, widen(in, steps, k, n, realK)).first->second;
+}
+
+/// The filters [0, live) the tile must multiply: those up to B's last
+/// nonzero column when every value of the padded rows is finite (a zero
+/// filter's sums are then +0); else n.
+int64_t liveFilters(const WidenedB &b, int64_t n, const PaddedRows &rows) {
+  if (b.nonzeroFilters >= n)
     return n;
   uint32_t nonFinite = 0;
   for (float value : rows.panel) {
@@ -217,7 +274,7 @@ int64_t liveFilters(const float *b, int64_t realK, int64_t n, const PaddedRows &
     std::memcpy(&bits, &value, 4);
     nonFinite |= (bits & 0x7f800000u) == 0x7f800000u;
   }
-  return nonFinite ? n : live;
+  return nonFinite ? n : b.nonzeroFilters;
 }
 
 /// Rows past the last output position read zeros: each of their sums adds
@@ -243,7 +300,7 @@ bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const ui
                                                         const PatchPlane &g, int64_t m0,
                                                         int64_t m, int64_t k,
                                                         const std::vector<const uint8_t *> &steps,
-                                                        float *acc, int64_t n) {
+                                                        float *acc, int64_t n, uint64_t epoch) {
   if (g.strideW != 1 || g.spreadH != 1 || g.spreadW != 1 || n % kFilters != 0 || k <= 0 ||
       m <= 0 || g.kernelH > 64)
     return false;
@@ -257,20 +314,19 @@ bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const ui
   int64_t ohFirst = m0 / g.outW, ohLast = validRows > 0 ? (m0 + validRows - 1) / g.outW : ohFirst;
   int64_t firstRow = ohFirst * g.strideH - g.padTop;
   int64_t lastRow = ohLast * g.strideH - g.padTop + (g.kernelH - 1) * g.dilationH;
-  int64_t width = g.outW + (g.kernelW - 1) * g.dilationW + 16;
+  int64_t firstColumn = 0, width = g.outW + (g.kernelW - 1) * g.dilationW + 16;
+  if (ohFirst == ohLast && validRows > 0) {
+    firstColumn = m0 % g.outW;
+    width = validRows + (g.kernelW - 1) * g.dilationW + 16;
+  }
   if (g.channels * (lastRow - firstRow + 1) * width > (int64_t{1} << 24))
     return false; // more than 64 MiB of rows: the gathered tiles instead
-  // B as fp32 [realK, n]: the real K rows of the steps' tiles.
-  thread_local std::vector<float> b;
-  b.resize(realK * n);
-  size_t bytes = in == ElementType::F32 ? 4 : 2;
-  for (int64_t kk = 0; kk < realK; ++kk)
-    widenToFloat(in, steps[kk / k] + (kk % k) * n * bytes, b.data() + kk * n, n);
+  const WidenedB &b = widenedB(in, steps, k, n, realK, epoch);
   bool padK = kTotal > realK;
   thread_local PaddedRows rows;
   if (validRows > 0)
-    padRows(in, source, g, firstRow, lastRow, width, rows);
-  int64_t live = liveFilters(b.data(), realK, n, rows);
+    padRows(in, source, g, firstRow, lastRow, firstColumn, width, rows);
+  int64_t live = liveFilters(b, n, rows);
   // The filters past `live` are zeros (N's padding): x 0 adds +-0 to each
   // sum, which stays +0 since no product is inf or NaN (liveFilters).
   for (int64_t r = 0; r < validRows && live < n; ++r)
@@ -278,16 +334,16 @@ bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const ui
   switch (vectorLevel()) {
 #if defined(__x86_64__) && defined(__clang__)
   case VectorLevel::Avx512Fma:
-    sumTileAvx512(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    sumTileAvx512(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
   case VectorLevel::Avx2Fma:
-    sumTileAvx2(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    sumTileAvx2(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
 #endif
   default:
-    sumTile<Scalar>(g, rows, m0, validRows, b.data(), n, live, padK, acc);
+    sumTile<Scalar>(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
   }
-  sumZeroRows(b.data(), realK, n, padK, acc + validRows * n, m - validRows);
+  sumZeroRows(b.values.data(), realK, n, padK, acc + validRows * n, m - validRows);
   return true;
 }

@@ -26,10 +26,12 @@ namespace ascendprec::runtime::detail {
 /// loop's mmads add them: the result is the loop's bits whatever the
 /// values. Returns false, having changed nothing, for a geometry it does
 /// not take (strideW > 1, a spread map, n not a multiple of 16, K shorter
-/// than the patch, a map too large to copy).
+/// than the patch, a map too large to copy). While `epoch` (0: none) stays
+/// the same, a step's address names its bytes, and B widened to fp32 is
+/// kept for later tiles.
 bool multiplyDirectPatches(ElementType in, const uint8_t *source, const PatchPlane &g, int64_t m0,
                            int64_t m, int64_t k, const std::vector<const uint8_t *> &steps,
-                           float *acc, int64_t n);
+                           float *acc, int64_t n, uint64_t epoch);
 
 } // namespace ascendprec::runtime::detail
 

@@ -237,6 +237,9 @@ TEST_P(CubeLoop, DirectConvolutionMatchesTheLoop) {
   // 5 of the last step's columns past the patch (padded K adds +0).
   checkConvolution({5, 12, 13, 16, 3, 3, 2, 1, 2, 1, 2, 2, 2, 2}, GetParam(), false, 13, 16, 12, 16);
   checkConvolution({5, 12, 13, 16, 3, 3, 2, 1, 2, 1, 2, 2, 2, 2}, GetParam(), true, 14, 16, 12, 16);
+  // Tiles inside one output row copy only the columns they reach.
+  checkConvolution({4, 3, 50, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 17, 16, 16, 16);
+  checkConvolution({4, 3, 50, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 18, 16, 16, 16);
   // A padded 1x1 convolution (not read in place) and a 1x7 kernel.
   checkConvolution({4, 5, 6, 16, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1}, GetParam(), false, 15, 16, 16, 16);
   checkConvolution({3, 4, 30, 40, 1, 7, 1, 1, 0, 0, 3, 3, 1, 1}, GetParam(), true, 16, 32, 16, 48);
@@ -355,20 +358,21 @@ TEST_P(CubeLoop, PackedDepthwiseGroupInALaunchMatchesTheLoop) {
   });
 }
 
-TEST_P(CubeLoop, PackedGroupOfForgottenWeightsIsPlannedAgain) {
-  // A model's weights: the lists of their kept tiles and the weight table
-  // made from their plans outlive launches, until the constant is
-  // forgotten; other weights at the same address are then planned anew.
-  ElementType type = GetParam();
-  ConvGeometry g{16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
-  std::mt19937 random(41);
-  Stored x(type, 2 * 16 * 9 * 11), w(type, 16 * 9);
+/// A convolution of x [2, 1, g.channels, H, W] by weights given to
+/// rememberConstant, each check a launch of its own: kept weights, a later
+/// launch, then other weights at the same address once the constant was
+/// forgotten (what the runtime kept for them must not be reused).
+void checkAcrossForget(const ConvGeometry &g, ElementType type, unsigned seed,
+                       std::vector<int64_t> wShape, LoadMode bMode, std::vector<int64_t> bParams,
+                       int64_t m, int64_t k, int64_t n) {
+  std::mt19937 random(seed);
+  Stored x(type, 2 * g.channels * g.height * g.width), w(type, wShape[1] * wShape[2]);
   x.fill(random, false);
   w.fill(random, false);
   auto check = [&](const std::string &what) {
     setLaunchId(newLaunchId());
-    expectConvolutionSameAsSteps(g, x, 16, Memref(w.data(), {1, 16, 9}), LoadMode::GroupedFilter,
-                                 {16, 9}, type, 24, 48, 16, what);
+    expectConvolutionSameAsSteps(g, x, g.channels, Memref(w.data(), wShape), bMode, bParams, type,
+                                 m, k, n, what);
   };
   rememberConstant(w.data(), w.bytes.size());
   check("kept weights");
@@ -379,6 +383,17 @@ TEST_P(CubeLoop, PackedGroupOfForgottenWeightsIsPlannedAgain) {
   check("other weights at the same address");
   forgetConstant(w.data());
   setLaunchId(0);
+}
+
+TEST_P(CubeLoop, WeightsKeptAcrossLaunchesUntilForgotten) {
+  // A packed depthwise group: the lists of its kept tiles and the weight
+  // table made from their plans (SparsePatches.cpp).
+  checkAcrossForget({16, 9, 11, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), 41, {1, 16, 9},
+                    LoadMode::GroupedFilter, {16, 9}, 24, 48, 16);
+  // A convolution multiplied directly: its weights widened to fp32
+  // (DirectPatches.cpp).
+  checkAcrossForget({6, 9, 21, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), 42, {1, 24, 54},
+                    LoadMode::Transpose, {}, 48, 16, 32);
 }
 
 TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
