@@ -257,8 +257,8 @@ const WidenedB &widenedB(ElementType in, const std::vector<const uint8_t *> &ste
   size_t floats = 0;
   for (const auto &entry : kept)
     floats += entry.second.values.size();
-  if (floats > (size_t{4} << 20))
-    kept.clear(); // 16 MiB of earlier epochs' weights
+  if (floats > (size_t{1} << 18))
+    kept.clear(); // 1 MiB of weights: start again (peak memory counts too)
   return kept.emplace(key, widen(in, steps, k, n, realK)).first->second;
 }
 
