@@ -339,6 +339,190 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
   }
 }
 
+/// Two threads meeting once per step: they spin (each has a core), then
+/// yield, so that a host with one core still makes progress.
+class StepBarrier {
+public:
+  void wait() {
+    int phase = phase_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      phase_.store(phase + 1, std::memory_order_release);
+      return;
+    }
+    for (unsigned spins = 0; phase_.load(std::memory_order_acquire) == phase; ++spins) {
+      if (spins < 4096) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      } else {
+        std::this_thread::yield();
+      }
+    }
+  }
+
+private:
+  std::atomic<int> arrived_{0}, phase_{0};
+};
+
+/// One thread's share of an LSTM direction: hidden units [first, first +
+/// units), and W and R's columns of their four gates, [K, 4 * units]
+/// (gate-major, as the full rows are), each with its plan.
+struct UnitWeights {
+  int64_t first = 0, units = 0;
+  std::vector<uint8_t> w, r;
+  RhsPlan wPlan, rPlan;
+};
+
+/// weight[direction]'s rows of the units' gates, transposed to [k, 4 * units].
+std::vector<uint8_t> unitColumns(const Layer &layer, const Buffer &weight, int64_t direction,
+                                 int64_t first, int64_t units) {
+  int64_t k = weight.sizes[2], columns = 4 * units;
+  std::vector<uint8_t> out(k * columns * weight.bytes);
+  if (weight.strides[2] == 1) {
+    // Each gate's rows, transposed into its block of columns.
+    for (int64_t gate = 0; gate < 4; ++gate)
+      copyTransposed(weight.at(direction * weight.strides[0] +
+                               (gate * layer.hidden + first) * weight.strides[1]),
+                     weight.strides[1], units, k, out.data() + gate * units * weight.bytes,
+                     columns, weight.bytes, /*streaming=*/false);
+    return out;
+  }
+  for (int64_t gate = 0; gate < 4; ++gate)
+    for (int64_t j = 0; j < units; ++j) {
+      int64_t row = gate * layer.hidden + first + j;
+      for (int64_t p = 0; p < k; ++p)
+        std::memcpy(&out[(p * columns + gate * units + j) * weight.bytes],
+                    weight.at(direction * weight.strides[0] + row * weight.strides[1] +
+                              p * weight.strides[2]),
+                    weight.bytes);
+    }
+  return out;
+}
+
+UnitWeights unitWeights(const Layer &layer, int64_t direction, int64_t first, int64_t units) {
+  UnitWeights weights;
+  weights.first = first;
+  weights.units = units;
+  weights.w = unitColumns(layer, layer.w, direction, first, units);
+  weights.r = unitColumns(layer, layer.r, direction, first, units);
+  planRhs(layer.inputType, weights.w.data(), 4 * units, layer.input, 4 * units, weights.wPlan);
+  planRhs(layer.inputType, weights.r.data(), 4 * units, layer.hidden, 4 * units, weights.rPlan);
+  return weights;
+}
+
+/// What the two threads of a layer share: h of the step before, in the
+/// input dtype's bytes (two buffers, by step parity: one is read while the
+/// next is written), and the barrier that ends each step.
+struct SharedSteps {
+  std::vector<uint8_t> h[2];
+  StepBarrier barrier;
+};
+
+/// One direction of one batch row for the units of `weights`, the other
+/// units on the other thread: the same operations as runDirection's LSTM
+/// path with gatesInFloat, on the units' columns (a sum of h * R is one
+/// column's, whichever columns a multiply takes).
+void runUnits(const Layer &layer, const UnitWeights &weights, int64_t direction, bool reverse,
+              int64_t n, SharedSteps &shared) {
+  int64_t hidden = layer.hidden, first = weights.first, units = weights.units;
+  int64_t rows = 4 * hidden, columns = 4 * units;
+  size_t inBytes = elementBytes(layer.inputType);
+  std::vector<double> biasSum(columns, 0.0);
+  for (int64_t gate = 0; gate < 4 && (layer.flags & HasBias); ++gate)
+    for (int64_t j = 0; j < units; ++j) {
+      int64_t row = gate * hidden + first + j;
+      auto bias = [&](int64_t at) {
+        return readValue(layer.inputType,
+                         layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
+      };
+      biasSum[gate * units + j] = layer.f32(bias(row) + bias(rows + row));
+    }
+  std::vector<double> c(units, 0.0), h(units, 0.0);
+  for (int64_t j = 0; j < units; ++j) {
+    if (layer.flags & HasInitH)
+      h[j] = layer.read(layer.initH, direction, n, first + j);
+    if (layer.flags & HasInitC)
+      c[j] = layer.read(layer.initC, direction, n, first + j);
+    writeValue(layer.inputType, &shared.h[0][(first + j) * inBytes], h[j], Rounding::Rint,
+               layer.overflow);
+  }
+  int64_t length = layer.seq;
+  if (layer.flags & HasSeqLength) {
+    auto given = static_cast<int64_t>(
+        readValue(layer.seqType, layer.seqLength.at(n * layer.seqLength.strides[0])));
+    length = std::clamp<int64_t>(given, 0, layer.seq);
+  }
+  auto yAt = [&](int64_t t, int64_t j) {
+    return layer.y.at(t * layer.y.strides[0] + direction * layer.y.strides[1] +
+                      n * layer.y.strides[2] + (first + j) * layer.y.strides[3]);
+  };
+  for (int64_t t = length; t < layer.seq; ++t)
+    for (int64_t j = 0; j < units; ++j)
+      writeValue(layer.data, yAt(t, j), 0.0, Rounding::Rint, layer.overflow);
+  std::vector<float> xwAll(layer.seq * columns), sums(columns);
+  mmadTile(layer.inputType, layer.x.at(n * layer.x.strides[1]),
+           LhsLayout{layer.x.strides[0], layer.x.strides[2]}, weights.w.data(), columns,
+           weights.wPlan, reinterpret_cast<uint8_t *>(xwAll.data()), layer.seq, columns,
+           layer.input, /*init=*/true);
+  Layer part = layer;
+  part.hidden = units; // lstmStepInFloat's arrays: the units' four gates
+  std::vector<double> xw(columns), hr(columns), next(units);
+  shared.barrier.wait(); // h of step 0 whole
+  for (int64_t step = 0; step < length; ++step) {
+    int64_t t = reverse ? length - 1 - step : step;
+    for (int64_t col = 0; col < columns; ++col)
+      xw[col] = layer.f32(xwAll[t * columns + col]);
+    mmadTile(layer.inputType, shared.h[step % 2].data(), LhsLayout{hidden, 1}, weights.r.data(),
+             columns, weights.rPlan, reinterpret_cast<uint8_t *>(sums.data()), 1, columns, hidden,
+             /*init=*/true);
+    for (int64_t col = 0; col < columns; ++col)
+      hr[col] = layer.f32(sums[col]);
+    lstmStepInFloat(part, xw, hr, biasSum, c, next);
+    h = next;
+    std::vector<uint8_t> &out = shared.h[(step + 1) % 2];
+    for (int64_t j = 0; j < units; ++j) {
+      writeValue(layer.data, yAt(t, j), h[j], Rounding::Rint, layer.overflow);
+      writeValue(layer.inputType, &out[(first + j) * inBytes], h[j], Rounding::Rint,
+                 layer.overflow);
+    }
+    shared.barrier.wait(); // h of the next step whole
+  }
+  for (int64_t j = 0; j < units; ++j) {
+    writeValue(layer.data,
+               layer.yH.at(direction * layer.yH.strides[0] + n * layer.yH.strides[1] +
+                           (first + j) * layer.yH.strides[2]),
+               h[j], Rounding::Rint, layer.overflow);
+    writeValue(layer.data,
+               layer.yC.at(direction * layer.yC.strides[0] + n * layer.yC.strides[1] +
+                           (first + j) * layer.yC.strides[2]),
+               c[j], Rounding::Rint, layer.overflow);
+  }
+}
+
+/// An LSTM layer (gatesInFloat) on two threads, each computing half of the
+/// hidden units of every step, directions one after the other. Running the
+/// directions on a thread each, every step read a direction's whole R (1 MiB
+/// at 256 units) from L3; each thread's half now stays in its L2 for the
+/// whole sequence. The threads meet once per step, to exchange h.
+void runLstmOnTwoThreads(const Layer &layer, int64_t directions, bool reverseOnly) {
+  SharedSteps shared;
+  shared.h[0].resize(layer.hidden * elementBytes(layer.inputType));
+  shared.h[1].resize(shared.h[0].size());
+  int64_t half = layer.hidden / 2;
+  auto work = [&](int part) {
+    int64_t first = part == 0 ? 0 : half, units = part == 0 ? half : layer.hidden - half;
+    for (int64_t direction = 0; direction < directions; ++direction) {
+      UnitWeights weights = unitWeights(layer, direction, first, units);
+      for (int64_t n = 0; n < layer.batch; ++n)
+        runUnits(layer, weights, direction, reverseOnly || direction == 1, n, shared);
+    }
+  };
+  std::thread other(work, 1);
+  work(0);
+  other.join();
+}
+
 } // namespace
 
 void ascendprec::runtime::setHostThreads(unsigned threads) {
@@ -382,8 +566,14 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
   layer.hidden = layer.r.sizes[2];
   layer.gates = layer.r.sizes[1] / layer.hidden;
   auto dir = static_cast<RecurrentDirection>(direction);
+  int64_t directions = dir == RecurrentDirection::Bidirectional ? 2 : 1;
+  if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer) && onTheCube(layer) &&
+      threadsOfRun.load(std::memory_order_relaxed) >= 2 && layer.hidden >= 16) {
+    runLstmOnTwoThreads(layer, directions, dir == RecurrentDirection::Reverse);
+    return;
+  }
   std::vector<DirectionWeights> weights;
-  for (int64_t d = 0; d < (dir == RecurrentDirection::Bidirectional ? 2 : 1); ++d)
+  for (int64_t d = 0; d < directions; ++d)
     weights.push_back(directionWeights(layer, d));
   auto runRows = [&](int64_t direction, bool reverse) {
     for (int64_t n = 0; n < layer.batch; ++n)

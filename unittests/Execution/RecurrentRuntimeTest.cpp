@@ -6,7 +6,8 @@
 // the two overflow modes agree, so running one layer under each checks the
 // array path against the per-element one bit for bit: saturated gates
 // (pre-activations of +-40), -0 and values whose fp16 products are
-// subnormal included.
+// subnormal included. An LSTM layer on two threads (each half of the
+// hidden units) gives the bits of one thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,6 +114,58 @@ TEST(RecurrentRuntime, LstmGatesInFp32ArraysMatchTheElementPath) {
   LstmCase mixed(ElementType::F16, 4);
   EXPECT_EQ(mixed.run(ElementType::F32, Overflow::IEEE),
             mixed.run(ElementType::F32, Overflow::Saturate));
+}
+
+/// A bidirectional LSTM layer over a batch of 2 whose second row is 4 steps
+/// long, run with `threads` host threads: y, y_h and y_c as bytes.
+std::vector<uint8_t> runBidirectional(ElementType type, unsigned threads, unsigned seed) {
+  constexpr int64_t kBatch = 2, kDirections = 2;
+  std::mt19937 random(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  auto filled = [&](int64_t count, float scale) {
+    Values values(type, count);
+    for (int64_t i = 0; i < count; ++i)
+      values.set(i, normal(random) * scale);
+    return values;
+  };
+  Values x = filled(kSeq * kBatch * kInput, 1.0f), w = filled(kDirections * kRows * kInput, 0.5f);
+  Values r = filled(kDirections * kRows * kHidden, 0.3f), b = filled(kDirections * 2 * kRows, 0.2f);
+  Values h = filled(kDirections * kBatch * kHidden, 0.5f);
+  Values c = filled(kDirections * kBatch * kHidden, 2.0f);
+  b.set(3, 40.0f); // a saturated gate
+  c.set(2, -0.0f);
+  size_t bytes = elementBytes(type);
+  std::vector<uint8_t> y(kSeq * kDirections * kBatch * kHidden * bytes),
+      yh(kDirections * kBatch * kHidden * bytes), yc(yh.size());
+  int32_t lengths[kBatch] = {kSeq, 4};
+  Memref xm(x.data(), {kSeq, kBatch, kInput}), wm(w.data(), {kDirections, kRows, kInput}),
+      rm(r.data(), {kDirections, kRows, kHidden}), bm(b.data(), {kDirections, 2 * kRows}),
+      hm(h.data(), {kDirections, kBatch, kHidden}), cm(c.data(), {kDirections, kBatch, kHidden}),
+      sm(lengths, {kBatch}), ym(y.data(), {kSeq, kDirections, kBatch, kHidden}),
+      yhm(yh.data(), {kDirections, kBatch, kHidden}), ycm(yc.data(), {kDirections, kBatch, kHidden});
+  setHostThreads(threads);
+  ascendprec_rt_recurrent(
+      3, xm.descriptor(), 3, wm.descriptor(), 3, rm.descriptor(), 2, bm.descriptor(), 3,
+      hm.descriptor(), 3, cm.descriptor(), 1, sm.descriptor(), 4, ym.descriptor(), 3,
+      yhm.descriptor(), 3, ycm.descriptor(), static_cast<int32_t>(RecurrentCell::Lstm),
+      static_cast<int32_t>(RecurrentDirection::Bidirectional),
+      HasBias | HasInitH | HasInitC | HasSeqLength, static_cast<int32_t>(type),
+      static_cast<int32_t>(type), static_cast<int32_t>(ElementType::I32),
+      static_cast<int32_t>(Overflow::IEEE));
+  setHostThreads(1);
+  y.insert(y.end(), yh.begin(), yh.end());
+  y.insert(y.end(), yc.begin(), yc.end());
+  return y;
+}
+
+TEST(RecurrentRuntime, LstmUnitsOnTwoThreadsMatchOneThread) {
+  // With 2 threads each computes half of the hidden units of every step
+  // (directions in turn); with 1, the directions run whole, one after the
+  // other. Padded batch rows, saturated gates and -0 included.
+  for (ElementType type : {ElementType::F32, ElementType::F16})
+    for (unsigned seed : {5u, 6u})
+      EXPECT_EQ(runBidirectional(type, 2, seed), runBidirectional(type, 1, seed))
+          << elementTypeName(type) << ", seed " << seed;
 }
 
 } // namespace
