@@ -48,6 +48,75 @@ inline float maxOf(float result, float value) {
 
 } // namespace
 
+namespace {
+
+/// A pooling's geometry, planes or volumes as volumes (depth 1 for planes).
+struct PoolGeometry {
+  std::array<int64_t, 3> kernel, stride, padBegin, inSize, outSize, inStride, outStride;
+};
+
+/// fp32 into fp32 with IEEE overflow, an output row at a time: for each
+/// window position in window order, every output of the row takes it, so
+/// the loop over the row runs without a call per output (a 2x2 max pool of
+/// 200 small planes took 65 us a window at a time). Each output still
+/// visits its window's elements in window order, skipping padding.
+void poolRowsOnFloats(const Buffer &input, const Buffer &output, const PoolGeometry &g,
+                      bool isMax, bool exclusive) {
+  int64_t outW = g.outSize[2], windowSize = g.kernel[0] * g.kernel[1] * g.kernel[2];
+  thread_local std::vector<float> sums;
+  thread_local std::vector<int64_t> valid;
+  sums.resize(outW);
+  valid.resize(outW);
+  for (int64_t plane = 0; plane < output.sizes[0]; ++plane)
+    for (int64_t od = 0; od < g.outSize[0]; ++od)
+      for (int64_t oh = 0; oh < g.outSize[1]; ++oh) {
+        std::fill(sums.begin(), sums.end(), isMax ? -INFINITY : 0.0f);
+        std::fill(valid.begin(), valid.end(), 0);
+        for (int64_t s = 0; s < g.kernel[0]; ++s) {
+          int64_t d = od * g.stride[0] - g.padBegin[0] + s;
+          if (d < 0 || d >= g.inSize[0])
+            continue;
+          for (int64_t r = 0; r < g.kernel[1]; ++r) {
+            int64_t h = oh * g.stride[1] - g.padBegin[1] + r;
+            if (h < 0 || h >= g.inSize[1])
+              continue;
+            const uint8_t *row =
+                input.at(plane * input.strides[0] + d * g.inStride[0] + h * g.inStride[1]);
+            for (int64_t q = 0; q < g.kernel[2]; ++q) {
+              // Outputs whose window column q lies inside the row.
+              int64_t offset = q - g.padBegin[2];
+              int64_t lo = offset >= 0 ? 0 : (-offset + g.stride[2] - 1) / g.stride[2];
+              int64_t hi = g.inSize[2] - offset <= 0
+                               ? 0
+                               : std::min(outW, (g.inSize[2] - offset - 1) / g.stride[2] + 1);
+              for (int64_t ow = lo; ow < hi; ++ow) {
+                float value;
+                std::memcpy(&value, row + (ow * g.stride[2] + offset) * g.inStride[2] * 4, 4);
+                sums[ow] = isMax ? maxOf(sums[ow], value) : sums[ow] + value;
+                ++valid[ow];
+              }
+            }
+          }
+        }
+        for (int64_t ow = 0; ow < outW; ++ow) {
+          float result = sums[ow];
+          if (!isMax)
+            result /= static_cast<float>(exclusive ? std::max<int64_t>(valid[ow], 1) : windowSize);
+          if (std::isnan(result)) { // quiet, as a rounding writes it
+            uint32_t bits;
+            std::memcpy(&bits, &result, 4);
+            bits |= 0x00400000u;
+            std::memcpy(&result, &bits, 4);
+          }
+          std::memcpy(output.at(plane * output.strides[0] + od * g.outStride[0] +
+                                oh * g.outStride[1] + ow * g.outStride[2]),
+                      &result, 4);
+        }
+      }
+}
+
+} // namespace
+
 extern "C" {
 
 void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *outDesc,
@@ -222,6 +291,12 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
   // and other dtypes go through doubles and the dtype's rounding.
   bool onFloats = overflowMode == Overflow::IEEE && in == ElementType::F32 &&
                   out == ElementType::F32 && (isMax || acc == ElementType::F32);
+  if (onFloats) {
+    poolRowsOnFloats(input, output,
+                     {kernel, stride, padBegin, inSize, outSize, inStride, outStride}, isMax,
+                     exclusive != 0);
+    return;
+  }
   for (int64_t plane = 0; plane < planes; ++plane)
     for (int64_t od = 0; od < outSize[0]; ++od)
       for (int64_t oh = 0; oh < outSize[1]; ++oh)
@@ -248,26 +323,6 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
           };
           uint8_t *target = output.at(plane * output.strides[0] + od * outStride[0] +
                                       oh * outStride[1] + ow * outStride[2]);
-          if (onFloats) {
-            float result = isMax ? -INFINITY : 0.0f;
-            forEachRow([&](const uint8_t *row) {
-              for (int64_t w = wBegin; w < wEnd; ++w) {
-                float value;
-                std::memcpy(&value, row + w * inStride[2] * 4, 4);
-                result = isMax ? maxOf(result, value) : result + value;
-              }
-            });
-            if (!isMax)
-              result /= static_cast<float>(exclusive ? std::max<int64_t>(valid, 1) : windowSize);
-            if (std::isnan(result)) { // quiet, as a rounding writes it
-              uint32_t bits;
-              std::memcpy(&bits, &result, 4);
-              bits |= 0x00400000u;
-              std::memcpy(&result, &bits, 4);
-            }
-            std::memcpy(target, &result, 4);
-            continue;
-          }
           double result = isMax ? -INFINITY : 0.0;
           forEachRow([&](const uint8_t *row) {
             for (int64_t w = wBegin; w < wEnd; ++w) {

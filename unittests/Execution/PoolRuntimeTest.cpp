@@ -6,7 +6,8 @@
 // wins (sign kept), ties keep the first, padding never wins, -inf is a
 // value. On finite values, where saturation changes nothing, fp32 pooling
 // with IEEE overflow and with saturation (the general loop) must give the
-// same bits, max and average (padding counted or not).
+// same bits, max and average (padding counted or not), strided and
+// stride-1 windows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,13 +34,24 @@ namespace {
 
 constexpr int64_t kPlanes = 3, kH = 7, kW = 9;
 
-/// Pools [kPlanes, kH, kW] of `type` with a 3x2 window, strides 2x2, pads
-/// (1, 0) before and (1, 1) after: 4 x 5 outputs per plane.
+/// A window over [kH, kW] planes: kernel, strides, pads (before, after per
+/// axis) as the runtime takes them, and the output's height and width.
+struct PoolShape {
+  std::vector<int64_t> params;
+  int64_t outH, outW;
+};
+/// A 3x2 window, strides 2x2, pads (1, 0) before and (1, 1) after.
+const PoolShape kStrided{{3, 2, 2, 2, 1, 1, 0, 1}, 4, 5};
+/// A 3x3 window, stride 1, every side padded by 1.
+const PoolShape kSame{{3, 3, 1, 1, 1, 1, 1, 1}, kH, kW};
+
+/// Pools [kPlanes, kH, kW] of `type` with `shape`'s window.
 std::vector<float> pool(const std::vector<float> &values, ElementType type,
                         PoolKind kind = PoolKind::Max, Overflow overflow = Overflow::IEEE,
-                        bool exclusive = false) {
+                        bool exclusive = false, const PoolShape &shape = kStrided) {
   size_t bytes = elementBytes(type);
-  std::vector<uint8_t> in(values.size() * bytes), out(kPlanes * 4 * 5 * bytes);
+  int64_t outputs = kPlanes * shape.outH * shape.outW;
+  std::vector<uint8_t> in(values.size() * bytes), out(outputs * bytes);
   for (size_t i = 0; i < values.size(); ++i) {
     if (type == ElementType::F32) {
       std::memcpy(&in[4 * i], &values[i], 4);
@@ -48,14 +60,14 @@ std::vector<float> pool(const std::vector<float> &values, ElementType type,
       std::memcpy(&in[2 * i], &half, 2);
     }
   }
-  std::vector<int64_t> params = {3, 2, 2, 2, 1, 1, 0, 1};
-  Memref input(in.data(), {kPlanes, kH, kW}), output(out.data(), {kPlanes, 4, 5}),
+  std::vector<int64_t> params = shape.params;
+  Memref input(in.data(), {kPlanes, kH, kW}), output(out.data(), {kPlanes, shape.outH, shape.outW}),
       param(params.data(), {static_cast<int64_t>(params.size())});
   int32_t code = static_cast<int32_t>(type);
   ascendprec_rt_pool(3, input.descriptor(), 3, output.descriptor(), 1, param.descriptor(),
                      static_cast<int32_t>(kind), code, code, code, exclusive ? 1 : 0,
                      static_cast<int32_t>(overflow));
-  std::vector<float> result(kPlanes * 4 * 5);
+  std::vector<float> result(outputs);
   for (size_t i = 0; i < result.size(); ++i) {
     if (type == ElementType::F32) {
       std::memcpy(&result[i], &out[4 * i], 4);
@@ -107,11 +119,13 @@ TEST(PoolRuntime, Fp32PoolingGivesTheGeneralLoopsBits) {
     v = value(random);
   values[3] = -0.0f;
   values[8] = 1e-30f;
+  for (const PoolShape *shape : {&kStrided, &kSame})
   for (PoolKind kind : {PoolKind::Max, PoolKind::Avg})
     for (bool exclusive : {false, true}) {
-      std::vector<float> floats = pool(values, ElementType::F32, kind, Overflow::IEEE, exclusive);
+      std::vector<float> floats =
+          pool(values, ElementType::F32, kind, Overflow::IEEE, exclusive, *shape);
       std::vector<float> general =
-          pool(values, ElementType::F32, kind, Overflow::Saturate, exclusive);
+          pool(values, ElementType::F32, kind, Overflow::Saturate, exclusive, *shape);
       ASSERT_EQ(floats.size(), general.size());
       for (size_t i = 0; i < floats.size(); ++i) {
         uint32_t a, b;
