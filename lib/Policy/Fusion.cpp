@@ -50,6 +50,12 @@ const std::vector<FusionPassInfo> &fusionPasses() {
        "way out"},
       {"TbeMatmulElemwiseFusionPass", FusionKind::Buffer, true, "MatMul + elementwise",
        "the same for MatMulV2 and BatchMatMulV2"},
+      {"TbeConv2dAddClipMulDivFusionPass", FusionKind::Buffer, true,
+       "Conv2D + Add, ClipByValue, Mul, RealDiv",
+       "after planning: the hard-swish opset-9 exporters write after a convolution, "
+       "y * Clip(y + a, lo, hi) / d with y the Conv2D's output (read by the Add and the Mul "
+       "only) and the divisor possibly a Mul by a scalar, every op on the AI Core vector "
+       "unit: one kernel, each op computing as it would alone"},
   };
   return passes;
 }

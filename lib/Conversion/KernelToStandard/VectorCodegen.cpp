@@ -531,6 +531,19 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
     params.assign(attr->begin(), attr->end());
   LogicalResult result = success();
   StringRef kind = op.getKind();
+  // A scalar operand (a Clip's bounds, an Add's constant) is read once,
+  // before the loop: LLVM cannot tell a load of it inside the loop from
+  // the loop's own stores (UB buffers are views of one scratch region, GM
+  // buffers any pointers), and such a loop stays scalar.
+  SmallVector<Value> scalars(inputs.size());
+  int64_t count = cast<MemRefType>(op.getOutput().getType()).getNumElements();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<MemRefType>(input.getType());
+    if (type.getNumElements() != 1 || count == 1)
+      continue;
+    SmallVector<Value> origin(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
+    scalars[i] = memref::LoadOp::create(b, loc, input, origin);
+  }
   forEachElement(b, loc, inputs, op.getOutput(),
                  [&](OpBuilder &inner, ArrayRef<Value> buffers,
                      ArrayRef<SmallVector<Value>> indices, Value output,
@@ -538,7 +551,9 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
                    Emitter emitter(inner, loc, context, compute, unsignedCompute);
                    SmallVector<Value> values;
                    for (auto [i, buffer] : llvm::enumerate(buffers)) {
-                     Value element = memref::LoadOp::create(inner, loc, buffer, indices[i]);
+                     Value element = scalars[i] ? scalars[i]
+                                                : Value(memref::LoadOp::create(
+                                                      inner, loc, buffer, indices[i]));
                      values.push_back(emitter.in(element, unsignedInputs[i]));
                    }
                    FailureOr<Value> computed = emitter.computeKind(kind, values, params);

@@ -120,4 +120,30 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
     akernel.vop "add" %in, %bias -> %out {compute = f16} : memref<8x16xf16, #akernel.space<ub>>, memref<1x16xf16, #akernel.space<ub>> -> memref<8x16xf16, #akernel.space<ub>>
     akernel.store %out -> %y[%c0, %c0] : memref<8x16xf16, #akernel.space<ub>> -> memref<8x16xf16, #akernel.space<gm>>
   }
+
+  // A scalar operand (a Clip's bounds) is read once, before the element
+  // loop: a load of it inside the loop, which LLVM cannot tell from the
+  // loop's stores into the same scratch region, would keep the loop scalar.
+  // CHECK-LABEL: func.func @scalar_bounds(
+  // CHECK: %[[LO:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xf32
+  // CHECK: %[[HI:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xf32
+  // CHECK: scf.for
+  // CHECK-NOT: memref<1xf32
+  // CHECK: arith.maximumf %{{.*}}, %[[LO]]
+  // CHECK: arith.minimumf %{{.*}}, %[[HI]]
+  // CHECK: memref.store %{{.*}} : memref<64xf32>
+  // CHECK-NEXT: }
+  akernel.kernel @scalar_bounds attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["clip"]} {
+  ^bb0(%x: memref<64xf32, #akernel.space<gm>>, %l: memref<1xf32, #akernel.space<gm>>, %h: memref<1xf32, #akernel.space<gm>>, %y: memref<64xf32, #akernel.space<gm>>):
+    %in = akernel.alloc : memref<64xf32, #akernel.space<ub>>
+    %lo = akernel.alloc : memref<1xf32, #akernel.space<ub>>
+    %hi = akernel.alloc : memref<1xf32, #akernel.space<ub>>
+    %out = akernel.alloc : memref<64xf32, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    akernel.load %x[%c0] -> %in : memref<64xf32, #akernel.space<gm>> -> memref<64xf32, #akernel.space<ub>>
+    akernel.load %l[%c0] -> %lo : memref<1xf32, #akernel.space<gm>> -> memref<1xf32, #akernel.space<ub>>
+    akernel.load %h[%c0] -> %hi : memref<1xf32, #akernel.space<gm>> -> memref<1xf32, #akernel.space<ub>>
+    akernel.vop "clip" %in, %lo, %hi -> %out {compute = f32} : memref<64xf32, #akernel.space<ub>>, memref<1xf32, #akernel.space<ub>>, memref<1xf32, #akernel.space<ub>> -> memref<64xf32, #akernel.space<ub>>
+    akernel.store %out -> %y[%c0] : memref<64xf32, #akernel.space<ub>> -> memref<64xf32, #akernel.space<gm>>
+  }
 }

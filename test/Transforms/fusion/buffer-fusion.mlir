@@ -222,3 +222,78 @@ func.func @conv_channel_scale(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %y = ascend.Mul %c, %s {name = "chscale9"} : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
 }
+
+// TbeConv2dAddClipMulDivFusionPass: the hard-swish opset-9 exporters write
+// after a convolution, y * Clip(y + 3, 0, 6) / 6, is one kernel; the
+// Conv2D's two readers are the Add and the Mul. FU-4: every member keeps
+// its decision and computes as it would alone.
+// CHECK-LABEL: func.func @conv_hard_swish
+// CHECK: ascend.Conv2D {{.*}}ascend.ub_group = "conv10", ascend.ub_pass = "TbeConv2dAddClipMulDivFusionPass"
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "conv10"{{.*}}name = "add10"
+// CHECK: ascend.ClipByValue {{.*}}ascend.ub_group = "conv10"{{.*}}name = "clip10"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv10"{{.*}}name = "mul10"
+// CHECK: ascend.RealDiv {{.*}}ascend.ub_group = "conv10", ascend.ub_pass = "TbeConv2dAddClipMulDivFusionPass", ascend.ub_step = "UB vector, computes in float16 as it would alone
+// OFF-LABEL: func.func @conv_hard_swish
+// OFF-NOT: ub_group
+// OFF: return
+func.func @conv_hard_swish(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w10"}
+  %three = ascend.Const dense<3.0> : tensor<f32> {name = "three10"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo10"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi10"}
+  %six = ascend.Const dense<6.0> : tensor<f32> {name = "six10"}
+  %c = ascend.Conv2D %x, %w {name = "conv10", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Add %c, %three {name = "add10"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %1 = ascend.ClipByValue %0, %lo, %hi {name = "clip10"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %2 = ascend.Mul %c, %1 {name = "mul10"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.RealDiv %2, %six {name = "div10"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// The divisor as a multiply (GE turns a scalar divisor into Muls) matches
+// too; a Conv2D with a third reader, or a Clip that feeds something besides
+// the Mul, does not (its value must be written out anyway).
+// CHECK-LABEL: func.func @conv_hard_swish_muls
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv11", ascend.ub_pass = "TbeConv2dAddClipMulDivFusionPass"{{.*}}name = "muls11"
+// CHECK-LABEL: func.func @conv_hard_swish_shared
+// CHECK-NOT: ub_group
+// CHECK: return
+func.func @conv_hard_swish_muls(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w11"}
+  %three = ascend.Const dense<3.0> : tensor<f32> {name = "three11"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo11"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi11"}
+  %sixth = ascend.Const dense<0.166666672> : tensor<f32> {name = "sixth11"}
+  %c = ascend.Conv2D %x, %w {name = "conv11", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Add %three, %c {name = "add11"} : (tensor<f32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %1 = ascend.ClipByValue %0, %lo, %hi {name = "clip11"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %2 = ascend.Mul %1, %c {name = "mul11"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.Mul %2, %sixth {name = "muls11"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+func.func @conv_hard_swish_shared(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w12"}
+  %three = ascend.Const dense<3.0> : tensor<f32> {name = "three12"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo12"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi12"}
+  %six = ascend.Const dense<6.0> : tensor<f32> {name = "six12"}
+  %c = ascend.Conv2D %x, %w {name = "conv12", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Add %c, %three {name = "add12"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %1 = ascend.ClipByValue %0, %lo, %hi {name = "clip12"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %2 = ascend.Mul %c, %1 {name = "mul12"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.RealDiv %2, %six {name = "div12"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %c2 = ascend.Conv2D %x, %w {name = "conv13", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %3 = ascend.Add %c2, %three {name = "add13"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %4 = ascend.ClipByValue %3, %lo, %hi {name = "clip13"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %5 = ascend.Mul %c2, %4 {name = "mul13"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %z = ascend.RealDiv %5, %six {name = "div13"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %y, %c, %4 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}

@@ -90,6 +90,19 @@ bool keepsChainShape(Operation *op, Value value) {
 
 bool isReduced(Type type) { return type.isF16() || type.isBF16(); }
 
+/// The pass for the hard-swish that opset-9 exporters (Paddle2ONNX, older
+/// torch) write after a convolution: x * Clip(x + a, lo, hi) / d.
+constexpr llvm::StringLiteral kAddClipMulDivPass = "TbeConv2dAddClipMulDivFusionPass";
+
+/// The one user of `value` other than `besides`, when `value` has exactly
+/// two uses in two ops and one of them is `besides`.
+Operation *otherUser(Value value, Operation *besides) {
+  SmallVector<Operation *, 2> users(value.getUsers());
+  if (users.size() != 2 || users[0] == users[1])
+    return nullptr;
+  return users[0] == besides ? users[1] : users[1] == besides ? users[0] : nullptr;
+}
+
 class BufferFusionDriver {
 public:
   BufferFusionDriver(ModuleOp module, const policy::Policy &policy, bool explain,
@@ -132,6 +145,41 @@ private:
     return chain;
   }
 
+  /// TbeConv2dAddClipMulDivFusionPass (CANN's built-in UB pass of that
+  /// name): a Conv2D read by exactly an Add and a Mul, where the Add's only
+  /// user is a Clip of it, the Clip's only user that Mul (conv * clip), and
+  /// the Mul's only user a RealDiv of it (or a Mul: GE turns a scalar
+  /// divisor into a multiply). Side inputs are whole tensors or scalars.
+  SmallVector<AscendOpInterface> addClipMulDivAfter(AscendOpInterface conv) const {
+    Value x = conv->getResult(0);
+    SmallVector<Operation *, 2> users(x.getUsers());
+    if (users.size() != 2)
+      return {};
+    Operation *add = isa<AddOp>(users[0]) ? users[0] : users[1];
+    Operation *mul = otherUser(x, add);
+    if (!isa<AddOp>(add) || !isa_and_nonnull<MulOp>(mul))
+      return {};
+    auto clip = dyn_cast_or_null<ClipByValueOp>(soleUser(add->getResult(0)));
+    if (!clip || clip->getOperand(0) != add->getResult(0) || soleUser(clip.getResult()) != mul)
+      return {};
+    Operation *div = soleUser(mul->getResult(0));
+    if (!isa_and_nonnull<RealDivOp, MulOp>(div) ||
+        (isa<RealDivOp>(div) && div->getOperand(0) != mul->getResult(0)))
+      return {};
+    SmallVector<std::pair<Operation *, Value>> steps = {
+        {add, x}, {clip, add->getResult(0)}, {mul, clip.getResult()}, {div, mul->getResult(0)}};
+    SmallVector<AscendOpInterface> chain;
+    for (auto [op, in] : steps) {
+      auto member = dyn_cast<AscendOpInterface>(op);
+      PrecisionAttr decision = member ? member.getPrecisionDecision() : PrecisionAttr();
+      if (!decision || decision.getEngine() != Engine::AICoreVector ||
+          op->getBlock() != conv->getBlock() || !keepsChainShape(op, in))
+        return {};
+      chain.push_back(member);
+    }
+    return chain;
+  }
+
   void group(AscendOpInterface cube) {
     PrecisionAttr decision = cube.getPrecisionDecision();
     // A pinned op (customize_dtypes, keep_dtype) joins like any other:
@@ -140,9 +188,13 @@ private:
       return;
     bool convolution = isa<Conv2DOp>(cube.getOperation());
     StringRef pass = convolution ? "TbeCommonRules0FusionPass" : "TbeMatmulElemwiseFusionPass";
-    if (!policy.fusion.isOn(pass))
-      return;
-    SmallVector<AscendOpInterface> chain = chainAfter(cube, convolution);
+    SmallVector<AscendOpInterface> chain;
+    if (convolution && policy.fusion.isOn(kAddClipMulDivPass))
+      chain = addClipMulDivAfter(cube);
+    if (!chain.empty())
+      pass = kAddClipMulDivPass;
+    else if (policy.fusion.isOn(pass))
+      chain = chainAfter(cube, convolution);
     if (chain.empty())
       return;
     MLIRContext *context = module.getContext();

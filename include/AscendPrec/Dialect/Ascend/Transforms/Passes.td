@@ -79,7 +79,10 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     scalar), 4 or 5 only when all are in CANN's white list (Relu, Relu6,
     LeakyRelu, PRelu, Add, Mul, Minimum, Sigmoid, Tanh, Softplus, Mish,
     Swish), else none. After a matmul: up to four of Relu, LeakyRelu, Add,
-    Sub, Mul and ClipByValue.
+    Sub, Mul and ClipByValue. `TbeConv2dAddClipMulDivFusionPass` takes the
+    hard-swish opset-9 exporters write after a Conv2D, y * Clip(y + a, lo,
+    hi) / d (the Conv2D read by the Add and the Mul only; the divisor may be
+    a Mul by a scalar), before `TbeCommonRules0FusionPass` looks at it.
 
     No decision changes (FU-4): CANN converts the cube's fp32 accumulator
     to the cube op's output dtype on its way out of L0C (into UB on the
@@ -91,7 +94,7 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     groups.
 
     Takes the same CANN options as `prec-plan-precision`
-    (`fusion_switch_file` can turn either pass off).
+    (`fusion_switch_file` can turn any of the three off).
   }];
   let options = [
     Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
