@@ -50,6 +50,11 @@ const std::vector<FusionPassInfo> &fusionPasses() {
        "way out"},
       {"TbeMatmulElemwiseFusionPass", FusionKind::Buffer, true, "MatMul + elementwise",
        "the same for MatMulV2 and BatchMatMulV2"},
+      {"TbeEltwiseFusionPass", FusionKind::Buffer, true, "elementwise chain",
+       "after planning, after the cube ops' passes: up to 6 consecutive elementwise ops "
+       "(ClipByValue included) on the AI Core vector unit, each the previous one's only "
+       "user, keeping the first one's shape (other inputs may broadcast to it), that no "
+       "cube group took: one kernel, each op computing as it would alone"},
       {"TbeConv2dAddClipMulDivFusionPass", FusionKind::Buffer, true,
        "Conv2D + Add, ClipByValue, Mul, RealDiv",
        "after planning: the hard-swish opset-9 exporters write after a convolution, "
@@ -74,7 +79,7 @@ bool isCannOnlyFusionPass(std::string_view name) {
       "ConvToFullyConnectionFusionPass", "ConvConcatFusionPass",
       "ConvWeightCompressFusionPass",    "ConvScaleFusionPass",
       "FCTransdataMergePass",            "MatMulBiasAddFusionPassV2",
-      "TbeConv2DBackpropElemwiseFusionPass", "TbeEltwiseFusionPass",
+      "TbeConv2DBackpropElemwiseFusionPass",
       "TbeReduceElemwiseFusionPass",     "TbeMultiOutputFusionPass",
       "TbeConvBnreduceFusionPass",       "TbeBnupdateEltwiseFusionPass",
       "BatchMatmulFusionPass",           "LayerNormFusionPass",

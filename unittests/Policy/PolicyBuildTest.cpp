@@ -408,9 +408,9 @@ TEST(FusionSwitchFile, FU_1_AllOffWithANamedPassOn) {
 TEST(FusionSwitchFile, FU_1_ACannPassWeDoNotHaveIsAWarning) {
   DiagnosticList diags;
   FusionSettings settings =
-      switched(R"({"Switch": {"UBFusion": {"TbeEltwiseFusionPass": "off"}}})", diags);
+      switched(R"({"Switch": {"UBFusion": {"TbeReduceElemwiseFusionPass": "off"}}})", diags);
   EXPECT_FALSE(diags.hasErrors());
-  EXPECT_NE(findDiag(diags, "FU-1", "'TbeEltwiseFusionPass' is a CANN fusion pass that "
+  EXPECT_NE(findDiag(diags, "FU-1", "'TbeReduceElemwiseFusionPass' is a CANN fusion pass that "
                                     "AscendPrec does not have"),
             nullptr);
   EXPECT_TRUE(settings.isOn("AABiasaddConvFusion"));

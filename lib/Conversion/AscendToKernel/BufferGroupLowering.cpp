@@ -203,8 +203,8 @@ void ascendprec::kernel::lowerBufferGroups(ModuleOp module, LoweringContext &con
     llvm::MapVector<StringAttr, BufferGroup> inBlock;
     for (Operation &op : *block) {
       auto name = op.getAttrOfType<StringAttr>(kGroupAttr);
-      if (!name)
-        continue;
+      if (!name || isEltwiseGroupMember(&op))
+        continue; // (EltwiseGroupLowering.cpp lowers those)
       BufferGroup &group = inBlock[name];
       auto ascendOp = dyn_cast<ascend::AscendOpInterface>(&op);
       if (ascendOp && ascendOp.getNodeName() == name.getValue() && !isa<ascend::CastOp>(&op))

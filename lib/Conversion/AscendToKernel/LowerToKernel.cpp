@@ -142,6 +142,7 @@ struct ConvertAscendToKernelPass
     if (failed(nameUnlowered(module, context, kept)))
       return signalPassFailure();
     lowerBufferGroups(module, context, explain);
+    lowerEltwiseGroups(module, context, explain);
 
     RewritePatternSet patterns(&getContext());
     populateAICpuLoweringPatterns(patterns, context);

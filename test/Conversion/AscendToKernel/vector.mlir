@@ -4,7 +4,8 @@
 // in fp16; Rsqrt supports only high_precision (IM-6) and refines with a
 // Newton step. Broadcast inputs load through `broadcast`, scalar
 // constants ride in `params`, and Casts round as ONNX's Cast does.
-// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910 precision_mode=must_keep_origin_dtype op_precision_mode=%S/inputs/impl-modes.ini" \
+// (TbeEltwiseFusionPass is off: chains of these ops are eltwise-group.mlir's.)
+// RUN: prec-opt %s --prec-precision-pipeline="soc_version=Ascend910 precision_mode=must_keep_origin_dtype op_precision_mode=%S/inputs/impl-modes.ini fusion_switch_file=%S/inputs/eltwise-off.json" \
 // RUN:   --prec-lower-to-kernel 2>/dev/null | FileCheck %s
 
 // CHECK-LABEL: akernel.kernel @exp_precise

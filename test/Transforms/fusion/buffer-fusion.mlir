@@ -160,8 +160,14 @@ func.func @conv_any_three(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> t
 // CHECK: ascend.Sigmoid {{.*}}ascend.ub_group = "conv6"
 // CHECK: ascend.Tanh {{.*}}ascend.ub_group = "conv6"
 // CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv6"
+// The four then go to TbeEltwiseFusionPass, which takes elementwise chains
+// no cube group took: one kernel of their own, without the Conv2D.
 // CHECK-LABEL: func.func @conv_four_unlisted
+// CHECK: ascend.Conv2D
 // CHECK-NOT: ub_group
+// CHECK-SAME: name = "conv7"
+// CHECK: ascend.Relu {{.*}}ascend.ub_group = "relu7", ascend.ub_pass = "TbeEltwiseFusionPass"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "relu7", ascend.ub_pass = "TbeEltwiseFusionPass"
 // CHECK: return
 func.func @conv_four_listed(%x: tensor<1x1x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w6"}
@@ -257,8 +263,14 @@ func.func @conv_hard_swish(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // the Mul, does not (its value must be written out anyway).
 // CHECK-LABEL: func.func @conv_hard_swish_muls
 // CHECK: ascend.Mul {{.*}}ascend.ub_group = "conv11", ascend.ub_pass = "TbeConv2dAddClipMulDivFusionPass"{{.*}}name = "muls11"
+// (Their elementwise ops then form TbeEltwiseFusionPass groups: the four
+// of conv12; add13 with clip13, whose value is read twice; mul13 and div13.)
 // CHECK-LABEL: func.func @conv_hard_swish_shared
-// CHECK-NOT: ub_group
+// CHECK-NOT: TbeConv2dAddClipMulDivFusionPass
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "add12", ascend.ub_pass = "TbeEltwiseFusionPass"
+// CHECK: ascend.RealDiv {{.*}}ascend.ub_group = "add12", ascend.ub_pass = "TbeEltwiseFusionPass"
+// CHECK: ascend.ClipByValue {{.*}}ascend.ub_group = "add13"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "mul13"
 // CHECK: return
 func.func @conv_hard_swish_muls(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w11"}
@@ -296,4 +308,64 @@ func.func @conv_hard_swish_shared(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf3
   %5 = ascend.Mul %c2, %4 {name = "mul13"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   %z = ascend.RealDiv %5, %six {name = "div13"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
   return %y, %c, %4 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// TbeEltwiseFusionPass, after the cube ops' passes: PP-LCNetV3's learnable
+// affine block (Conv2D, Mul, Add: TbeCommonRules0FusionPass's group) then
+// its hard-swish, whose Mul reads the group's value: the Add, Clip, Mul and
+// RealDiv, each the previous one's only reader, are one kernel of their own
+// named after the Add; ClipByValue joins here.
+// CHECK-LABEL: func.func @affine_hard_swish
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "conv14", ascend.ub_pass = "TbeCommonRules0FusionPass"{{.*}}name = "bias14"
+// CHECK: ascend.Add {{.*}}ascend.ub_group = "plus14", ascend.ub_pass = "TbeEltwiseFusionPass", ascend.ub_step = "UB vector, computes in float16 as it would alone
+// CHECK: ascend.ClipByValue {{.*}}ascend.ub_group = "plus14", ascend.ub_pass = "TbeEltwiseFusionPass"
+// CHECK: ascend.Mul {{.*}}ascend.ub_group = "plus14"{{.*}}name = "mul14"
+// CHECK: ascend.RealDiv {{.*}}ascend.ub_group = "plus14"{{.*}}name = "div14"
+// OFF-LABEL: func.func @affine_hard_swish
+// OFF-NOT: ub_group
+// OFF: return
+func.func @affine_hard_swish(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ascend.Const dense<1.0> : tensor<2x1x1x1xf32> {name = "w14"}
+  %s = ascend.Const dense<1.5> : tensor<1xf32> {name = "s14"}
+  %t = ascend.Const dense<0.5> : tensor<1xf32> {name = "t14"}
+  %three = ascend.Const dense<3.0> : tensor<f32> {name = "three14"}
+  %lo = ascend.Const dense<0.0> : tensor<f32> {name = "lo14"}
+  %hi = ascend.Const dense<6.0> : tensor<f32> {name = "hi14"}
+  %six = ascend.Const dense<6.0> : tensor<f32> {name = "six14"}
+  %c = ascend.Conv2D %x, %w {name = "conv14", strides = array<i64: 1, 1>,
+      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+      : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %0 = ascend.Mul %s, %c {name = "scale14"} : (tensor<1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %1 = ascend.Add %0, %t {name = "bias14"} : (tensor<1x2x4x4xf32>, tensor<1xf32>) -> tensor<1x2x4x4xf32>
+  %2 = ascend.Add %1, %three {name = "plus14"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %3 = ascend.ClipByValue %2, %lo, %hi {name = "clip14"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %4 = ascend.Mul %1, %3 {name = "mul14"} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = ascend.RealDiv %4, %six {name = "div14"} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// At most six ops a group (the seventh starts no group alone), and a value
+// read twice ends the chain before its second reader.
+// CHECK-LABEL: func.func @eltwise_limits
+// CHECK-COUNT-6: ascend.ub_group = "r1", ascend.ub_pass = "TbeEltwiseFusionPass"
+// CHECK: ascend.Relu
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "r7"
+// CHECK: ascend.Exp {{.*}}ascend.ub_group = "e1"
+// CHECK: ascend.Exp {{.*}}ascend.ub_group = "e1"{{.*}}name = "e2"
+// CHECK: ascend.Exp
+// CHECK-NOT: ub_group
+// CHECK-SAME: name = "e3"
+func.func @eltwise_limits(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %1 = ascend.Relu %x {name = "r1"} : tensor<4x4xf32>
+  %2 = ascend.Relu %1 {name = "r2"} : tensor<4x4xf32>
+  %3 = ascend.Relu %2 {name = "r3"} : tensor<4x4xf32>
+  %4 = ascend.Relu %3 {name = "r4"} : tensor<4x4xf32>
+  %5 = ascend.Relu %4 {name = "r5"} : tensor<4x4xf32>
+  %6 = ascend.Relu %5 {name = "r6"} : tensor<4x4xf32>
+  %7 = ascend.Relu %6 {name = "r7"} : tensor<4x4xf32>
+  %e1 = ascend.Exp %x {name = "e1"} : tensor<4x4xf32>
+  %e2 = ascend.Exp %e1 {name = "e2"} : tensor<4x4xf32>
+  %e3 = ascend.Exp %e2 {name = "e3"} : tensor<4x4xf32>
+  return %7, %e2, %e3 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 }

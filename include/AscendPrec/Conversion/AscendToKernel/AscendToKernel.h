@@ -67,6 +67,14 @@ void populateAICpuLoweringPatterns(RewritePatternSet &patterns, LoweringContext 
 /// `explain`).
 void lowerBufferGroups(ModuleOp module, LoweringContext &context, bool explain = false);
 
+/// Whether `op` belongs to a TbeEltwiseFusionPass group (a chain of
+/// elementwise ops with no cube op).
+bool isEltwiseGroupMember(Operation *op);
+/// Lowers every TbeEltwiseFusionPass group into one vector kernel, before
+/// the per-op patterns run (EltwiseGroupLowering.cpp). A group that cannot
+/// be one kernel is left to the per-op patterns (a remark when `explain`).
+void lowerEltwiseGroups(ModuleOp module, LoweringContext &context, bool explain = false);
+
 } // namespace ascendprec::kernel
 
 #endif // ASCENDPREC_CONVERSION_ASCENDTOKERNEL_ASCENDTOKERNEL_H

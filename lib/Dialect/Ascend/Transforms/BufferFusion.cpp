@@ -54,12 +54,25 @@ bool inConvWhiteList(StringRef opType) {
 
 /// An elementwise op (CANN's ELEMWISE pattern) with at most two inputs,
 /// as the pass takes them: the unary and binary float families and PRelu;
-/// not LRN (a window across channels), the bool ops, nor ClipByValue (its
-/// bounds are two more inputs: CANN's pass stops at an op of three).
+/// not LRN or SoftmaxV2 (they reduce across elements), the bool ops, nor
+/// ClipByValue (its bounds are two more inputs: CANN's pass stops at an op
+/// of three).
 bool isElementwise(Operation *op) {
   if (op->getNumResults() != 1 || !isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
     return false;
-  if (isa<LRNOp>(op))
+  // The op types whose TBE kernels are elementwise (the vector lowering's
+  // table): a same-typed unary op such as SoftmaxV2 or LRN reduces across
+  // elements and is not one.
+  static const llvm::StringSet<> kElementwise = {
+      "Add",      "Sub",      "Mul",      "RealDiv",   "Maximum",    "Minimum",  "Pow",
+      "Mod",      "FloorMod", "Neg",      "Abs",       "Sqrt",       "Rsqrt",    "Exp",
+      "Log",      "Erf",      "Relu",     "Gelu",      "Sigmoid",    "Tanh",     "LeakyRelu",
+      "HardSigmoid", "Reciprocal", "Ceil", "Floor",    "Round",      "Sign",     "Sin",
+      "Cos",      "Softplus", "Softsign", "Elu",       "Tan",        "Asin",     "Acos",
+      "Atan",     "Sinh",     "Cosh",     "Asinh",     "Acosh",      "Atanh",    "HardSwish",
+      "Selu",     "ThresholdedRelu", "PRelu"};
+  auto ascendOp = dyn_cast<AscendOpInterface>(op);
+  if (!ascendOp || !kElementwise.contains(ascendOp.getOpType()))
     return false;
   if (isa<PReluOp>(op))
     return true;
@@ -94,6 +107,28 @@ bool isReduced(Type type) { return type.isF16() || type.isBF16(); }
 /// torch) write after a convolution: x * Clip(x + a, lo, hi) / d.
 constexpr llvm::StringLiteral kAddClipMulDivPass = "TbeConv2dAddClipMulDivFusionPass";
 
+/// TbeEltwiseFusionPass (CANN's fusion engine, tbe_eltwise_fusion_pass):
+/// consecutive elementwise ops, at most this many, become one kernel.
+constexpr llvm::StringLiteral kEltwisePass = "TbeEltwiseFusionPass";
+constexpr size_t kMaxEltwiseChain = 6;
+
+/// An op CANN's ELEMWISE pattern covers that the vector kernel of a chain
+/// can compute: a float elementwise op as isElementwise takes them, or a
+/// ClipByValue (its bounds are inputs like any other).
+bool isChainableElementwise(Operation *op) {
+  if (isa<ClipByValueOp>(op))
+    return op->getNumResults() == 1 && isa<FloatType>(getElementTypeOrSelf(op->getResult(0)));
+  return isElementwise(op) && !isa<BiasAddOp>(op);
+}
+
+/// Whether `op` keeps `value`'s shape, reading `value` itself unbroadcast:
+/// other inputs may broadcast to it (the chain's kernel loads them as a
+/// lone op's kernel does).
+bool keepsShapeOf(Operation *op, Value value) {
+  auto shape = cast<ShapedType>(value.getType()).getShape();
+  return cast<ShapedType>(op->getResult(0).getType()).getShape() == shape;
+}
+
 /// The one user of `value` other than `besides`, when `value` has exactly
 /// two uses in two ops and one of them is `besides`.
 Operation *otherUser(Value value, Operation *besides) {
@@ -118,6 +153,14 @@ public:
     });
     for (AscendOpInterface cube : cubes)
       group(cube);
+    // CANN's elementwise pass runs after the cube ops' passes and takes
+    // what they left.
+    if (!policy.fusion.isOn(kEltwisePass))
+      return;
+    SmallVector<AscendOpInterface> heads;
+    module.walk([&](AscendOpInterface op) { heads.push_back(op); });
+    for (AscendOpInterface head : heads)
+      groupEltwiseChain(head);
   }
 
 private:
@@ -208,6 +251,50 @@ private:
       op->setAttr(kBufferPassAttr, b.getStringAttr(pass));
     }
     describeSteps(cube, chain, pass);
+  }
+
+  /// Whether `op` can join an elementwise chain: on the vector unit, not
+  /// in a group yet.
+  static bool chainable(Operation *op) {
+    auto ascendOp = dyn_cast_or_null<AscendOpInterface>(op);
+    PrecisionAttr decision = ascendOp ? ascendOp.getPrecisionDecision() : PrecisionAttr();
+    return decision && decision.getEngine() == Engine::AICoreVector &&
+           !op->hasAttr(kBufferGroupAttr) && isChainableElementwise(op);
+  }
+
+  /// TbeEltwiseFusionPass: `head` and the elementwise ops after it, each
+  /// the previous one's only user, in one block, keeping the head's shape,
+  /// up to kMaxEltwiseChain: one vector kernel when there are two or more.
+  void groupEltwiseChain(AscendOpInterface head) {
+    if (!chainable(head.getOperation()))
+      return;
+    SmallVector<AscendOpInterface> chain = {head};
+    Value value = head->getResult(0);
+    while (chain.size() < kMaxEltwiseChain) {
+      Operation *user = soleUser(value);
+      if (!chainable(user) || user->getBlock() != head->getBlock() || !keepsShapeOf(user, value))
+        break;
+      chain.push_back(cast<AscendOpInterface>(user));
+      value = user->getResult(0);
+    }
+    if (chain.size() < 2)
+      return;
+    Builder b(module.getContext());
+    StringAttr groupName = b.getStringAttr(head.getNodeName());
+    for (AscendOpInterface op : chain) {
+      op->setAttr(kBufferGroupAttr, groupName);
+      op->setAttr(kBufferPassAttr, b.getStringAttr(kEltwisePass));
+      PrecisionAttr own = op.getPrecisionDecision();
+      auto step = [&](const std::string &dtype) {
+        return "UB vector, computes in " + dtype + " as it would alone (" + own.getRule().str() +
+               ")";
+      };
+      op->setAttr(kBufferStepAttr, b.getStringAttr(step(dtypeNameOf(own.getCompute()))));
+      explainOp(op, kEltwisePass,
+                op.getNodeName().str() + " runs in " + head.getNodeName().str() +
+                    "'s kernel: " + step(typeName(own.getCompute())) +
+                    "; only the chain's last value goes to GM");
+    }
   }
 
   /// FU-4: where each member of the group computes and rounds. Nothing in

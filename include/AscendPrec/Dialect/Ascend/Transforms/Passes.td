@@ -66,7 +66,7 @@ def GraphFusion : Pass<"prec-graph-fusion", "::mlir::ModuleOp"> {
 }
 
 def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
-  let summary = "Groups a cube op with the elementwise ops after it (UB fusion)";
+  let summary = "Groups a cube op with the elementwise ops after it, and elementwise chains (UB fusion)";
   let description = [{
     Runs after `prec-plan-precision`, as CANN's UB fusion runs after
     operator selection (FU-1): `TbeCommonRules0FusionPass` for Conv2D and
@@ -83,6 +83,10 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     hard-swish opset-9 exporters write after a Conv2D, y * Clip(y + a, lo,
     hi) / d (the Conv2D read by the Add and the Mul only; the divisor may be
     a Mul by a scalar), before `TbeCommonRules0FusionPass` looks at it.
+    Then `TbeEltwiseFusionPass` groups what no cube group took: up to six
+    consecutive elementwise vector ops (ClipByValue included), each the
+    previous one's only user, keeping the first one's shape; the group
+    takes the first op's name and lowers to one vector kernel.
 
     No decision changes (FU-4): CANN converts the cube's fp32 accumulator
     to the cube op's output dtype on its way out of L0C (into UB on the
@@ -94,7 +98,7 @@ def BufferFusion : Pass<"prec-buffer-fusion", "::mlir::ModuleOp"> {
     groups.
 
     Takes the same CANN options as `prec-plan-precision`
-    (`fusion_switch_file` can turn any of the three off).
+    (`fusion_switch_file` can turn any of the four off).
   }];
   let options = [
     Option<"sessionOptions", "session_options", "std::string", /*default=*/"",
