@@ -168,13 +168,7 @@ void lowerGroup(IRRewriter &rewriter, LoweringContext &context, BufferGroup &gro
         kernel::CastOp::create(b, loc, inputs[0], out, RoundingMode::Rint);
       } else {
         // FU-4: as the op computes alone (its impl mode included).
-        ElementwiseKind kind = *elementwiseKindOf(op);
-        auto [compute, newton] = vectorCompute(op, kind.kind, type.getElementType());
-        auto vop = vectorOp(b, loc, kind.kind, inputs, out, compute);
-        if (newton)
-          vop.setNewton(true);
-        if (!kind.params.empty())
-          vop.setParams(kind.params);
+        emitElementwise(b, loc, op, *elementwiseKindOf(op), inputs, out, type.getElementType());
       }
       tiles[op->getResult(0)] = out;
     }

@@ -100,30 +100,14 @@ int64_t chainScratchBytes(const EltwiseGroup &group) {
   return bytes;
 }
 
-/// The member's computation from its inputs' tiles into `out`.
+/// The member's computation from its inputs' tiles into `out`, as its own
+/// kernel computes it (FU-4).
 void emitMember(OpBuilder &b, Location loc, Operation *op, ArrayRef<Value> inputs, Value out) {
-  if (auto castOp = dyn_cast<ascend::CastOp>(op)) {
-    Type from = getElementTypeOrSelf(castOp.getX().getType());
-    Type to = getElementTypeOrSelf(castOp.getType());
-    // As CastLowering: the model's own narrowing Cast rounds in the fp32
-    // reference too; an inserted one does not.
-    bool modelRounding = !op->hasAttr("ascend.inserted") && (to.isF16() || to.isBF16()) &&
-                         from.getIntOrFloatBitWidth() > 16;
-    if (from == to)
-      vectorOp(b, loc, "copy", inputs, out, to);
-    else
-      kernel::CastOp::create(b, loc, inputs[0], out, RoundingMode::Rint, modelRounding);
-    return;
-  }
-  ElementwiseKind kind = *elementwiseKindOf(op);
+  if (isa<ascend::CastOp>(op))
+    return emitCast(b, loc, op, inputs[0], out);
   Type data = op->getNumOperands() ? getElementTypeOrSelf(op->getOperands().back().getType())
                                    : getElementTypeOrSelf(op->getResult(0).getType());
-  auto [compute, newton] = vectorCompute(op, kind.kind, data);
-  VectorOp vop = vectorOp(b, loc, kind.kind, inputs, out, compute);
-  if (newton)
-    vop.setNewton(true);
-  if (!kind.params.empty())
-    vop.setParams(kind.params);
+  emitElementwise(b, loc, op, *elementwiseKindOf(op), inputs, out, data);
 }
 
 void lowerGroup(IRRewriter &rewriter, LoweringContext &context, EltwiseGroup &group) {

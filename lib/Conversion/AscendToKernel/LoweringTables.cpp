@@ -3,6 +3,7 @@
 #include "LoweringTables.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
+#include "AscendPrec/Dialect/Ascend/IR/OpTypes.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -13,30 +14,6 @@
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
-
-namespace {
-
-const llvm::StringMap<StringRef> &elementwiseKinds() {
-  static const llvm::StringMap<StringRef> kinds = {
-      {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"RealDiv", "div"},
-      {"Maximum", "max"}, {"Minimum", "min"}, {"Pow", "pow"}, {"Mod", "mod"},
-      {"FloorMod", "floor_mod"}, {"Neg", "neg"}, {"Abs", "abs"}, {"Sqrt", "sqrt"},
-      {"Rsqrt", "rsqrt"}, {"Exp", "exp"}, {"Log", "log"}, {"Erf", "erf"}, {"Relu", "relu"},
-      {"Gelu", "gelu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"LeakyRelu", "leaky_relu"},
-      {"HardSigmoid", "hard_sigmoid"}, {"Reciprocal", "reciprocal"}, {"Ceil", "ceil"},
-      {"Floor", "floor"}, {"Round", "round"}, {"Sign", "sign"}, {"Sin", "sin"}, {"Cos", "cos"},
-      {"Softplus", "softplus"}, {"Softsign", "softsign"}, {"Elu", "elu"}, {"Tan", "tan"},
-      {"Asin", "asin"}, {"Acos", "acos"}, {"Atan", "atan"}, {"Sinh", "sinh"}, {"Cosh", "cosh"},
-      {"Asinh", "asinh"}, {"Acosh", "acosh"}, {"Atanh", "atanh"}, {"HardSwish", "hard_swish"},
-      {"Selu", "selu"}, {"ThresholdedRelu", "thresholded_relu"}, {"Equal", "cmp_eq"},
-      {"Less", "cmp_lt"}, {"Greater", "cmp_gt"}, {"LessEqual", "cmp_le"},
-      {"GreaterEqual", "cmp_ge"}, {"IsInf", "is_inf"}, {"IsNan", "is_nan"},
-      {"LogicalAnd", "and"}, {"LogicalOr", "or"}, {"LogicalNot", "not"}, {"Select", "select"},
-      {"PRelu", "prelu"}, {"ClipByValue", "clip"}, {"BiasAdd", "add"}};
-  return kinds;
-}
-
-} // namespace
 
 double ascendprec::kernel::paramValue(const llvm::APFloat &value) {
   float exact = value.convertToFloat();
@@ -55,10 +32,10 @@ std::optional<ElementwiseKind> ascendprec::kernel::elementwiseKindOf(Operation *
   auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
   if (!ascendOp || !ascendOp.hasDedicatedOp())
     return std::nullopt;
-  auto found = elementwiseKinds().find(ascendOp.getOpType());
-  if (found == elementwiseKinds().end())
+  std::optional<StringRef> found = ascend::elementwiseKindOfOpType(ascendOp.getOpType());
+  if (!found)
     return std::nullopt;
-  ElementwiseKind kind{found->second.str(), {}};
+  ElementwiseKind kind{found->str(), {}};
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](ascend::LeakyReluOp leaky) {
         kind.params = {paramValue(leaky.getNegativeSlope())};

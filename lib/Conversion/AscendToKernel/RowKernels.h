@@ -4,6 +4,7 @@
 #define ASCENDPREC_LIB_CONVERSION_ASCENDTOKERNEL_ROWKERNELS_H
 
 #include "AscendPrec/Conversion/AscendToKernel/AscendToKernel.h"
+#include "LoweringTables.h"
 
 #include <array>
 
@@ -28,6 +29,18 @@ Type accumulationType(Operation *op, StringRef kind, Type data);
 /// The dtype a vector op computes in and whether it adds a Newton step
 /// (IM-7).
 std::pair<Type, bool> vectorCompute(Operation *op, StringRef kind, Type dataType);
+
+/// The `akernel.vop` of the elementwise `op` (`kind`, its table entry) from
+/// `inputs` into `out`, computing on `data` as the op's own kernel does:
+/// the compute dtype and Newton step of vectorCompute, the kind's constants.
+VectorOp emitElementwise(OpBuilder &b, Location loc, Operation *op, const ElementwiseKind &kind,
+                         ValueRange inputs, Value out, Type data);
+
+/// An `ascend.Cast`'s conversion of `input` into `out` as its own kernel
+/// does it: a copy when the dtypes match, else a vcast rounding as ONNX's
+/// Cast does (the model's own narrowing Cast rounds in the fp32 reference
+/// too).
+void emitCast(OpBuilder &b, Location loc, Operation *cast, Value input, Value out);
 
 /// Reduces `x` ([outer, reduced, inner] in GM) over its middle dimension into
 /// `y` ([outer, 1, inner]): whole rows in UB when they fit, else in chunks

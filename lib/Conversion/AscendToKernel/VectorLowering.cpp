@@ -52,6 +52,37 @@ std::pair<Type, bool> ascendprec::kernel::vectorCompute(Operation *op, StringRef
   return {f32, false};
 }
 
+VectorOp ascendprec::kernel::emitElementwise(OpBuilder &b, Location loc, Operation *op,
+                                             const ElementwiseKind &kind, ValueRange inputs,
+                                             Value out, Type data) {
+  auto [compute, newton] = vectorCompute(op, kind.kind, data);
+  VectorOp vop = vectorOp(b, loc, kind.kind, inputs, out, compute);
+  if (newton)
+    vop.setNewton(true);
+  if (!kind.params.empty())
+    vop.setParams(kind.params);
+  return vop;
+}
+
+void ascendprec::kernel::emitCast(OpBuilder &b, Location loc, Operation *cast, Value input,
+                                  Value out) {
+  Type from = getElementTypeOrSelf(cast->getOperand(0).getType());
+  Type to = getElementTypeOrSelf(cast->getResult(0).getType());
+  if (from == to) {
+    vectorOp(b, loc, "copy", input, out, to);
+    return;
+  }
+  // To nearest even between floats and from integers, toward zero from
+  // float to integer (ONNX's Cast). The model's own narrowing Cast rounds
+  // in the fp32 reference too; an inserted one does not (kernelSignature
+  // keeps the two apart).
+  RoundingMode rounding =
+      isa<FloatType>(from) && isa<IntegerType>(to) ? RoundingMode::Trunc : RoundingMode::Rint;
+  bool modelRounding = !cast->hasAttr("ascend.inserted") && (to.isF16() || to.isBF16()) &&
+                       isa<FloatType>(from) && from.getIntOrFloatBitWidth() > 16;
+  kernel::CastOp::create(b, loc, input, out, rounding, modelRounding);
+}
+
 namespace {
 
 /// Bytes of UB one element of the output needs across every buffer of a
@@ -153,7 +184,6 @@ struct ElementwiseLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface
     // Comparisons compute in their inputs' dtype.
     if (!operands.empty())
       data = getElementTypeOrSelf(operands.back().getType());
-    auto [compute, newton] = vectorCompute(op, kind->kind, data);
     if (launchCachedKernel(rewriter, context, op, operands))
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, ValueRange(operands).getTypes(),
@@ -164,17 +194,10 @@ struct ElementwiseLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface
     std::optional<int64_t> channelAxis;
     if (auto biasAdd = dyn_cast<ascend::BiasAddOp>(op.getOperation()))
       channelAxis = biasAdd.getDataFormat() == ascend::DataFormat::NCHW ? 1 : outType.getRank() - 1;
-    std::string vopKind = kind->kind;
-    SmallVector<double> params = kind->params;
-    Type computeType = compute;
-    bool refine = newton;
+    Type compute = vectorCompute(op, kind->kind, data).first;
     buildElementwiseBody(kb, context, inputs, outType, compute, channelAxis,
                          [&](OpBuilder &b, ValueRange tiles, Value out) {
-                           auto vop = vectorOp(b, kb.loc(), vopKind, tiles, out, computeType);
-                           if (refine)
-                             vop.setNewton(true);
-                           if (!params.empty())
-                             vop.setParams(params);
+                           emitElementwise(b, kb.loc(), op, *kind, tiles, out, data);
                          });
     kb.replaceWithLaunch(rewriter, op, operands);
     return success();
@@ -183,14 +206,6 @@ struct ElementwiseLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface
   LoweringContext &context;
 };
 
-/// The rounding of a conversion: to nearest even between floats and from
-/// integers, toward zero from float to integer (ONNX's Cast).
-RoundingMode castRounding(Type from, Type to) {
-  if (isa<FloatType>(from) && isa<IntegerType>(to))
-    return RoundingMode::Trunc;
-  return RoundingMode::Rint;
-}
-
 struct CastLowering : OpRewritePattern<ascend::CastOp> {
   CastLowering(MLIRContext *ctx, LoweringContext &context)
       : OpRewritePattern(ctx), context(context) {}
@@ -198,23 +213,14 @@ struct CastLowering : OpRewritePattern<ascend::CastOp> {
   LogicalResult matchAndRewrite(ascend::CastOp op, PatternRewriter &rewriter) const override {
     ascend::CastOp::Adaptor adaptor(op);
     auto outType = cast<ShapedType>(op.getType());
-    Type from = getElementTypeOrSelf(adaptor.getX().getType());
     Type to = outType.getElementType();
     if (launchCachedKernel(rewriter, context, op, adaptor.getOperands()))
       return success();
-    // The model's own narrowing Cast rounds in the fp32 reference too; an
-    // inserted one does not (kernelSignature keeps the two apart).
-    bool modelRounding = !op->hasAttr("ascend.inserted") && (to.isF16() || to.isBF16()) &&
-                         isa<FloatType>(from) && from.getIntOrFloatBitWidth() > 16;
     KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{adaptor.getX().getType()},
                      TypeRange{outType}, nodesOf(op));
     buildElementwiseBody(kb, context, ValueRange{kb.arg(0)}, outType, to, std::nullopt,
                          [&](OpBuilder &b, ValueRange tiles, Value out) {
-                           if (from == to)
-                             vectorOp(b, kb.loc(), "copy", tiles, out, to);
-                           else
-                             kernel::CastOp::create(b, kb.loc(), tiles[0], out,
-                                                    castRounding(from, to), modelRounding);
+                           emitCast(b, kb.loc(), op, tiles[0], out);
                          });
     kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
     return success();

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AscendPrec/Dialect/Ascend/IR/OpTypes.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/NodeLocation.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/PlanWithPolicy.h"
@@ -60,19 +61,11 @@ bool inConvWhiteList(StringRef opType) {
 bool isElementwise(Operation *op) {
   if (op->getNumResults() != 1 || !isa<FloatType>(getElementTypeOrSelf(op->getResult(0))))
     return false;
-  // The op types whose TBE kernels are elementwise (the vector lowering's
+  // The op types whose kernels are elementwise (the vector lowering's
   // table): a same-typed unary op such as SoftmaxV2 or LRN reduces across
   // elements and is not one.
-  static const llvm::StringSet<> kElementwise = {
-      "Add",      "Sub",      "Mul",      "RealDiv",   "Maximum",    "Minimum",  "Pow",
-      "Mod",      "FloorMod", "Neg",      "Abs",       "Sqrt",       "Rsqrt",    "Exp",
-      "Log",      "Erf",      "Relu",     "Gelu",      "Sigmoid",    "Tanh",     "LeakyRelu",
-      "HardSigmoid", "Reciprocal", "Ceil", "Floor",    "Round",      "Sign",     "Sin",
-      "Cos",      "Softplus", "Softsign", "Elu",       "Tan",        "Asin",     "Acos",
-      "Atan",     "Sinh",     "Cosh",     "Asinh",     "Acosh",      "Atanh",    "HardSwish",
-      "Selu",     "ThresholdedRelu", "PRelu"};
   auto ascendOp = dyn_cast<AscendOpInterface>(op);
-  if (!ascendOp || !kElementwise.contains(ascendOp.getOpType()))
+  if (!ascendOp || !elementwiseKindOfOpType(ascendOp.getOpType()))
     return false;
   if (isa<PReluOp>(op))
     return true;
@@ -127,15 +120,6 @@ bool isChainableElementwise(Operation *op) {
 bool keepsShapeOf(Operation *op, Value value) {
   auto shape = cast<ShapedType>(value.getType()).getShape();
   return cast<ShapedType>(op->getResult(0).getType()).getShape() == shape;
-}
-
-/// The one user of `value` other than `besides`, when `value` has exactly
-/// two uses in two ops and one of them is `besides`.
-Operation *otherUser(Value value, Operation *besides) {
-  SmallVector<Operation *, 2> users(value.getUsers());
-  if (users.size() != 2 || users[0] == users[1])
-    return nullptr;
-  return users[0] == besides ? users[1] : users[1] == besides ? users[0] : nullptr;
 }
 
 class BufferFusionDriver {
@@ -198,9 +182,10 @@ private:
     SmallVector<Operation *, 2> users(x.getUsers());
     if (users.size() != 2)
       return {};
-    Operation *add = isa<AddOp>(users[0]) ? users[0] : users[1];
-    Operation *mul = otherUser(x, add);
-    if (!isa<AddOp>(add) || !isa_and_nonnull<MulOp>(mul))
+    if (isa<MulOp>(users[0]))
+      std::swap(users[0], users[1]);
+    Operation *add = users[0], *mul = users[1];
+    if (!isa<AddOp>(add) || !isa<MulOp>(mul))
       return {};
     auto clip = dyn_cast_or_null<ClipByValueOp>(soleUser(add->getResult(0)));
     if (!clip || clip->getOperand(0) != add->getResult(0) || soleUser(clip.getResult()) != mul)
@@ -284,15 +269,11 @@ private:
     for (AscendOpInterface op : chain) {
       op->setAttr(kBufferGroupAttr, groupName);
       op->setAttr(kBufferPassAttr, b.getStringAttr(kEltwisePass));
-      PrecisionAttr own = op.getPrecisionDecision();
-      auto step = [&](const std::string &dtype) {
-        return "UB vector, computes in " + dtype + " as it would alone (" + own.getRule().str() +
-               ")";
-      };
-      op->setAttr(kBufferStepAttr, b.getStringAttr(step(dtypeNameOf(own.getCompute()))));
+      op->setAttr(kBufferStepAttr,
+                  b.getStringAttr(computesAlone(op, "UB vector", /*forReport=*/true)));
       explainOp(op, kEltwisePass,
                 op.getNodeName().str() + " runs in " + head.getNodeName().str() +
-                    "'s kernel: " + step(typeName(own.getCompute())) +
+                    "'s kernel: " + computesAlone(op, "UB vector", /*forReport=*/false) +
                     "; only the chain's last value goes to GM");
     }
   }
@@ -328,17 +309,23 @@ private:
     bool inFixpipe = fixpipe;
     for (AscendOpInterface op : chain) {
       inFixpipe = inFixpipe && isa<ReluOp, LeakyReluOp, PReluOp>(op.getOperation());
-      PrecisionAttr own = op.getPrecisionDecision();
-      auto step = [&](const std::string &dtype) {
-        return (inFixpipe ? "FixPipe pre_activation" : "UB vector") +
-               std::string(", computes in ") + dtype + " as it would alone (" +
-               own.getRule().str() + ")";
-      };
-      op->setAttr(kBufferStepAttr, b.getStringAttr(step(dtypeNameOf(own.getCompute()))));
+      StringRef unit = inFixpipe ? "FixPipe pre_activation" : "UB vector";
+      op->setAttr(kBufferStepAttr, b.getStringAttr(computesAlone(op, unit, /*forReport=*/true)));
       explainOp(op, pass, op.getNodeName().str() + " runs in " + cube.getNodeName().str() +
-                              "'s kernel: " + step(typeName(own.getCompute())) + ", on the " +
-                              typeName(out) + " value");
+                              "'s kernel: " + computesAlone(op, unit, /*forReport=*/false) +
+                              ", on the " + typeName(out) + " value");
     }
+  }
+
+  /// FU-4's step of a group member that computes as it would alone: on
+  /// `unit`, in its own compute dtype, by its rule (CANN's dtype names for
+  /// the report, MLIR's for the remarks).
+  static std::string computesAlone(AscendOpInterface op, StringRef unit, bool forReport) {
+    PrecisionAttr own = op.getPrecisionDecision();
+    Type compute = own.getCompute();
+    return unit.str() + ", computes in " +
+           (forReport ? dtypeNameOf(compute) : typeName(compute)) + " as it would alone (" +
+           own.getRule().str() + ")";
   }
 
   static std::string typeName(Type type) {

@@ -12,6 +12,8 @@
 #include "AscendPrec/Dialect/Ascend/IR/AscendDialect.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace ascendprec::ascend {
 
 /// Cube (matrix unit) for the MatMul, Conv, GEMM and Deconvolution families,
@@ -21,6 +23,11 @@ ComputeUnit classifyOpType(llvm::StringRef opType);
 /// True when `opType` is spelled by a dedicated `ascend` op
 /// (`Conv2D` -> `ascend.Conv2D`), so `ascend.generic` must not use it.
 bool hasDedicatedOp(MLIRContext *context, llvm::StringRef opType);
+
+/// The vector unit's instruction family of an elementwise op type (`Add`
+/// -> `add`, `ClipByValue` -> `clip`), if the op type is elementwise: the
+/// kernel lowering's table, and what UB fusion counts as elementwise.
+std::optional<llvm::StringRef> elementwiseKindOfOpType(llvm::StringRef opType);
 
 /// True for a plausible Ascend IR op type: starts with a letter, then
 /// letters, digits or `_`.
