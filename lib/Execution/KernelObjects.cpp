@@ -159,15 +159,6 @@ private:
       return;
     }
     llvm::orc::JITDylib &runtime = (*created)->getMainJITDylib();
-    // Before the process's libm is searched.
-    llvm::orc::SymbolMap replacements;
-    for (const auto &[name, address] : ascendprec::runtime::libmReplacements())
-      replacements[(*created)->mangleAndIntern(name)] = {
-          llvm::orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
-    if (llvm::Error error = runtime.define(llvm::orc::absoluteSymbols(replacements))) {
-      llvm::consumeError(std::move(error));
-      return;
-    }
     auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         (*created)->getDataLayout().getGlobalPrefix());
     if (!process) {

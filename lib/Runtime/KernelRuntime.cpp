@@ -57,10 +57,3 @@ const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::kernelRu
   };
   return symbols;
 }
-
-const std::vector<std::pair<std::string, void *>> &ascendprec::runtime::libmReplacements() {
-  static const std::vector<std::pair<std::string, void *>> symbols = {
-      {"tanhf", reinterpret_cast<void *>(&ascendprec_rt_tanh_f32)},
-  };
-  return symbols;
-}

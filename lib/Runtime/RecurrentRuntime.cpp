@@ -17,6 +17,7 @@
 
 #include "CubeTile.h"
 #include "RuntimeBuffers.h"
+#include "Transcendentals.h"
 #include "Transpose.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
@@ -30,10 +31,6 @@
 
 using namespace ascendprec::runtime;
 using namespace ascendprec::runtime::detail;
-
-// The vector unit's fp32 tanh, as compiled kernels call it
-// (Transcendentals.cpp).
-extern "C" float ascendprec_rt_tanh_f32(float x);
 
 namespace {
 
@@ -58,7 +55,12 @@ struct Layer {
   double round(double value) const { return roundToAccumulator(value, data, overflow); }
   /// To fp32 (the cube's accumulator, the vector unit's internal dtype).
   double f32(double value) const { return roundToAccumulator(value, ElementType::F32, overflow); }
-  double sigmoid(double v) const { return round(f32(1 / (1 + std::exp(-v)))); }
+  /// v is a value of the data dtype: exact as a float.
+  double sigmoid(double v) const {
+    float x = static_cast<float>(v), result;
+    sigmoidFloats(&x, &result, 1);
+    return round(result);
+  }
   /// v is a value of the data dtype (fp32 or narrower): exact as a float.
   double tanh(double v) const {
     return round(ascendprec_rt_tanh_f32(static_cast<float>(v)));
@@ -188,10 +190,8 @@ void lstmStepInFloat(const Layer &layer, const std::vector<double> &xw,
                static_cast<float>(biasSum[row]);
   roundToData(layer, pre.data(), rows);
   // i, o, f: sigmoids; the candidate: tanh.
-  for (int64_t k = 0; k < 3 * hidden; ++k)
-    gate[k] = static_cast<float>(1 / (1 + std::exp(-static_cast<double>(pre[k]))));
-  for (int64_t k = 3 * hidden; k < rows; ++k)
-    gate[k] = ascendprec_rt_tanh_f32(pre[k]);
+  sigmoidFloats(pre.data(), gate.data(), 3 * hidden);
+  tanhFloats(pre.data() + 3 * hidden, gate.data() + 3 * hidden, hidden);
   roundToData(layer, gate.data(), rows);
   const float *inputGate = gate.data(), *outputGate = inputGate + hidden;
   const float *forgetGate = outputGate + hidden, *candidate = forgetGate + hidden;
@@ -203,8 +203,7 @@ void lstmStepInFloat(const Layer &layer, const std::vector<double> &xw,
   for (int64_t j = 0; j < hidden; ++j)
     cell[j] = products[j] + products[hidden + j];
   roundToData(layer, cell.data(), hidden);
-  for (int64_t j = 0; j < hidden; ++j)
-    products[j] = ascendprec_rt_tanh_f32(cell[j]);
+  tanhFloats(cell.data(), products.data(), hidden);
   roundToData(layer, products.data(), hidden);
   for (int64_t j = 0; j < hidden; ++j)
     products[j] *= outputGate[j];

@@ -1,11 +1,11 @@
-//===- Transcendentals.cpp - fp32 functions the vector codegen calls ------===//
+//===- Transcendentals.cpp - fp32 tanh and sigmoid for the runtime --------===//
 //
 // glibc's tanhf (Debian 12, glibc 2.36) is the old expm1f-based code: 17 ns
 // a call on the bench machine and up to 2.1 ulp off (not correctly rounded
 // for one float in 18). The vector unit's tanh is modelled as correctly
-// rounded (docs/numerics.md), and a transformer's Gelu spends most of its
-// time in it, so fp32 tanh is computed here in double from glibc's exp,
-// which is fast and accurate to 1 ulp of double:
+// rounded (docs/numerics.md), so fp32 tanh is computed in double from
+// DoubleExp.h's exp, which is accurate to about 1 ulp of double
+// (doubleexp::tanhFloat; the JIT's vector code emits the same steps):
 //
 //   |x| < 2^-12:  tanh(x) = x (1 - x^2/3 + ...) is within x^2/3 < 2^-24/3
 //                 of x relative, under half the spacing of floats below
@@ -22,21 +22,82 @@
 //
 // NaN stays NaN, +-inf gives +-1, -0 gives -0. unittests/Runtime/
 // TranscendentalsTest.cpp checks the result against long double tanhl.
-// Compiled kernels reach it by libm's name, tanhf (KernelRuntime.h:
-// libmReplacements).
+// Each function is compiled for the host's widest vector level, where the
+// exp's fused multiply-adds are instructions rather than libm calls.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Transcendentals.h"
 #include "RuntimeBuffers.h"
+#include "VectorLevel.h"
 
-#include <cmath>
+#include "AscendPrec/Runtime/DoubleExp.h"
+
+using namespace ascendprec::runtime;
+using namespace ascendprec::runtime::detail;
+
+namespace {
+
+template <typename Function>
+inline __attribute__((always_inline)) void applyEach(const float *in, float *out, int64_t count,
+                                                     Function function) {
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = function(in[i]);
+}
+
+inline __attribute__((always_inline)) void tanhEach(const float *in, float *out, int64_t count) {
+  applyEach(in, out, count, doubleexp::tanhFloat);
+}
+
+inline __attribute__((always_inline)) void sigmoidEach(const float *in, float *out,
+                                                       int64_t count) {
+  applyEach(in, out, count, doubleexp::sigmoidFloat);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2,fma"))) void tanhEachFma(const float *in, float *out, int64_t n) {
+  tanhEach(in, out, n);
+}
+__attribute__((target("avx512f,avx512bw,fma"))) void tanhEachAvx512(const float *in, float *out,
+                                                                    int64_t n) {
+  tanhEach(in, out, n);
+}
+__attribute__((target("avx2,fma"))) void sigmoidEachFma(const float *in, float *out,
+                                                        int64_t n) {
+  sigmoidEach(in, out, n);
+}
+__attribute__((target("avx512f,avx512bw,fma"))) void
+sigmoidEachAvx512(const float *in, float *out, int64_t n) {
+  sigmoidEach(in, out, n);
+}
+#endif
+
+} // namespace
+
+void ascendprec::runtime::detail::tanhFloats(const float *in, float *out, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma: return tanhEachAvx512(in, out, count);
+  case VectorLevel::Avx2Fma: return tanhEachFma(in, out, count);
+  case VectorLevel::Plain: break;
+  }
+#endif
+  tanhEach(in, out, count);
+}
+
+void ascendprec::runtime::detail::sigmoidFloats(const float *in, float *out, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  switch (vectorLevel()) {
+  case VectorLevel::Avx512Fma: return sigmoidEachAvx512(in, out, count);
+  case VectorLevel::Avx2Fma: return sigmoidEachFma(in, out, count);
+  case VectorLevel::Plain: break;
+  }
+#endif
+  sigmoidEach(in, out, count);
+}
 
 extern "C" float ascendprec_rt_tanh_f32(float x) {
-  double magnitude = std::fabs(static_cast<double>(x));
-  if (!(magnitude >= 0x1p-12)) // also NaN
-    return x;
-  if (magnitude > 9.1)
-    return std::copysign(1.0f, x);
-  double e = std::exp(2 * magnitude);
-  return std::copysign(static_cast<float>((e - 1) / (e + 1)), x);
+  float result;
+  tanhFloats(&x, &result, 1);
+  return result;
 }

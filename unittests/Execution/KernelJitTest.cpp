@@ -10,6 +10,7 @@
 
 #include "AscendPrec/Execution/KernelJit.h"
 #include "AscendPrec/InitAll.h"
+#include "AscendPrec/Runtime/DoubleExp.h"
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -22,6 +23,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <random>
 
 using namespace mlir;
@@ -373,9 +376,9 @@ TEST_F(KernelJitTest, TranscendentalsStayWithinTheirBoundOnEveryHalfInput) {
 }
 
 TEST_F(KernelJitTest, Fp32TanhIsTheRuntimesCorrectlyRoundedOne) {
-  // Compiled kernels call libm's tanhf, bound to the runtime's
-  // (KernelRuntime.h: libmReplacements): on inputs where glibc's tanhf is
-  // not correctly rounded, the kernel's result still is.
+  // Compiled kernels compute fp32 tanh in double (DoubleExp.h), not with
+  // glibc's tanhf: on inputs where glibc's tanhf is not correctly rounded,
+  // the kernel's result still is.
   int64_t count = 16 * kTile;
   HostTensor x(ElementType::F32, {count}), y(ElementType::F32, {count});
   int64_t glibcMisses = 0;
@@ -398,6 +401,77 @@ TEST_F(KernelJitTest, Fp32TanhIsTheRuntimesCorrectlyRoundedOne) {
     ASSERT_EQ(static_cast<float>(y.get(i)),
               static_cast<float>(tanhl(static_cast<long double>(input))))
         << "tanh(" << input << ")";
+  }
+}
+
+/// fp32 inputs where exp, tanh and sigmoid change behaviour: special
+/// values, the clamps, the results that are subnormal or overflow, then a
+/// sweep through [-110, 95] and seeded random bit patterns.
+std::vector<float> transcendentalInputs(int64_t count) {
+  std::vector<float> values = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN,
+                               1e-30f, -1e-30f, 0x1p-12f, -0x1p-12f, 9.1f, -9.1f,
+                               -104.0f, -103.97f, -103.3f, -100.0f, -87.5f, -87.33f,
+                               88.72f, 88.73f, 89.0f, 709.0f, -745.0f, -10000.0f,
+                               1e30f, -1e30f, std::numeric_limits<float>::denorm_min()};
+  uint32_t payloadBits = 0x7FC12345u;
+  float payload;
+  std::memcpy(&payload, &payloadBits, 4);
+  values.push_back(payload);
+  for (int64_t i = 0; static_cast<int64_t>(values.size()) < count / 2; ++i)
+    values.push_back(-110.0f + 205.0f * static_cast<float>(i) / static_cast<float>(count / 2));
+  std::mt19937 random(7);
+  while (static_cast<int64_t>(values.size()) < count) {
+    uint32_t bits = random();
+    float value;
+    std::memcpy(&value, &bits, 4);
+    values.push_back(value);
+  }
+  return values;
+}
+
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+TEST_F(KernelJitTest, Fp32ExpTanhSigmoidAreTheHostsDoubleExpStepsBitForBit) {
+  // The vector codegen emits DoubleExp.h's steps inline (so that LLVM
+  // vectorizes the loop); the runtime (LSTM gates) calls the same steps
+  // compiled by the host compiler: the two must agree on every bit,
+  // NaN payloads included.
+  int64_t count = 16 * kTile;
+  std::vector<float> inputs = transcendentalInputs(count);
+  HostTensor x(ElementType::F32, {count});
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(x.data() + 4 * i, &inputs[i], 4);
+  namespace de = runtime::doubleexp;
+  struct Case {
+    const char *kind;
+    std::function<float(float)> host;
+  } cases[] = {
+      {"exp", de::expFloat},
+      {"tanh", de::tanhFloat},
+      // Each step rounded to fp32: e = exp(-x), d = 1 + e, 1 / d.
+      {"sigmoid", [](float v) { return 1.0f / (1.0f + de::expFloat(-v)); }},
+  };
+  for (const Case &c : cases) {
+    auto jit = compile("Ascend910B3", count, {"f32"}, "f32",
+                       llvm::formatv("akernel.vop \"{0}\" %in0 -> %out {{compute = f32} : "
+                                     "memref<{1}xf32, #akernel.space<ub>> -> memref<{1}xf32, "
+                                     "#akernel.space<ub>>",
+                                     c.kind, kTile));
+    ASSERT_TRUE(jit);
+    HostTensor y(ElementType::F32, {count});
+    run(*jit, {&x, &y});
+    for (int64_t i = 0; i < count; ++i) {
+      float got;
+      std::memcpy(&got, y.data() + 4 * i, 4);
+      float want = c.host(inputs[i]);
+      ASSERT_EQ(floatBits(got), floatBits(want))
+          << c.kind << "(" << inputs[i] << " = 0x" << llvm::utohexstr(floatBits(inputs[i]))
+          << "): " << got << ", not " << want;
+    }
   }
 }
 

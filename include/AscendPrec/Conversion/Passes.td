@@ -66,7 +66,9 @@ def ConvertKernelToStandard : Pass<"prec-convert-kernel-to-std", "::mlir::Module
     (`vop`, `vcast`) is generated inline in `arith`/`math`, computing in the
     op's dtype and rounding wherever the device rounds: a 16-bit compute
     dtype computes each step in f32 and rounds the step's result to it
-    (exact for + - * / and sqrt, docs/numerics.md). Loads, stores, copies,
+    (exact for + - * / and sqrt, docs/numerics.md); fp32 exp and tanh are
+    inline double-precision code (`llvm.intr.fma` steps, DoubleExp.h) that
+    LLVM vectorizes, other transcendentals call libm. Loads, stores, copies,
     the fixpipe, `mmad`, reductions and pooling call the kernel runtime
     (`ascendprec_rt_*`, lib/Runtime/KernelRuntime.cpp) with unranked
     memrefs. `overflow` picks the SoC's overflow behaviour (`soc`: Atlas
@@ -82,7 +84,7 @@ def ConvertKernelToStandard : Pass<"prec-convert-kernel-to-std", "::mlir::Module
   ];
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // ASCENDPREC_CONVERSION_PASSES_TD

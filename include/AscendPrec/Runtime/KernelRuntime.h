@@ -70,13 +70,6 @@ unsigned hostThreads();
 /// `<symbol>__<suffix>`; every such declaration binds to `<symbol>`.
 const std::vector<std::pair<std::string, void *>> &kernelRuntimeSymbols();
 
-/// libm functions whose glibc versions are replaced in compiled kernels,
-/// by C symbol: `tanhf` (glibc's is up to 2.1 ulp off; the runtime's is
-/// correctly rounded on every input tested, lib/Runtime/Transcendentals.cpp).
-/// The codegen keeps calling them by their libm names, so LLVM still
-/// optimizes the loops around them as it does around libm calls.
-const std::vector<std::pair<std::string, void *>> &libmReplacements();
-
 } // namespace ascendprec::runtime
 
 #endif // ASCENDPREC_RUNTIME_KERNELRUNTIME_H

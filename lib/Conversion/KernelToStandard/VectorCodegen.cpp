@@ -15,15 +15,18 @@
 
 #include "Codegen.h"
 
+#include "AscendPrec/Runtime/DoubleExp.h"
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace ascendprec;
@@ -153,6 +156,79 @@ private:
   Value cmp(arith::CmpFPredicate p, Value a, Value c) { return arith::CmpFOp::create(b, loc, p, a, c); }
   Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
   template <typename MathOp> Value fn(Value a) { return round(MathOp::create(b, loc, a)); }
+
+  /// exp and tanh (of the f32 representation: the vector unit computes in
+  /// no wider float) are DoubleExp.h's steps, inline, so that LLVM
+  /// vectorizes the element loop (a libm call per element kept it scalar).
+  Value exp(Value a) { return round(expInDouble(a)); }
+  Value tanh(Value a) { return round(tanhInDouble(a)); }
+  Value f64(double value) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), llvm::APFloat(value));
+  }
+  Value i64(int64_t value) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value); }
+  /// a * c + d with one rounding: an LLVM intrinsic, since math.fma would
+  /// become a call of libm's fma (MathToLibm), which keeps a loop scalar.
+  Value fma(Value a, Value c, Value d) { return LLVM::FMAOp::create(b, loc, a, c, d); }
+  /// 2^e for an i64 e in [-1022, 1023], as a double.
+  Value powerOfTwo(Value e) {
+    Value biased = arith::AddIOp::create(b, loc, e, i64(1023));
+    Value bits = arith::ShLIOp::create(b, loc, biased, i64(52));
+    return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
+  }
+  /// exp of an f32 value in double, rounded once to f32
+  /// (doubleexp::expFloat, step for step).
+  Value expInDouble(Value x) {
+    namespace de = runtime::doubleexp;
+    Value wide = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
+    Value c = clamped(wide, de::kLowestForFloat, de::kHighestForFloat);
+    return arith::TruncFOp::create(b, loc, repr, expOfClamped(c));
+  }
+  /// doubleexp::clamped: ordered comparisons are false for NaN, which
+  /// passes through.
+  Value clamped(Value wide, double lowest, double highest) {
+    Value low = f64(lowest), high = f64(highest);
+    Value c = select(cmp(arith::CmpFPredicate::OLT, wide, low), low, wide);
+    return select(cmp(arith::CmpFPredicate::OGT, c, high), high, c);
+  }
+  /// doubleexp::expOfClamped, step for step.
+  Value expOfClamped(Value c) {
+    namespace de = runtime::doubleexp;
+    Value scaled = arith::MulFOp::create(b, loc, c, f64(de::kInverseLn2));
+    Value shifted = arith::AddFOp::create(b, loc, scaled, f64(de::kShifter));
+    Value k = arith::SubFOp::create(b, loc, shifted, f64(de::kShifter));
+    Value negK = arith::NegFOp::create(b, loc, k);
+    Value r = fma(negK, f64(de::kLn2High), c);
+    r = fma(negK, f64(de::kLn2Low), r);
+    Value p = f64(de::kCoefficients[de::kDegree]);
+    for (int i = de::kDegree - 1; i >= 0; --i)
+      p = fma(p, r, f64(de::kCoefficients[i]));
+    uint64_t shifterBits;
+    std::memcpy(&shifterBits, &de::kShifter, sizeof shifterBits);
+    Value shiftedBits = arith::BitcastOp::create(b, loc, b.getI64Type(), shifted);
+    Value n = arith::SubIOp::create(b, loc, shiftedBits, i64(static_cast<int64_t>(shifterBits)));
+    Value half = arith::ShRSIOp::create(b, loc, n, i64(1));
+    Value rest = arith::SubIOp::create(b, loc, n, half);
+    Value once = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
+    Value result = arith::MulFOp::create(b, loc, once, powerOfTwo(rest));
+    return select(cmp(arith::CmpFPredicate::UNO, c, c), c, result);
+  }
+  /// tanh of an f32 value (doubleexp::tanhFloat, step for step).
+  Value tanhInDouble(Value x) {
+    Value wide = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
+    Value zero = f64(0.0);
+    Value negative = cmp(arith::CmpFPredicate::OLT, wide, zero);
+    Value magnitude = select(negative, arith::NegFOp::create(b, loc, wide), wide);
+    Value twice = arith::MulFOp::create(b, loc, f64(2.0), magnitude);
+    namespace de = runtime::doubleexp;
+    Value e = expOfClamped(clamped(twice, de::kLowest, de::kHighest));
+    Value ratio = arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, e, f64(1.0)),
+                                        arith::AddFOp::create(b, loc, e, f64(1.0)));
+    Value t = arith::TruncFOp::create(b, loc, repr, ratio);
+    Value one = arith::ConstantFloatOp::create(b, loc, b.getF32Type(), llvm::APFloat(1.0f));
+    Value result = select(cmp(arith::CmpFPredicate::OGT, magnitude, f64(9.1)), one, t);
+    result = select(negative, arith::NegFOp::create(b, loc, result), result);
+    return select(cmp(arith::CmpFPredicate::OGE, magnitude, f64(0x1p-12)), result, x);
+  }
   FailureOr<Value> floatKind(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
     auto param = [&](size_t i, double fallback) {
       return constant(i < params.size() ? params[i] : fallback);
@@ -162,12 +238,12 @@ private:
     if (kind == "abs") return Value(math::AbsFOp::create(b, loc, x[0]));
     if (kind == "neg") return Value(arith::NegFOp::create(b, loc, x[0]));
     if (kind == "relu") return maxf(x[0], zero);
-    if (kind == "exp") return fn<math::ExpOp>(x[0]);
+    if (kind == "exp") return exp(x[0]);
     if (kind == "log") return fn<math::LogOp>(x[0]);
     if (kind == "sqrt") return fn<math::SqrtOp>(x[0]);
     if (kind == "rsqrt") return div(one, fn<math::SqrtOp>(x[0]));
     if (kind == "reciprocal") return div(one, x[0]);
-    if (kind == "tanh") return fn<math::TanhOp>(x[0]);
+    if (kind == "tanh") return tanh(x[0]);
     if (kind == "erf") return fn<math::ErfOp>(x[0]);
     if (kind == "sin") return fn<math::SinOp>(x[0]);
     if (kind == "cos") return fn<math::CosOp>(x[0]);
@@ -185,14 +261,14 @@ private:
     if (kind == "round") return Value(math::RoundEvenOp::create(b, loc, x[0]));
     if (kind == "sigmoid") {
       // 1 / (1 + exp(-x)), each step rounded.
-      Value e = fn<math::ExpOp>(arith::NegFOp::create(b, loc, x[0]));
+      Value e = exp(arith::NegFOp::create(b, loc, x[0]));
       return div(one, add(one, e));
     }
     if (kind == "gelu") {
       // Ascend's Gelu: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
       Value cube = mul(mul(x[0], x[0]), x[0]);
       Value inner = add(x[0], mul(constant(0.044715), cube));
-      Value t = fn<math::TanhOp>(mul(constant(0.7978845608028654), inner));
+      Value t = tanh(mul(constant(0.7978845608028654), inner));
       return mul(mul(constant(0.5), x[0]), add(one, t));
     }
     if (kind == "leaky_relu")
@@ -209,11 +285,11 @@ private:
       Value shifted = minf(maxf(add(x[0], constant(3.0)), zero), constant(6.0));
       return mul(x[0], mul(shifted, constant(1.0 / 6.0)));
     }
-    if (kind == "softplus") return fn<math::LogOp>(add(one, fn<math::ExpOp>(x[0])));
+    if (kind == "softplus") return fn<math::LogOp>(add(one, exp(x[0])));
     if (kind == "softsign") return div(x[0], add(one, math::AbsFOp::create(b, loc, x[0])));
     if (kind == "elu" || kind == "selu") {
       double alpha = kind == "elu" ? (params.empty() ? 1.0 : params[0]) : 1.6732632423543772;
-      Value negative = mul(constant(alpha), sub(fn<math::ExpOp>(x[0]), one));
+      Value negative = mul(constant(alpha), sub(exp(x[0]), one));
       Value result = select(cmp(arith::CmpFPredicate::OGT, x[0], zero), x[0], negative);
       return kind == "elu" ? result : mul(constant(1.0507009873554805), result);
     }

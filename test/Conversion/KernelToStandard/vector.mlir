@@ -3,7 +3,10 @@
 // computes each step in f32 and rounds it back (truncf/extf) before the
 // next; an f32 compute dtype (high_precision, IM-7) rounds once at the end;
 // Ascend910 saturates (Inf -> max, NaN -> 0) and Ascend910B3 does not;
-// `reference` widens f16 to f32. Loads and stores call the runtime.
+// `reference` widens f16 to f32. Loads and stores call the runtime. An
+// f32 exp or tanh is DoubleExp.h's double-precision steps inline (fused
+// multiply-adds as llvm.intr.fma, never a libm call, which would keep the
+// loop scalar).
 // RUN: prec-opt %s --prec-convert-kernel-to-std | FileCheck %s
 // RUN: prec-opt %s --prec-convert-kernel-to-std="overflow=ieee" | FileCheck %s --check-prefix=IEEE
 // RUN: prec-opt %s --prec-convert-kernel-to-std="reference=true" | FileCheck %s --check-prefix=REF
@@ -27,9 +30,12 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
   // 1 / (1 + exp(-x)), three steps, each rounded to fp16.
   // CHECK: scf.if
   // CHECK: %[[X:.*]] = arith.extf %{{.*}} : f16 to f32
-  // CHECK: arith.negf %[[X]]
-  // CHECK: math.exp
-  // CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
+  // CHECK: %[[NEG:.*]] = arith.negf %[[X]]
+  // CHECK-NOT: math.exp
+  // CHECK: arith.extf %[[NEG]] : f32 to f64
+  // CHECK-COUNT-15: llvm.intr.fma
+  // CHECK: %[[E:.*]] = arith.truncf %{{.*}} : f64 to f32
+  // CHECK-NEXT: arith.truncf %[[E]] : f32 to f16
   // CHECK-NEXT: arith.extf
   // Ascend910 saturates after every rounding.
   // CHECK: arith.cmpf oeq, %{{.*}}, %{{.*}} : f32
@@ -40,7 +46,7 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
   // A tile past GM's edge is copied in and out by the runtime.
   // CHECK: } else {
   // CHECK: call @ascendprec_rt_load__mf16_mf16_mi64_mi64_i32_i32
-  // CHECK: math.exp
+  // CHECK: llvm.intr.fma
   // CHECK: call @ascendprec_rt_store__mf16_mf16_mi64_i32_i32_i32_i32
   // CHECK-NOT: memref.dealloc
   // CHECK: return
@@ -49,7 +55,7 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
   // IEEE: return
   // REF-LABEL: func.func @sigmoid_fp16(
   // REF-SAME: memref<256xf32>, %{{.*}}: memref<256xf32>
-  // REF-NOT: arith.truncf
+  // REF-NOT: arith.truncf {{.*}} to f16
   // REF: return
   akernel.kernel @sigmoid_fp16 attributes {block_dim = 2 : i64, engine = #akernel.engine<vector>, nodes = ["s"]} {
   ^bb0(%x: memref<256xf16, #akernel.space<gm>>, %y: memref<256xf16, #akernel.space<gm>>):
@@ -71,7 +77,7 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
   // IEEE-LABEL: func.func @exp_precise(
   // IEEE: arith.extf %{{.*}} : f16 to f32
   // IEEE-NOT: arith.truncf
-  // IEEE: math.exp %{{.*}} : f32
+  // IEEE: arith.truncf %{{.*}} : f64 to f32
   // IEEE-NEXT: arith.truncf %{{.*}} : f32 to f16
   // IEEE-NEXT: memref.store
   akernel.kernel @exp_precise attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["e"]} {
@@ -82,6 +88,26 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
     akernel.load %x[%c0] -> %in : memref<128xf16, #akernel.space<gm>> -> memref<128xf16, #akernel.space<ub>>
     akernel.vop "exp" %in -> %out {compute = f32} : memref<128xf16, #akernel.space<ub>> -> memref<128xf16, #akernel.space<ub>>
     akernel.store %out -> %y[%c0] : memref<128xf16, #akernel.space<ub>> -> memref<128xf16, #akernel.space<gm>>
+  }
+
+  // fp32 tanh: exp(2|x|) in double, (e - 1) / (e + 1), the +-1 and x
+  // branches chosen by selects (no call, so the loop vectorizes).
+  // CHECK-LABEL: func.func @tanh_fp32(
+  // CHECK-NOT: call @tanhf
+  // CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+  // CHECK: llvm.intr.fma
+  // CHECK: arith.divf %{{.*}}, %{{.*}} : f64
+  // CHECK: arith.select
+  // CHECK-NOT: math.tanh
+  // CHECK: return
+  akernel.kernel @tanh_fp32 attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["t"]} {
+  ^bb0(%x: memref<64xf32, #akernel.space<gm>>, %y: memref<64xf32, #akernel.space<gm>>):
+    %in = akernel.alloc : memref<64xf32, #akernel.space<ub>>
+    %out = akernel.alloc : memref<64xf32, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    akernel.load %x[%c0] -> %in : memref<64xf32, #akernel.space<gm>> -> memref<64xf32, #akernel.space<ub>>
+    akernel.vop "tanh" %in -> %out {compute = f32} : memref<64xf32, #akernel.space<ub>> -> memref<64xf32, #akernel.space<ub>>
+    akernel.store %out -> %y[%c0] : memref<64xf32, #akernel.space<ub>> -> memref<64xf32, #akernel.space<gm>>
   }
 
   // A cast in a mode other than rint calls the runtime's exact rounding;
