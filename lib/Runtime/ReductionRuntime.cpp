@@ -117,6 +117,36 @@ void poolRowsOnFloats(const Buffer &input, const Buffer &output, const PoolGeome
 
 } // namespace
 
+namespace {
+
+/// A reduction's max and min steps: NaN wins from either side (the left
+/// one's when both are), and of two equal values (+0 and -0) the right one.
+inline float reduceMax(float a, float b) { return (a != a || a > b) ? a : b; }
+inline float reduceMin(float a, float b) { return (a != a || a < b) ? a : b; }
+
+/// values[0] combined with the rest: in `tree` order (the two halves of
+/// the row pairwise until one value is left, as a tree of vector ops halves
+/// it each step), else in index order. Overwrites `values`.
+template <typename Combine>
+float reduceFloats(std::vector<float> &values, bool tree, Combine combine) {
+  size_t count = values.size();
+  if (tree) {
+    while (count > 1) {
+      size_t half = (count + 1) / 2;
+      for (size_t i = 0; i + half < count; ++i)
+        values[i] = combine(values[i], values[i + half]);
+      count = half;
+    }
+    return values[0];
+  }
+  float total = values[0];
+  for (size_t i = 1; i < count; ++i)
+    total = combine(total, values[i]);
+  return total;
+}
+
+} // namespace
+
 extern "C" {
 
 void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *outDesc,
@@ -153,8 +183,11 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   for (int64_t dim : reducedShape)
     run *= dim;
   // fp32 sums (the common case) add in float arithmetic: the same roundings.
+  // A max or min of floats in fp32 compares floats: widening them is exact
+  // and nothing rounds.
   bool floatSum = acc == ElementType::F32 && overflowMode == Overflow::IEEE &&
-                  (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean);
+                  (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean ||
+                   reduceKind == ReduceKind::Max || reduceKind == ReduceKind::Min);
   bool floatInput = in == ElementType::F32 || in == ElementType::F16 || in == ElementType::BF16;
   thread_local std::vector<float> sums;
   forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
@@ -201,20 +234,10 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
     } else if (floatSum && (inSums || !values.empty())) {
       if (!inSums)
         sums.assign(values.begin(), values.end());
-      size_t count = sums.size();
-      if (tree) {
-        while (count > 1) {
-          size_t half = (count + 1) / 2;
-          for (size_t i = 0; i + half < count; ++i)
-            sums[i] += sums[i + half];
-          count = half;
-        }
-        result = sums[0];
-      } else {
-        float total = sums[0];
-        for (size_t i = 1; i < count; ++i)
-          total += sums[i];
-        result = total;
+      switch (reduceKind) {
+      case ReduceKind::Max: result = reduceFloats(sums, tree, reduceMax); break;
+      case ReduceKind::Min: result = reduceFloats(sums, tree, reduceMin); break;
+      default: result = reduceFloats(sums, tree, [](float a, float b) { return a + b; });
       }
     } else if (values.empty()) {
       result = reduceKind == ReduceKind::Prod ? 1.0

@@ -112,6 +112,39 @@ protected:
     kernel->runBlock(descriptors, 0);
   }
 
+  /// A kernel @k reducing the rows of a [rows, cols] tile of `inType` into
+  /// [rows, 1] of `outType` with vreduce `kind`.
+  std::shared_ptr<KernelJit> compileReduction(const char *kind, const char *inType,
+                                              const char *outType, const char *acc,
+                                              const char *order, int64_t rows, int64_t cols) {
+    std::string text = llvm::formatv(
+        "module attributes {{akernel.target = {0}} {{\n"
+        "  akernel.kernel @k attributes {{block_dim = 1 : i64, engine = #akernel.engine<vector>, "
+        "nodes = [\"k\"]} {{\n"
+        "  ^bb0(%x: memref<{5}x{6}x{3}, #akernel.space<gm>>, %y: memref<{5}x1x{4}, "
+        "#akernel.space<gm>>):\n"
+        "    %in = akernel.alloc : memref<{5}x{6}x{3}, #akernel.space<ub>>\n"
+        "    %out = akernel.alloc : memref<{5}x1x{4}, #akernel.space<ub>>\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    akernel.load %x[%c0, %c0] -> %in : memref<{5}x{6}x{3}, #akernel.space<gm>> -> "
+        "memref<{5}x{6}x{3}, #akernel.space<ub>>\n"
+        "    akernel.vreduce \"{1}\" %in -> %out {{acc = {7}, axes = array<i64: 1>, "
+        "order = #akernel.order<{2}>} : memref<{5}x{6}x{3}, #akernel.space<ub>> -> "
+        "memref<{5}x1x{4}, #akernel.space<ub>>\n"
+        "    akernel.store %out -> %y[%c0, %c0] : memref<{5}x1x{4}, #akernel.space<ub>> -> "
+        "memref<{5}x1x{4}, #akernel.space<gm>>\n"
+        "  }\n"
+        "}\n",
+        llvm::formatv(kTarget, "Ascend910B3").str(), kind, order, inType, outType, rows, cols,
+        acc);
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module) << text;
+    std::string error;
+    std::shared_ptr<KernelJit> jit = module ? KernelJit::compile(*module, {}, error) : nullptr;
+    EXPECT_TRUE(jit) << error;
+    return jit;
+  }
+
   MLIRContext context;
 };
 
@@ -533,31 +566,7 @@ TEST_F(KernelJitTest, ArgReductionsTakeTheFirstExtremeAndTheFirstNaN) {
   // indices: ties keep the first index (-0 and +0 tie), a NaN is the
   // extreme (the first one wins, as NumPy), whatever the order.
   auto kernel = [&](const char *kind, const char *order) {
-    std::string text = llvm::formatv(
-        "module attributes {{akernel.target = {0}} {{\n"
-        "  akernel.kernel @k attributes {{block_dim = 1 : i64, engine = #akernel.engine<vector>, "
-        "nodes = [\"k\"]} {{\n"
-        "  ^bb0(%x: memref<4x8xf16, #akernel.space<gm>>, %y: memref<4x1xi64, "
-        "#akernel.space<gm>>):\n"
-        "    %in = akernel.alloc : memref<4x8xf16, #akernel.space<ub>>\n"
-        "    %out = akernel.alloc : memref<4x1xi64, #akernel.space<ub>>\n"
-        "    %c0 = arith.constant 0 : index\n"
-        "    akernel.load %x[%c0, %c0] -> %in : memref<4x8xf16, #akernel.space<gm>> -> "
-        "memref<4x8xf16, #akernel.space<ub>>\n"
-        "    akernel.vreduce \"{1}\" %in -> %out {{acc = f16, axes = array<i64: 1>, "
-        "order = #akernel.order<{2}>} : memref<4x8xf16, #akernel.space<ub>> -> "
-        "memref<4x1xi64, #akernel.space<ub>>\n"
-        "    akernel.store %out -> %y[%c0, %c0] : memref<4x1xi64, #akernel.space<ub>> -> "
-        "memref<4x1xi64, #akernel.space<gm>>\n"
-        "  }\n"
-        "}\n",
-        llvm::formatv(kTarget, "Ascend910B3").str(), kind, order);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
-    EXPECT_TRUE(module) << text;
-    std::string error;
-    std::shared_ptr<KernelJit> jit = module ? KernelJit::compile(*module, {}, error) : nullptr;
-    EXPECT_TRUE(jit) << error;
-    return jit;
+    return compileReduction(kind, "f16", "i64", "f16", order, 4, 8);
   };
   const double rows[4][8] = {{1, 3, 3, -2, 3, 0, -2, 1},
                              {-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0},
@@ -583,6 +592,52 @@ TEST_F(KernelJitTest, ArgReductionsTakeTheFirstExtremeAndTheFirstNaN) {
       for (int64_t r = 0; r < 4; ++r)
         EXPECT_EQ(y.getInt(r), largest ? expectedMax[r] : expectedMin[r])
             << (largest ? "argmax" : "argmin") << " (" << order << ") of row " << r;
+    }
+}
+
+TEST_F(KernelJitTest, Fp32MaxAndMinReductionsFollowTheirStepRuleInEitherOrder) {
+  // A max or min step keeps the left value when it is NaN or wins, else
+  // the right one: the order decides which zero of +0 and -0 and which
+  // NaN comes out. Rows of 7 make the tree's halves uneven.
+  const float nanA = std::numeric_limits<float>::quiet_NaN(), nanB = -nanA;
+  const float rows[5][7] = {{1, 3, 3, -2, 3, 0, -2},
+                            {-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f},
+                            {0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f},
+                            {1, nanA, 5, nanB, 7, -9, 2},
+                            {-INFINITY, 2, 2, 1, INFINITY, INFINITY, -INFINITY}};
+  HostTensor x(ElementType::F32, {5, 7});
+  for (int64_t r = 0; r < 5; ++r)
+    for (int64_t c = 0; c < 7; ++c)
+      std::memcpy(x.data() + 4 * (r * 7 + c), &rows[r][c], 4);
+  for (const char *order : {"tree", "sequential"})
+    for (bool largest : {true, false}) {
+      auto step = [&](float a, float b) {
+        return (std::isnan(a) || (largest ? a > b : a < b)) ? a : b;
+      };
+      auto jit = compileReduction(largest ? "max" : "min", "f32", "f32", "f32", order, 5, 7);
+      ASSERT_TRUE(jit);
+      HostTensor y(ElementType::F32, {5, 1});
+      auto inAddress = reinterpret_cast<int64_t>(x.data());
+      auto outAddress = reinterpret_cast<int64_t>(y.data());
+      jit->lookup("k")->runBlock({{inAddress, inAddress, 0, 5, 7, 7, 1},
+                                  {outAddress, outAddress, 0, 5, 1, 1, 1}},
+                                 0);
+      for (int64_t r = 0; r < 5; ++r) {
+        std::vector<float> values(rows[r], rows[r] + 7);
+        size_t count = values.size();
+        if (std::string(order) == "tree") {
+          for (; count > 1; count = (count + 1) / 2)
+            for (size_t i = 0; i + (count + 1) / 2 < count; ++i)
+              values[i] = step(values[i], values[i + (count + 1) / 2]);
+        } else {
+          for (size_t i = 1; i < count; ++i)
+            values[0] = step(values[0], values[i]);
+        }
+        float got;
+        std::memcpy(&got, y.data() + 4 * r, 4);
+        EXPECT_EQ(floatBits(got), floatBits(values[0]))
+            << (largest ? "max" : "min") << " (" << order << ") of row " << r << ": " << got;
+      }
     }
 }
 

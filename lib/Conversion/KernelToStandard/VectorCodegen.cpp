@@ -538,14 +538,34 @@ Value flatten(OpBuilder &b, Location loc, Value buffer) {
                                            ArrayRef<int64_t>{1});
 }
 
-/// Emits `body(indices per buffer)` over the output's elements: one flat
-/// loop when every input is the output's size or a scalar, else one loop
-/// per output dimension with broadcast inputs indexed at 0 along their
-/// dimensions of 1.
+/// What forEachElement hands its body: the builder inside the innermost
+/// loop, each input's buffer and indices (or its element, already loaded
+/// where a loop of it is invariant), the output and its indices.
+struct ElementSite {
+  OpBuilder &builder;
+  ArrayRef<Value> buffers;
+  ArrayRef<SmallVector<Value>> indices;
+  /// Per input: its element loaded in an outer loop, or null.
+  ArrayRef<Value> hoisted;
+  Value output;
+  SmallVector<Value> outIndex;
+
+  Value load(Location loc, size_t input) const {
+    if (hoisted[input])
+      return hoisted[input];
+    return memref::LoadOp::create(builder, loc, buffers[input], indices[input]);
+  }
+};
+
+/// Emits `body` over the output's elements: one flat loop when every input
+/// is the output's size or a scalar, else one loop per output dimension
+/// with broadcast inputs indexed at 0 along their dimensions of 1. A
+/// broadcast input's element is loaded in the innermost loop whose index
+/// it uses, not in the loops inside it: LLVM cannot tell a load inside the
+/// loop from the loop's own stores (UB buffers are views of one scratch
+/// region), and a softmax's `x - max` over a row stayed scalar.
 void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value output,
-                    function_ref<void(OpBuilder &, ArrayRef<Value>, ArrayRef<SmallVector<Value>>,
-                                      Value, SmallVector<Value>)>
-                        body) {
+                    function_ref<void(const ElementSite &)> body) {
   auto outType = cast<MemRefType>(output.getType());
   int64_t count = outType.getNumElements();
   bool flat = llvm::all_of(inputs, [&](Value input) {
@@ -554,6 +574,7 @@ void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value ou
   });
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> hoisted(inputs.size());
   if (flat) {
     SmallVector<Value> flatInputs;
     for (Value input : inputs)
@@ -567,26 +588,37 @@ void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value ou
       indices.push_back({cast<MemRefType>(input.getType()).getNumElements() == 1 && count != 1
                              ? zero
                              : i});
-    body(inner, flatInputs, indices, flatOutput, {i});
+    body({inner, flatInputs, indices, hoisted, flatOutput, {i}});
     return;
   }
   OpBuilder inner = b;
   SmallVector<Value> ivs;
+  SmallVector<scf::ForOp> loops;
   for (int64_t dim : outType.getShape()) {
     auto loop = scf::ForOp::create(inner, loc, zero, arith::ConstantIndexOp::create(inner, loc, dim), one);
     inner = OpBuilder::atBlockTerminator(loop.getBody());
     ivs.push_back(loop.getInductionVar());
+    loops.push_back(loop);
   }
   SmallVector<SmallVector<Value>> indices;
-  for (Value input : inputs) {
+  for (auto [i, input] : llvm::enumerate(inputs)) {
     auto type = cast<MemRefType>(input.getType());
     int64_t offset = outType.getRank() - type.getRank();
     SmallVector<Value> index;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      index.push_back(type.getDimSize(d) == 1 ? zero : ivs[offset + d]);
+    int64_t deepest = -1; // the innermost output dimension the index uses
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      bool broadcast = type.getDimSize(d) == 1;
+      index.push_back(broadcast ? zero : ivs[offset + d]);
+      if (!broadcast)
+        deepest = offset + d;
+    }
+    if (deepest >= 0 && deepest + 1 < outType.getRank()) {
+      OpBuilder at = OpBuilder::atBlockBegin(loops[deepest].getBody());
+      hoisted[i] = memref::LoadOp::create(at, loc, input, index);
+    }
     indices.push_back(index);
   }
-  body(inner, SmallVector<Value>(inputs), indices, output, ivs);
+  body({inner, SmallVector<Value>(inputs), indices, hoisted, output, ivs});
 }
 
 } // namespace
@@ -620,28 +652,22 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
     SmallVector<Value> origin(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
     scalars[i] = memref::LoadOp::create(b, loc, input, origin);
   }
-  forEachElement(b, loc, inputs, op.getOutput(),
-                 [&](OpBuilder &inner, ArrayRef<Value> buffers,
-                     ArrayRef<SmallVector<Value>> indices, Value output,
-                     SmallVector<Value> outIndex) {
-                   Emitter emitter(inner, loc, context, compute, unsignedCompute);
-                   SmallVector<Value> values;
-                   for (auto [i, buffer] : llvm::enumerate(buffers)) {
-                     Value element = scalars[i] ? scalars[i]
-                                                : Value(memref::LoadOp::create(
-                                                      inner, loc, buffer, indices[i]));
-                     values.push_back(emitter.in(element, unsignedInputs[i]));
-                   }
-                   FailureOr<Value> computed = emitter.computeKind(kind, values, params);
-                   if (failed(computed)) {
-                     result = op.emitOpError("has no host code for '")
-                              << kind << "' computing in " << compute;
-                     return;
-                   }
-                   Value stored = toOutput(inner, loc, context, *computed, outElement,
-                                           outUnsigned, op.getRound(), unsignedCompute);
-                   memref::StoreOp::create(inner, loc, stored, output, outIndex);
-                 });
+  forEachElement(b, loc, inputs, op.getOutput(), [&](const ElementSite &site) {
+    Emitter emitter(site.builder, loc, context, compute, unsignedCompute);
+    SmallVector<Value> values;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Value element = scalars[i] ? scalars[i] : site.load(loc, i);
+      values.push_back(emitter.in(element, unsignedInputs[i]));
+    }
+    FailureOr<Value> computed = emitter.computeKind(kind, values, params);
+    if (failed(computed)) {
+      result = op.emitOpError("has no host code for '") << kind << "' computing in " << compute;
+      return;
+    }
+    Value stored = toOutput(site.builder, loc, context, *computed, outElement, outUnsigned,
+                            op.getRound(), unsignedCompute);
+    memref::StoreOp::create(site.builder, loc, stored, site.output, site.outIndex);
+  });
   return result;
 }
 
@@ -655,11 +681,9 @@ LogicalResult codegen::lowerCastOp(CastOp op, CodegenContext &context) {
   bool roundsInReference = context.reference && op.getModelRounding() &&
                            (originalOut.isF16() || originalOut.isBF16()) &&
                            outElement.isF32();
-  forEachElement(b, loc, {op.getInput()}, op.getOutput(),
-                 [&](OpBuilder &inner, ArrayRef<Value> buffers,
-                     ArrayRef<SmallVector<Value>> indices, Value output,
-                     SmallVector<Value> outIndex) {
-                   Value element = memref::LoadOp::create(inner, loc, buffers[0], indices[0]);
+  forEachElement(b, loc, {op.getInput()}, op.getOutput(), [&](const ElementSite &site) {
+                   OpBuilder &inner = site.builder;
+                   Value element = site.load(loc, 0);
                    if (inUnsigned && isa<FloatType>(outElement)) {
                      Value wide = arith::UIToFPOp::create(inner, loc, inner.getF64Type(), element);
                      element = wide;
@@ -675,7 +699,7 @@ LogicalResult codegen::lowerCastOp(CastOp op, CodegenContext &context) {
                      stored = toOutput(inner, loc, context, element, outElement, outUnsigned,
                                        op.getRound(), inUnsigned);
                    }
-                   memref::StoreOp::create(inner, loc, stored, output, outIndex);
+                   memref::StoreOp::create(inner, loc, stored, site.output, site.outIndex);
                  });
   return success();
 }

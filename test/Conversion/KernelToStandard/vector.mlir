@@ -110,6 +110,28 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910A", cube_cor
     akernel.store %out -> %y[%c0] : memref<64xf32, #akernel.space<ub>> -> memref<64xf32, #akernel.space<gm>>
   }
 
+  // A row's max, broadcast along the row (a softmax's x - max): loaded in
+  // the loop over rows, before the loop along the row, which then holds
+  // no load LLVM could not tell from its stores.
+  // CHECK-LABEL: func.func @row_broadcast(
+  // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+  // CHECK-NEXT: %[[MAX:.*]] = memref.load %{{.*}}[%[[ROW]], %{{.*}}, %{{.*}}] : memref<4x1x1xf32>
+  // CHECK: scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step
+  // CHECK-NOT: memref<4x1x1xf32>
+  // CHECK: arith.subf %{{.*}}, %[[MAX]]
+  // CHECK: memref.store
+  akernel.kernel @row_broadcast attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = ["sub"]} {
+  ^bb0(%x: memref<4x8x1xf32, #akernel.space<gm>>, %m: memref<4x1x1xf32, #akernel.space<gm>>, %y: memref<4x8x1xf32, #akernel.space<gm>>):
+    %in = akernel.alloc : memref<4x8x1xf32, #akernel.space<ub>>
+    %max = akernel.alloc : memref<4x1x1xf32, #akernel.space<ub>>
+    %out = akernel.alloc : memref<4x8x1xf32, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    akernel.load %x[%c0, %c0, %c0] -> %in : memref<4x8x1xf32, #akernel.space<gm>> -> memref<4x8x1xf32, #akernel.space<ub>>
+    akernel.load %m[%c0, %c0, %c0] -> %max : memref<4x1x1xf32, #akernel.space<gm>> -> memref<4x1x1xf32, #akernel.space<ub>>
+    akernel.vop "sub" %in, %max -> %out {compute = f32} : memref<4x8x1xf32, #akernel.space<ub>>, memref<4x1x1xf32, #akernel.space<ub>> -> memref<4x8x1xf32, #akernel.space<ub>>
+    akernel.store %out -> %y[%c0, %c0, %c0] : memref<4x8x1xf32, #akernel.space<ub>> -> memref<4x8x1xf32, #akernel.space<gm>>
+  }
+
   // A cast in a mode other than rint calls the runtime's exact rounding;
   // float to integer goes through the runtime's clamping conversion.
   // CHECK-LABEL: func.func @casts(
