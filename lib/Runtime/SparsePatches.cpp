@@ -329,33 +329,48 @@ constexpr size_t kKeptPlanes = 16;
 thread_local std::vector<KeptPlane> keptPlanes(kKeptPlanes);
 thread_local uint64_t planeUses = 0;
 
-/// The plane kept under `key` (`kept`, with `unusual`), else the least
-/// recently used one to build it in (keepPlane names it once built). Past
-/// 4 MiB of planes in all, the others' storage is given back.
+/// The plane kept under `key` (`kept`, with `unusual`), else one to build
+/// it in (keepPlane names it once built): a stale one (an earlier launch's)
+/// whose storage is large enough, else the least recently used. Past 4 MiB
+/// of planes in all, stale planes' storage is given back, the least
+/// recently used first. (Giving back every other plane, as this did, made
+/// each launch allocate its planes afresh: a third of a depthwise
+/// convolution went in zeroing or faulting in new storage.)
 PlaneVector &keptPlane(const std::array<int64_t, 12> &key, bool &kept, bool &unusual) {
-  size_t floats = 0;
-  for (const KeptPlane &entry : keptPlanes)
-    floats += entry.plane.capacity();
-  if (floats > (size_t{1} << 20))
-    for (KeptPlane &entry : keptPlanes)
-      if (entry.key != key) {
-        entry = KeptPlane();
-      }
-  KeptPlane *oldest = &keptPlanes[0];
-  for (KeptPlane &entry : keptPlanes) {
-    if (entry.key == key && key[0] != 0) {
+  int64_t launch = key[0];
+  auto stale = [&](const KeptPlane &entry) { return entry.key[0] != launch; };
+  for (KeptPlane &entry : keptPlanes)
+    if (entry.key == key && launch != 0) {
       entry.used = ++planeUses;
       kept = true;
       unusual = entry.unusual;
       return entry.plane;
     }
-    if (entry.used < oldest->used)
-      oldest = &entry;
+  KeptPlane *target = nullptr;
+  for (KeptPlane &entry : keptPlanes) {
+    bool roomy = stale(entry) && entry.plane.capacity() > 0;
+    bool targetRoomy = target && stale(*target) && target->plane.capacity() > 0;
+    if (!target || (roomy && !targetRoomy) || (roomy == targetRoomy && entry.used < target->used))
+      target = &entry;
+  }
+  size_t floats = 0;
+  for (const KeptPlane &entry : keptPlanes)
+    floats += entry.plane.capacity();
+  while (floats > (size_t{1} << 20)) {
+    KeptPlane *victim = nullptr;
+    for (KeptPlane &entry : keptPlanes)
+      if (&entry != target && stale(entry) && entry.plane.capacity() > 0 &&
+          (!victim || entry.used < victim->used))
+        victim = &entry;
+    if (!victim)
+      break;
+    floats -= victim->plane.capacity();
+    *victim = KeptPlane();
   }
   kept = false;
-  oldest->key = {};
-  oldest->used = ++planeUses;
-  return oldest->plane;
+  target->key = {};
+  target->used = ++planeUses;
+  return target->plane;
 }
 
 /// Names the plane keptPlane handed out last for building.
