@@ -183,12 +183,14 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   for (int64_t dim : reducedShape)
     run *= dim;
   // fp32 sums (the common case) add in float arithmetic: the same roundings.
-  // A max or min of floats in fp32 compares floats: widening them is exact
-  // and nothing rounds.
-  bool floatSum = acc == ElementType::F32 && overflowMode == Overflow::IEEE &&
-                  (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean ||
-                   reduceKind == ReduceKind::Max || reduceKind == ReduceKind::Min);
+  // A max or min of floats in fp32, or in their own dtype, compares floats:
+  // widening them is exact and nothing rounds.
   bool floatInput = in == ElementType::F32 || in == ElementType::F16 || in == ElementType::BF16;
+  bool extreme = reduceKind == ReduceKind::Max || reduceKind == ReduceKind::Min;
+  bool floatSum = overflowMode == Overflow::IEEE &&
+                  ((acc == ElementType::F32 &&
+                    (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) ||
+                   (extreme && (acc == ElementType::F32 || (acc == in && floatInput))));
   thread_local std::vector<float> sums;
   forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
     values.clear();

@@ -595,50 +595,51 @@ TEST_F(KernelJitTest, ArgReductionsTakeTheFirstExtremeAndTheFirstNaN) {
     }
 }
 
-TEST_F(KernelJitTest, Fp32MaxAndMinReductionsFollowTheirStepRuleInEitherOrder) {
+TEST_F(KernelJitTest, MaxAndMinReductionsFollowTheirStepRuleInEitherOrder) {
   // A max or min step keeps the left value when it is NaN or wins, else
   // the right one: the order decides which zero of +0 and -0 and which
-  // NaN comes out. Rows of 7 make the tree's halves uneven.
+  // NaN comes out. Rows of 7 make the tree's halves uneven. fp32 data in
+  // fp32, fp16 data in fp16.
   const float nanA = std::numeric_limits<float>::quiet_NaN(), nanB = -nanA;
   const float rows[5][7] = {{1, 3, 3, -2, 3, 0, -2},
                             {-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f},
                             {0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f},
                             {1, nanA, 5, nanB, 7, -9, 2},
                             {-INFINITY, 2, 2, 1, INFINITY, INFINITY, -INFINITY}};
-  HostTensor x(ElementType::F32, {5, 7});
-  for (int64_t r = 0; r < 5; ++r)
-    for (int64_t c = 0; c < 7; ++c)
-      std::memcpy(x.data() + 4 * (r * 7 + c), &rows[r][c], 4);
-  for (const char *order : {"tree", "sequential"})
-    for (bool largest : {true, false}) {
-      auto step = [&](float a, float b) {
-        return (std::isnan(a) || (largest ? a > b : a < b)) ? a : b;
-      };
-      auto jit = compileReduction(largest ? "max" : "min", "f32", "f32", "f32", order, 5, 7);
-      ASSERT_TRUE(jit);
-      HostTensor y(ElementType::F32, {5, 1});
-      auto inAddress = reinterpret_cast<int64_t>(x.data());
-      auto outAddress = reinterpret_cast<int64_t>(y.data());
-      jit->lookup("k")->runBlock({{inAddress, inAddress, 0, 5, 7, 7, 1},
-                                  {outAddress, outAddress, 0, 5, 1, 1, 1}},
-                                 0);
-      for (int64_t r = 0; r < 5; ++r) {
-        std::vector<float> values(rows[r], rows[r] + 7);
-        size_t count = values.size();
-        if (std::string(order) == "tree") {
-          for (; count > 1; count = (count + 1) / 2)
-            for (size_t i = 0; i + (count + 1) / 2 < count; ++i)
-              values[i] = step(values[i], values[i + (count + 1) / 2]);
-        } else {
-          for (size_t i = 1; i < count; ++i)
-            values[0] = step(values[0], values[i]);
+  for (const char *type : {"f32", "f16"})
+    for (const char *order : {"tree", "sequential"})
+      for (bool largest : {true, false}) {
+        auto step = [&](float a, float b) {
+          return (std::isnan(a) || (largest ? a > b : a < b)) ? a : b;
+        };
+        ElementType element = std::string(type) == "f32" ? ElementType::F32 : ElementType::F16;
+        HostTensor x(element, {5, 7}), y(element, {5, 1});
+        for (int64_t r = 0; r < 5; ++r)
+          for (int64_t c = 0; c < 7; ++c)
+            x.set(r * 7 + c, rows[r][c]);
+        auto jit = compileReduction(largest ? "max" : "min", type, type, type, order, 5, 7);
+        ASSERT_TRUE(jit);
+        auto inAddress = reinterpret_cast<int64_t>(x.data());
+        auto outAddress = reinterpret_cast<int64_t>(y.data());
+        jit->lookup("k")->runBlock(
+            {{inAddress, inAddress, 0, 5, 7, 7, 1}, {outAddress, outAddress, 0, 5, 1, 1, 1}}, 0);
+        for (int64_t r = 0; r < 5; ++r) {
+          std::vector<float> values(rows[r], rows[r] + 7);
+          size_t count = values.size();
+          if (std::string(order) == "tree") {
+            for (; count > 1; count = (count + 1) / 2)
+              for (size_t i = 0; i + (count + 1) / 2 < count; ++i)
+                values[i] = step(values[i], values[i + (count + 1) / 2]);
+          } else {
+            for (size_t i = 1; i < count; ++i)
+              values[0] = step(values[0], values[i]);
+          }
+          auto got = static_cast<float>(y.get(r));
+          EXPECT_EQ(floatBits(got), floatBits(values[0]))
+              << type << " " << (largest ? "max" : "min") << " (" << order << ") of row " << r
+              << ": " << got;
         }
-        float got;
-        std::memcpy(&got, y.data() + 4 * r, 4);
-        EXPECT_EQ(floatBits(got), floatBits(values[0]))
-            << (largest ? "max" : "min") << " (" << order << ") of row " << r << ": " << got;
       }
-    }
 }
 
 TEST_F(KernelJitTest, SecondCompileOfTheSameKernelsComesFromTheCache) {
