@@ -408,7 +408,7 @@ TEST_F(KernelJitTest, TranscendentalsStayWithinTheirBoundOnEveryHalfInput) {
   }
 }
 
-TEST_F(KernelJitTest, Fp32TanhIsTheRuntimesCorrectlyRoundedOne) {
+TEST_F(KernelJitTest, Fp32TanhIsCorrectlyRoundedWhereGlibcsIsNot) {
   // Compiled kernels compute fp32 tanh in double (DoubleExp.h), not with
   // glibc's tanhf: on inputs where glibc's tanhf is not correctly rounded,
   // the kernel's result still is.
