@@ -187,18 +187,18 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
   // widening them is exact and nothing rounds.
   bool floatInput = in == ElementType::F32 || in == ElementType::F16 || in == ElementType::BF16;
   bool extreme = reduceKind == ReduceKind::Max || reduceKind == ReduceKind::Min;
-  bool floatSum = overflowMode == Overflow::IEEE &&
-                  ((acc == ElementType::F32 &&
-                    (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) ||
-                   (extreme && (acc == ElementType::F32 || (acc == in && floatInput))));
-  thread_local std::vector<float> sums;
+  bool floatSteps = overflowMode == Overflow::IEEE &&
+                    ((acc == ElementType::F32 &&
+                      (reduceKind == ReduceKind::Sum || reduceKind == ReduceKind::Mean)) ||
+                     (extreme && (acc == ElementType::F32 || (acc == in && floatInput))));
+  thread_local std::vector<float> floats;
   forEachIndex(keptShape, [&](int64_t outLinear, const std::vector<int64_t> &kept) {
     values.clear();
-    // A run of floats summed in fp32 goes straight into `sums`.
-    bool inSums = trailing && floatSum && floatInput && run > 0;
-    if (inSums) {
-      sums.resize(run);
-      widenToFloat(in, input.data + outLinear * run * input.bytes, sums.data(), run);
+    // A run of floats reduced in float steps goes straight into `floats`.
+    bool inFloats = trailing && floatSteps && floatInput && run > 0;
+    if (inFloats) {
+      floats.resize(run);
+      widenToFloat(in, input.data + outLinear * run * input.bytes, floats.data(), run);
     } else if (trailing) {
       const uint8_t *start = input.data + outLinear * run * input.bytes;
       values.resize(run);
@@ -233,13 +233,18 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
     double result;
     if (reduceKind == ReduceKind::ArgMax || reduceKind == ReduceKind::ArgMin) {
       result = argExtreme(values, reduceKind == ReduceKind::ArgMax);
-    } else if (floatSum && (inSums || !values.empty())) {
-      if (!inSums)
-        sums.assign(values.begin(), values.end());
+    } else if (floatSteps && (inFloats || !values.empty())) {
+      if (!inFloats)
+        floats.assign(values.begin(), values.end());
       switch (reduceKind) {
-      case ReduceKind::Max: result = reduceFloats(sums, tree, reduceMax); break;
-      case ReduceKind::Min: result = reduceFloats(sums, tree, reduceMin); break;
-      default: result = reduceFloats(sums, tree, [](float a, float b) { return a + b; });
+      case ReduceKind::Max:
+        result = reduceFloats(floats, tree, reduceMax);
+        break;
+      case ReduceKind::Min:
+        result = reduceFloats(floats, tree, reduceMin);
+        break;
+      default:
+        result = reduceFloats(floats, tree, [](float a, float b) { return a + b; });
       }
     } else if (values.empty()) {
       result = reduceKind == ReduceKind::Prod ? 1.0
@@ -266,8 +271,9 @@ void ascendprec_rt_reduce(int64_t inRank, void *inDesc, int64_t outRank, void *o
       }
     }
     if (reduceKind == ReduceKind::Mean)
-      result = roundToAccumulator(
-          result / static_cast<double>(inSums ? sums.size() : values.size()), acc, overflowMode);
+      result =
+          roundToAccumulator(result / static_cast<double>(inFloats ? floats.size() : values.size()),
+                             acc, overflowMode);
     int64_t at = outLinear;
     if (!output.contiguous()) {
       std::vector<int64_t> outIndex(output.rank);

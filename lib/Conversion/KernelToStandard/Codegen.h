@@ -59,6 +59,10 @@ void elideTileCopies(mlir::func::FuncOp function, CodegenContext &context);
 mlir::LogicalResult lowerToRuntimeCall(mlir::Operation *op, CodegenContext &context);
 /// Generates a vop or vcast inline.
 mlir::LogicalResult lowerVectorOp(VectorOp op, CodegenContext &context);
+/// fp32 exp and tanh of an f32 value, as DoubleExp.h's double-precision
+/// steps inline, rounded once to f32 (DoubleExpCodegen.cpp).
+mlir::Value emitExpFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+mlir::Value emitTanhFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 mlir::LogicalResult lowerCastOp(CastOp op, CodegenContext &context);
 
 /// Where a kernel's local buffers (UB, L1, L0) lie in its scratch region:

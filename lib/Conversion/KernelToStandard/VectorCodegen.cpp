@@ -15,18 +15,15 @@
 
 #include "Codegen.h"
 
-#include "AscendPrec/Runtime/DoubleExp.h"
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
-#include <cstring>
 
 using namespace mlir;
 using namespace ascendprec;
@@ -158,77 +155,9 @@ private:
   template <typename MathOp> Value fn(Value a) { return round(MathOp::create(b, loc, a)); }
 
   /// exp and tanh (of the f32 representation: the vector unit computes in
-  /// no wider float) are DoubleExp.h's steps, inline, so that LLVM
-  /// vectorizes the element loop (a libm call per element kept it scalar).
-  Value exp(Value a) { return round(expInDouble(a)); }
-  Value tanh(Value a) { return round(tanhInDouble(a)); }
-  Value f64(double value) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), llvm::APFloat(value));
-  }
-  Value i64(int64_t value) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value); }
-  /// a * c + d with one rounding: an LLVM intrinsic, since math.fma would
-  /// become a call of libm's fma (MathToLibm), which keeps a loop scalar.
-  Value fma(Value a, Value c, Value d) { return LLVM::FMAOp::create(b, loc, a, c, d); }
-  /// 2^e for an i64 e in [-1022, 1023], as a double.
-  Value powerOfTwo(Value e) {
-    Value biased = arith::AddIOp::create(b, loc, e, i64(1023));
-    Value bits = arith::ShLIOp::create(b, loc, biased, i64(52));
-    return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
-  }
-  /// exp of an f32 value in double, rounded once to f32
-  /// (doubleexp::expFloat, step for step).
-  Value expInDouble(Value x) {
-    namespace de = runtime::doubleexp;
-    Value wide = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
-    Value c = clamped(wide, de::kLowestForFloat, de::kHighestForFloat);
-    return arith::TruncFOp::create(b, loc, repr, expOfClamped(c));
-  }
-  /// doubleexp::clamped: ordered comparisons are false for NaN, which
-  /// passes through.
-  Value clamped(Value wide, double lowest, double highest) {
-    Value low = f64(lowest), high = f64(highest);
-    Value c = select(cmp(arith::CmpFPredicate::OLT, wide, low), low, wide);
-    return select(cmp(arith::CmpFPredicate::OGT, c, high), high, c);
-  }
-  /// doubleexp::expOfClamped, step for step.
-  Value expOfClamped(Value c) {
-    namespace de = runtime::doubleexp;
-    Value scaled = arith::MulFOp::create(b, loc, c, f64(de::kInverseLn2));
-    Value shifted = arith::AddFOp::create(b, loc, scaled, f64(de::kShifter));
-    Value k = arith::SubFOp::create(b, loc, shifted, f64(de::kShifter));
-    Value negK = arith::NegFOp::create(b, loc, k);
-    Value r = fma(negK, f64(de::kLn2High), c);
-    r = fma(negK, f64(de::kLn2Low), r);
-    Value p = f64(de::kCoefficients[de::kDegree]);
-    for (int i = de::kDegree - 1; i >= 0; --i)
-      p = fma(p, r, f64(de::kCoefficients[i]));
-    uint64_t shifterBits;
-    std::memcpy(&shifterBits, &de::kShifter, sizeof shifterBits);
-    Value shiftedBits = arith::BitcastOp::create(b, loc, b.getI64Type(), shifted);
-    Value n = arith::SubIOp::create(b, loc, shiftedBits, i64(static_cast<int64_t>(shifterBits)));
-    Value half = arith::ShRSIOp::create(b, loc, n, i64(1));
-    Value rest = arith::SubIOp::create(b, loc, n, half);
-    Value once = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
-    Value result = arith::MulFOp::create(b, loc, once, powerOfTwo(rest));
-    return select(cmp(arith::CmpFPredicate::UNO, c, c), c, result);
-  }
-  /// tanh of an f32 value (doubleexp::tanhFloat, step for step).
-  Value tanhInDouble(Value x) {
-    Value wide = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
-    Value zero = f64(0.0);
-    Value negative = cmp(arith::CmpFPredicate::OLT, wide, zero);
-    Value magnitude = select(negative, arith::NegFOp::create(b, loc, wide), wide);
-    Value twice = arith::MulFOp::create(b, loc, f64(2.0), magnitude);
-    namespace de = runtime::doubleexp;
-    Value e = expOfClamped(clamped(twice, de::kLowest, de::kHighest));
-    Value ratio = arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, e, f64(1.0)),
-                                        arith::AddFOp::create(b, loc, e, f64(1.0)));
-    Value t = arith::TruncFOp::create(b, loc, repr, ratio);
-    Value one = arith::ConstantFloatOp::create(b, loc, b.getF32Type(), llvm::APFloat(1.0f));
-    Value result = select(cmp(arith::CmpFPredicate::OGT, magnitude, f64(9.1)), one, t);
-    result = select(negative, arith::NegFOp::create(b, loc, result), result);
-    return select(cmp(arith::CmpFPredicate::OGE, magnitude, f64(0x1p-12)), result, x);
-  }
+  /// no wider float) are DoubleExp.h's steps, inline (DoubleExpCodegen.cpp).
+  Value exp(Value a) { return round(emitExpFloat(b, loc, a)); }
+  Value tanh(Value a) { return round(emitTanhFloat(b, loc, a)); }
   FailureOr<Value> floatKind(StringRef kind, ArrayRef<Value> x, ArrayRef<double> params) {
     auto param = [&](size_t i, double fallback) {
       return constant(i < params.size() ? params[i] : fallback);
@@ -561,9 +490,11 @@ struct ElementSite {
 /// is the output's size or a scalar, else one loop per output dimension
 /// with broadcast inputs indexed at 0 along their dimensions of 1. A
 /// broadcast input's element is loaded in the innermost loop whose index
-/// it uses, not in the loops inside it: LLVM cannot tell a load inside the
+/// it uses, not in the loops inside it, and a scalar one (a Clip's bounds,
+/// an Add's constant) before every loop: LLVM cannot tell a load inside the
 /// loop from the loop's own stores (UB buffers are views of one scratch
-/// region), and a softmax's `x - max` over a row stayed scalar.
+/// region, GM buffers any pointers), and such a loop stays scalar (a
+/// softmax's `x - max` over a row did).
 void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value output,
                     function_ref<void(const ElementSite &)> body) {
   auto outType = cast<MemRefType>(output.getType());
@@ -575,6 +506,11 @@ void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value ou
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> hoisted(inputs.size());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<MemRefType>(input.getType());
+    if (type.getNumElements() == 1 && count != 1)
+      hoisted[i] = memref::LoadOp::create(b, loc, input, SmallVector<Value>(type.getRank(), zero));
+  }
   if (flat) {
     SmallVector<Value> flatInputs;
     for (Value input : inputs)
@@ -612,7 +548,7 @@ void forEachElement(OpBuilder &b, Location loc, ArrayRef<Value> inputs, Value ou
       if (!broadcast)
         deepest = offset + d;
     }
-    if (deepest >= 0 && deepest + 1 < outType.getRank()) {
+    if (!hoisted[i] && deepest >= 0 && deepest + 1 < outType.getRank()) {
       OpBuilder at = OpBuilder::atBlockBegin(loops[deepest].getBody());
       hoisted[i] = memref::LoadOp::create(at, loc, input, index);
     }
@@ -639,24 +575,11 @@ LogicalResult codegen::lowerVectorOp(VectorOp op, CodegenContext &context) {
     params.assign(attr->begin(), attr->end());
   LogicalResult result = success();
   StringRef kind = op.getKind();
-  // A scalar operand (a Clip's bounds, an Add's constant) is read once,
-  // before the loop: LLVM cannot tell a load of it inside the loop from
-  // the loop's own stores (UB buffers are views of one scratch region, GM
-  // buffers any pointers), and such a loop stays scalar.
-  SmallVector<Value> scalars(inputs.size());
-  int64_t count = cast<MemRefType>(op.getOutput().getType()).getNumElements();
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    auto type = cast<MemRefType>(input.getType());
-    if (type.getNumElements() != 1 || count == 1)
-      continue;
-    SmallVector<Value> origin(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
-    scalars[i] = memref::LoadOp::create(b, loc, input, origin);
-  }
   forEachElement(b, loc, inputs, op.getOutput(), [&](const ElementSite &site) {
     Emitter emitter(site.builder, loc, context, compute, unsignedCompute);
     SmallVector<Value> values;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      Value element = scalars[i] ? scalars[i] : site.load(loc, i);
+      Value element = site.load(loc, i);
       values.push_back(emitter.in(element, unsignedInputs[i]));
     }
     FailureOr<Value> computed = emitter.computeKind(kind, values, params);
