@@ -178,6 +178,11 @@ public:
     return it == index.end() ? nullptr : pool[it->second].get();
   }
 
+  /// Whether a tile of `tile`'s size fits under the cap.
+  bool hasRoomFor(const Buffer &tile) const {
+    return bytes + tile.numElements() * tile.bytes <= kCapBytes;
+  }
+
   /// Keeps a copy of `tile` as loaded, planned for inputs of `in`; null
   /// past the cap.
   const KeptTile *keep(const Buffer &gm, const std::vector<int64_t> &offsets, LoadMode mode,
@@ -199,9 +204,11 @@ public:
   }
 
 private:
-  // Enough for the weights of any one convolution's N tile; a block whose
-  // tiles of B exceed it loads the rest as the loop would.
-  static constexpr size_t kCapBytes = 8u << 20;
+  // Enough for the weights of any one convolution's N tile, and for a
+  // BERT-base feed-forward matrix (9.4 MB in fp32), whose every N tile a
+  // thread meets in a launch; a block whose tiles of B exceed it loads the
+  // rest as the loop would.
+  static constexpr size_t kCapBytes = 16u << 20;
   using Key = std::vector<int64_t>;
 
   /// The tile's key into `key`, whose storage is reused: a lookup per K
@@ -247,6 +254,8 @@ const KeptTile *keptTileOfB(const Buffer &bGm, const std::vector<int64_t> &bOffs
       return kept;
   } else if (const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile)) {
     return kept;
+  } else if (!readOnlyTiles.hasRoomFor(bTile)) {
+    return nullptr; // not loaded: the caller may read it in place
   }
   if (!loaded)
     loadTile(bGm, bTile, bOffsets, bParams, bLoad);
@@ -361,10 +370,16 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                    plane.columnStride == 1 && plane.rowStride == plane.width;
   if (patches)
     patchPanel.resize(m * k * elementBytes);
-  // Only the gathers are worth keeping: a plain tile of B is row copies.
+  // Tiles of B the kernel only reads are kept, planned: the gathers for
+  // as long as they are a model's weights, else for the launch.
   bool keepB = bReadOnly && bTile.contiguous() &&
                (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
                 bLoad == LoadMode::GroupedFilter);
+  // Plain tiles for the launch only: every M tile of an N offset multiplies
+  // the same tiles (read from GM instead, their rows lie GM's stride apart,
+  // and each multiply copied or planned them again). Not across launches:
+  // kept, BERT-base's weights would take twice their memory.
+  bool keepPlainB = bReadOnly && bTile.contiguous() && bLoad == LoadMode::Plain;
   // A model's weights: their tiles are kept across launches.
   bool constantB = keepB && isRememberedConstant(bGm);
 
@@ -440,11 +455,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     bool init = initAtZero && kAt == 0;
     bool loaded = false;
     const KeptTile *kept =
-        keepB ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB, loaded)
+        keepB || keepPlainB
+            ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB, loaded)
               : nullptr;
     // A plain tile of B wholly inside GM is read in place (rows of GM).
     InPlace bPlace;
-    bool bInPlace = !keepB && bLoad == LoadMode::Plain &&
+    bool bInPlace = !kept && !loaded && bLoad == LoadMode::Plain &&
                     readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, bPlace) &&
                     bPlace.column == 1;
     if (!kept && !bInPlace && !loaded)
@@ -501,7 +517,12 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, m, n, depth, init,
                &mayHoldNegZero);
     else if (bInPlace)
-      mmadTile(in, a, layout, bPlace.start, bPlace.row, acc.data, m, n, k, init, &mayHoldNegZero);
+      // Wholly inside GM, the tile holds no padding: it multiplies whole,
+      // without scanning it for zero rows and columns (the same bits
+      // either way; the scan's strided walk of B's last column cost 5% of
+      // BERT's run).
+      mmadTile(in, a, layout, bPlace.start, bPlace.row, RhsPlan(), acc.data, m, n, k, init,
+               &mayHoldNegZero);
     else
       mmadTile(in, a, layout, bTile.data, n, acc.data, m, n, k, init, &mayHoldNegZero);
   }

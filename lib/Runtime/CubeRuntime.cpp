@@ -192,7 +192,59 @@ inline __attribute__((always_inline)) void macTile(const float *a, LhsLayout lhs
   }
 }
 
+/// Columns [0, width) of every row of C (width at most kCols), 6 rows at a
+/// time, then 4, 2 and 1.
+template <int64_t kCols>
+inline __attribute__((always_inline)) void macColumnBlock(const float *a, LhsLayout lhs,
+                                                          const float *b, int64_t ldb, float *c,
+                                                          int64_t ldc, int64_t m, int64_t width,
+                                                          int64_t k) {
+  int64_t i = 0;
+  for (; i + 6 <= m; i += 6)
+    macRows<6, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, width, k);
+  if (i + 4 <= m) {
+    macRows<4, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, width, k);
+    i += 4;
+  }
+  if (i + 2 <= m) {
+    macRows<2, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, width, k);
+    i += 2;
+  }
+  if (i < m)
+    macRows<1, kCols>(a + i * lhs.row, lhs, b, ldb, c + i * ldc, ldc, width, k);
+}
+
+/// A tile at least 64 wide on AVX-512: C 64 columns at a time, each block
+/// down all its rows 6 at a time (24 registers of sums), then the rest 48,
+/// 32 or 16 wide. Down the rows, the block's columns of B stay in L1 while
+/// A's rows pass: in a 64 x 112 x 72 tile walk 10-16% faster than 8-row
+/// blocks across the whole width, whose walk reloads all of B's tile for
+/// each block of rows.
+inline __attribute__((always_inline)) void macWideTile(const float *a, LhsLayout lhs,
+                                                       const float *b, int64_t ldb, float *c,
+                                                       int64_t ldc, int64_t m, int64_t n,
+                                                       int64_t k) {
+  int64_t j = 0;
+  for (; j + 64 <= n; j += 64)
+    macColumnBlock<64>(a, lhs, b + j, ldb, c + j, ldc, m, 64, k);
+  if (n - j >= 48) {
+    macColumnBlock<48>(a, lhs, b + j, ldb, c + j, ldc, m, 48, k);
+    j += 48;
+  } else if (n - j >= 32) {
+    macColumnBlock<32>(a, lhs, b + j, ldb, c + j, ldc, m, 32, k);
+    j += 32;
+  }
+  for (; j < n; j += 16)
+    macColumnBlock<16>(a, lhs, b + j, ldb, c + j, ldc, m, std::min<int64_t>(16, n - j), k);
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx512f,fma"))) void macWideTileAvx512(const float *a, LhsLayout lhs,
+                                                             const float *b, int64_t ldb,
+                                                             float *c, int64_t ldc, int64_t m,
+                                                             int64_t n, int64_t k) {
+  macWideTile(a, lhs, b, ldb, c, ldc, m, n, k);
+}
 __attribute__((target("avx2,fma"))) void macTileFma(const float *a, LhsLayout lhs,
                                                     const float *b, int64_t ldb, float *c,
                                                     int64_t ldc, int64_t m, int64_t n,
@@ -248,6 +300,8 @@ void multiplyAccumulate(const float *a, LhsLayout lhs, const float *b, int64_t l
   VectorLevel level = vectorLevel();
   // 32 columns at once only where a tile has them (a depthwise
   // convolution's packed tiles are narrower).
+  if (level == VectorLevel::Avx512Fma && n >= 64 && m >= 6)
+    return macWideTileAvx512(a, lhs, b, ldb, c, ldc, m, n, k);
   if (level == VectorLevel::Avx512Fma && n >= 32)
     return macTileAvx512Fma(a, lhs, b, ldb, c, ldc, m, n, k);
   if (level != VectorLevel::Plain && n % 16 >= 8)
@@ -459,6 +513,9 @@ LhsLayout widenLhs(const typename Input::Element *a, LhsLayout lhs, int64_t m, i
 ///
 /// Returns whether the accumulator may hold -0 afterwards: not when the
 /// products were dropped (no tiny value, none before), else it may.
+/// Tiles of at least this many rows copy a strided B before multiplying.
+constexpr int64_t kPackRowsFrom = 16;
+
 template <typename Input>
 bool multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
                     const typename Input::Element *b, int64_t ldb, const RhsPlan &plan,
@@ -485,7 +542,18 @@ bool multiplyByPlan(const typename Input::Element *a, LhsLayout lhs,
   };
   auto dense = [&] {
     if constexpr (!kWidened) {
-      multiplyAccumulate(a, lhs, b, ldb, c, n, m, n, k);
+      // B read in place has GM's row stride: rows a power of two or so
+      // apart fall into a few cache sets, and every row block of C walks
+      // them again. Copied once into contiguous rows (a copy per m
+      // multiply-adds), a 1024 x 768 x 3072 matmul ran a third faster.
+      if (ldb != n && m >= kPackRowsFrom) {
+        packedB.resize(k * n);
+        for (int64_t p = 0; p < k; ++p)
+          std::memcpy(packedB.data() + p * n, b + p * ldb, n * sizeof(float));
+        multiplyAccumulate(a, lhs, packedB.data(), n, c, n, m, n, k);
+      } else {
+        multiplyAccumulate(a, lhs, b, ldb, c, n, m, n, k);
+      }
     } else {
       auto [wideB, wideLdb] = widenedB();
       packedA.resize(m * k);

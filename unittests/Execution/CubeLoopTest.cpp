@@ -13,8 +13,9 @@
 // the map); convolutions with stride 1 along W (sums across positions from
 // padded rows); transposed convolutions (the spread input, multiplied by phase
 // class without its zeros); B's tiles reloaded after
-// ascendprec_rt_block_begin; and the tiles of a remembered constant kept
-// across launches until it is forgotten.
+// ascendprec_rt_block_begin; the tiles of a remembered constant kept
+// across launches until it is forgotten; plain tiles kept for one launch
+// only, and read in place past the launch's cap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -486,18 +487,29 @@ TEST_P(CubeLoop, MatmulMatchesTheLoop) {
 }
 
 /// A 16 x 16 x 32 matmul whose B a test changes under the kept tiles, to
-/// see which tiles a loop used.
+/// see which tiles a loop used; B transposed (GM [N, K]) or plain ([K, N]).
 struct KeptTileCase {
   ElementType type;
   int32_t bytes;
   std::mt19937 random;
   Stored a, b;
   LoopCase loop;
-  KeptTileCase(ElementType type, unsigned seed)
+  KeptTileCase(ElementType type, unsigned seed, LoadMode bMode = LoadMode::Transpose)
       : type(type), bytes(type == ElementType::F32 ? 4 : 2), random(seed), a(type, 16 * 32),
         b(type, 16 * 32),
-        loop{Memref(a.data(), {16, 32}), Memref(b.data(), {16, 32}), {0, 0}, {0, 0}, {},
-             LoadMode::Plain, LoadMode::Transpose, 1, 1, 16, 16, 16, 32} {
+        loop{Memref(a.data(), {16, 32}),
+             bMode == LoadMode::Plain ? Memref(b.data(), {32, 16}) : Memref(b.data(), {16, 32}),
+             {0, 0},
+             {0, 0},
+             {},
+             LoadMode::Plain,
+             bMode,
+             1,
+             bMode == LoadMode::Plain ? 0 : 1,
+             16,
+             16,
+             16,
+             32} {
     a.fill(random, false);
     b.fill(random, false);
   }
@@ -523,21 +535,38 @@ TEST_P(CubeLoop, KeptTilesOfBLastOneBlockRun) {
   expectSameBits(c.fused(), c.bySteps(), "after block_begin");
 }
 
-TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
-  // Within a launch no kernel writes B, so its tiles outlive the block
-  // runs; a new launch (or none) starts afresh.
-  KeptTileCase c(GetParam(), 21);
+/// Within a launch no kernel writes B, so its tiles outlive the block
+/// runs; a new launch (or none) starts afresh, and so it does for a
+/// remembered constant (`constant`) whose tiles are kept for a launch only.
+void expectTilesKeptForOneLaunch(KeptTileCase &c, bool constant) {
   std::vector<float> before = c.bySteps();
+  if (constant)
+    rememberConstant(c.b.data(), c.b.bytes.size());
   setLaunchId(newLaunchId());
   ascendprec_rt_block_begin();
   c.fused();
-  c.b.fill(c.random, false);
+  c.b.fill(c.random, false); // (a test's breach of the contract shows what was kept)
   ascendprec_rt_block_begin(); // the next block of the same launch
   expectSameBits(c.fused(), before, "a later block of the same launch");
   setLaunchId(newLaunchId());
   ascendprec_rt_block_begin();
   expectSameBits(c.fused(), c.bySteps(), "a new launch");
+  if (constant)
+    forgetConstant(c.b.data());
   setLaunchId(0);
+}
+
+TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
+  KeptTileCase c(GetParam(), 21);
+  expectTilesKeptForOneLaunch(c, /*constant=*/false);
+}
+
+TEST_P(CubeLoop, PlainTilesOfBLastOneLaunchEvenForConstants) {
+  // Plain tiles of B (a matmul's) are kept for the launch; a model's
+  // weights read plainly are not kept beyond it (they are the weights
+  // again).
+  KeptTileCase c(GetParam(), 34, LoadMode::Plain);
+  expectTilesKeptForOneLaunch(c, /*constant=*/true);
 }
 
 TEST_P(CubeLoop, KeptTilesOfAConstantOutliveLaunches) {
@@ -557,6 +586,29 @@ TEST_P(CubeLoop, KeptTilesOfAConstantOutliveLaunches) {
   setLaunchId(newLaunchId());
   ascendprec_rt_block_begin();
   expectSameBits(c.fused(), c.bySteps(), "after forgetConstant");
+  setLaunchId(0);
+}
+
+TEST_P(CubeLoop, PlainBPastTheLaunchCapIsReadInPlace) {
+  // 20 MB of plain tiles of B in one launch: the first 16 MB are kept, the
+  // rest multiply from GM where they lie, each N tile against the loop.
+  ElementType type = GetParam();
+  int32_t bytes = type == ElementType::F32 ? 4 : 2;
+  int64_t cols = 1280, depth = (int64_t(20) << 20) / (cols * bytes);
+  std::mt19937 random(35);
+  Stored a(type, 16 * depth), b(type, depth * cols);
+  a.fill(random, false);
+  b.fill(random, false);
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  for (int64_t n0 = 0; n0 < cols; n0 += 256) {
+    LoopCase c{Memref(a.data(), {16, depth}), Memref(b.data(), {depth, cols}), {0, 0}, {0, n0},
+               {}, LoadMode::Plain, LoadMode::Plain, 1, 0, 16, 128, 256, depth};
+    std::vector<float> bySteps(16 * 256), fused(16 * 256);
+    runLoopBySteps(c, type, bytes, bySteps);
+    runFusedLoop(c, type, bytes, fused, /*readOnlyB=*/true);
+    expectSameBits(fused, bySteps, "N tile at " + std::to_string(n0));
+  }
   setLaunchId(0);
 }
 

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -244,15 +245,16 @@ TEST_P(CubeRuntime, PaddingColumnsAtTheEndAndEveryWidthMatchDenseProduct) {
   }
 }
 
-TEST_P(CubeRuntime, RowBlocksAndLastRowsMatchDenseProduct) {
-  // 8-row blocks (AVX-512), a 6-row block and single rows after them, the
-  // single rows 6 column blocks abreast where the tile is 192 or more wide.
-  std::mt19937 random(14);
+/// Random m x k by k x n tiles added to a random accumulator, for every
+/// pair of `rows` and `widths`, against the dense product bit for bit.
+void expectTilesMatchDenseProduct(ElementType type, unsigned seed, int64_t k,
+                                  std::initializer_list<int64_t> rows,
+                                  std::initializer_list<int64_t> widths) {
+  std::mt19937 random(seed);
   std::uniform_real_distribution<float> value(-4.0f, 4.0f);
-  for (int64_t m : {8, 13, 15, 22})
-    for (int64_t n : {70, 200, 224}) {
-      int64_t k = 45;
-      Tile a(GetParam(), m, k), b(GetParam(), k, n);
+  for (int64_t m : rows)
+    for (int64_t n : widths) {
+      Tile a(type, m, k), b(type, k, n);
       a.fill(random, value, k);
       b.fill(random, value, n);
       std::vector<float> acc(m * n);
@@ -261,6 +263,23 @@ TEST_P(CubeRuntime, RowBlocksAndLastRowsMatchDenseProduct) {
       SCOPED_TRACE("m " + std::to_string(m) + ", n " + std::to_string(n));
       expectSameBits(mmad(a, b, acc, /*init=*/false), expected(a, b, acc));
     }
+}
+
+TEST_P(CubeRuntime, RowBlocksAndLastRowsMatchDenseProduct) {
+  // 8-row blocks 32 wide (AVX-512, tiles under 64 columns or under 6
+  // rows), a 6-row block and single rows after them, the single rows 6
+  // column blocks abreast where the tile is 192 or more wide.
+  expectTilesMatchDenseProduct(GetParam(), 14, 45, {8, 13, 15, 22}, {40, 56, 63});
+  expectTilesMatchDenseProduct(GetParam(), 16, 45, {3, 5}, {70, 200, 224});
+}
+
+TEST_P(CubeRuntime, WideTileColumnBlocksMatchDenseProduct) {
+  // Tiles 64 or more wide with 6 rows or more on AVX-512: 64-column blocks
+  // down 6, 4, 2 and 1 rows, then a 48-, 32- or 16-wide block and a narrow
+  // rest (a BERT matmul's 64 x 112 tile is 64 + 48 columns, 10 x 6 + 4
+  // rows).
+  expectTilesMatchDenseProduct(GetParam(), 15, 72, {6, 7, 11, 64}, {64, 70, 112, 127, 144});
+  expectTilesMatchDenseProduct(GetParam(), 17, 45, {13, 22}, {200, 224});
 }
 
 TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {

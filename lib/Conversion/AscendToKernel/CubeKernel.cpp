@@ -33,6 +33,9 @@ void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec
   Value accL0 = kb.alloc({t.mTile, t.nTile}, acc, MemorySpace::L0C);
 
   Value tile = kb.openTileLoop(t.tiles, t.blockDim);
+  // Each tile reads A and B and writes its own part of the output.
+  cast<BlockArgument>(tile).getOwner()->getParentOp()->setAttr(kIndependentTilesAttr,
+                                                               b.getUnitAttr());
   // tile = ((outer...) * bands + band) * nTiles * G + ni * G + r, with
   // mi = band * G + r for bands of G rows (G = 1: row by row, mi * nTiles
   // + ni): down G rows of a column, then the next column.

@@ -49,6 +49,12 @@ runtime::LoadMode loadAddressing(LoadOp load, llvm::SmallVectorImpl<int64_t> &pa
 /// left as they are (CubeLoopCall.cpp).
 void lowerCubeLoops(mlir::func::FuncOp function, CodegenContext &context);
 
+/// Gives each block of `function` (of `blockDim` blocks) a contiguous run
+/// of the tiles of each loop marked kIndependentTilesAttr instead of every
+/// blockDim-th tile, unless the kernel adds into its outputs
+/// (TilePartition.cpp).
+void partitionTileLoops(mlir::func::FuncOp function, int64_t blockDim);
+
 /// On the host, computes straight on GM where a loop of `function` only
 /// loads whole 1-D tiles, computes elementwise and stores whole 1-D tiles;
 /// the loop's last, partial tile keeps its copies (TileCopyElision.cpp).

@@ -223,6 +223,7 @@ struct ConvertKernelToStandardPass
     Value scratch = body->getArgument(body->getNumArguments() - 2);
     builder.setInsertionPointToEnd(body);
     auto ret = func::ReturnOp::create(builder, kernel.getLoc());
+    partitionTileLoops(function, kernel.getBlockDim());
     lowerCubeLoops(function, context);
     elideTileCopies(function, context);
     LocalBufferLayout locals = layOutLocalBuffers(function);

@@ -31,6 +31,9 @@
 // The bias is added in fp32 before the one rounding.
 // CHECK: akernel.vcast %{{.*}} -> %{{.*}} {round = #akernel.round<rint>} : memref<32xf16, #akernel.space<ub>> -> memref<32xf32, #akernel.space<ub>>
 // CHECK: akernel.fixpipe %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] bias %{{.*}} {round = #akernel.round<rint>} : memref<16x32xf32, #akernel.space<l0c>> -> memref<1x100x80xf16
+// The tiles are independent (each writes its own part of the output): the
+// host may give each block a contiguous run of them.
+// CHECK-NEXT: } {akernel.independent_tiles}
 // The graph function launches each kernel on tensors.
 // CHECK-LABEL: func.func @matmul
 // CHECK: akernel.launch @fc(%{{.*}}, %{{.*}}, %{{.*}}) {nodes = ["fc"]} : (tensor<100x72xf16>, tensor<80x72xf16>, tensor<80xf16>) -> tensor<100x80xf16>

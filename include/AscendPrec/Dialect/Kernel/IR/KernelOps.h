@@ -16,6 +16,13 @@
 
 namespace ascendprec::kernel {
 
+/// A unit attribute on a kernel's tile loop (`scf.for` from `block_idx`
+/// by `block_dim`) whose tiles are independent: each writes its own part of
+/// the outputs from inputs no tile writes, so any partition of the tiles
+/// among blocks computes the same bits. The host's code generation then
+/// gives each block a contiguous run of tiles.
+inline constexpr llvm::StringLiteral kIndependentTilesAttr = "akernel.independent_tiles";
+
 /// The memory space of a memref type, if it is an `#akernel.space`.
 std::optional<MemorySpace> memorySpaceOf(mlir::Type type);
 

@@ -28,7 +28,11 @@ def Kernel_KernelOp : Kernel_Op<"kernel", [Symbol, SingleBlock, NoTerminator,
     kernel can be traced back to the model. With `double_buffer`, every
     local buffer is allocated twice (one tile loads while the other
     computes), which the buffer check counts. `tiling` records the tile
-    sizes the lowering chose.
+    sizes the lowering chose. The tile loop (`scf.for` from `block_idx`
+    by `block_dim`) may carry the unit attribute
+    `akernel.independent_tiles`: each of its tiles writes its own part of
+    the outputs, so any partition of the tiles among blocks computes the
+    same bits (the host gives each block a contiguous run).
 
     ```mlir
     akernel.kernel @conv1 attributes {block_dim = 32 : i64,
