@@ -17,7 +17,7 @@ namespace ascendprec::runtime::detail {
 
 /// A tile of B as loaded, and its plan for the multiply.
 struct KeptTile {
-  std::vector<uint8_t> bytes;
+  CacheLineVector<uint8_t> bytes;
   RhsPlan plan;
 };
 

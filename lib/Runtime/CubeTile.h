@@ -8,6 +8,8 @@
 #ifndef ASCENDPREC_LIB_RUNTIME_CUBETILE_H
 #define ASCENDPREC_LIB_RUNTIME_CUBETILE_H
 
+#include "CacheLineVector.h"
+
 #include "AscendPrec/Runtime/HostTensor.h"
 
 #include <cstdint>
@@ -33,7 +35,7 @@ struct RhsPlan {
   /// to -0: the rows and columns are not dropped (CubeRuntime.cpp).
   bool tiny = false;
   std::vector<int64_t> keptK, keptN;
-  std::vector<float> packed;
+  CacheLineVector<float> packed;
   /// When few entries of the kept block are nonzero (a packed depthwise
   /// group's block-diagonal filter: one channel's window per column), the
   /// nonzeros column by column: kept column t's are entries

@@ -274,11 +274,13 @@ TEST_P(CubeRuntime, RowBlocksAndLastRowsMatchDenseProduct) {
 }
 
 TEST_P(CubeRuntime, WideTileColumnBlocksMatchDenseProduct) {
-  // Tiles 64 or more wide with 6 rows or more on AVX-512: 64-column blocks
-  // down 6, 4, 2 and 1 rows, then a 48-, 32- or 16-wide block and a narrow
-  // rest (a BERT matmul's 64 x 112 tile is 64 + 48 columns, 10 x 6 + 4
-  // rows).
-  expectTilesMatchDenseProduct(GetParam(), 15, 72, {6, 7, 11, 64}, {64, 70, 112, 127, 144});
+  // Tiles 48 or more wide with 6 rows or more on AVX-512: 48-column blocks
+  // down 8 rows, a 64-column one down 6 where the width is 64 more than a
+  // multiple of 48, then 32- and 16-wide blocks and a narrow rest, the
+  // rows left over 4, 2 and 1 at a time (a BERT matmul's 64 x 112 tile is
+  // 64 + 48 columns; a 1x1 convolution's 64 x 96 one 48 + 48).
+  expectTilesMatchDenseProduct(GetParam(), 15, 72, {6, 7, 11, 15, 64},
+                               {48, 64, 70, 96, 112, 127, 144});
   expectTilesMatchDenseProduct(GetParam(), 17, 45, {13, 22}, {200, 224});
 }
 
