@@ -39,23 +39,10 @@ struct Region {
   unsigned users; ///< rememberConstant calls not yet forgotten
 };
 
-/// A tile key's hash (a lookup per K step of every block: the ordered map
-/// this replaced spent 5% of a small model's run comparing keys).
-struct KeyHash {
-  size_t operator()(const std::vector<int64_t> &key) const {
-    uint64_t hash = 0x9e3779b97f4a7c15ull;
-    for (int64_t value : key) {
-      hash ^= static_cast<uint64_t>(value) + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2);
-      hash *= 0xff51afd7ed558ccdull;
-    }
-    return static_cast<size_t>(hash ^ (hash >> 32));
-  }
-};
-
 struct Registry {
   std::shared_mutex mutex;
   std::map<uintptr_t, Region> regions; ///< by start address
-  std::unordered_map<std::vector<int64_t>, std::unique_ptr<KeptTile>, KeyHash> tiles;
+  std::unordered_map<std::vector<int64_t>, std::unique_ptr<KeptTile>, TileKeyHash> tiles;
   size_t bytes = 0;
 
   static size_t sizeOf(const KeptTile &tile) {
@@ -88,21 +75,25 @@ std::pair<uintptr_t, uintptr_t> extentOf(const Buffer &gm) {
 
 } // namespace
 
+namespace {
+std::atomic<uint64_t> tilesGeneration{1};
+/// Changes whenever a region is remembered or forgotten.
+std::atomic<uint64_t> regionsGeneration{1};
+} // namespace
+
 void ascendprec::runtime::rememberConstant(const void *data, size_t bytes) {
   if (!data || !bytes)
     return;
   Registry &r = registry();
   std::unique_lock<std::shared_mutex> lock(r.mutex);
   auto start = reinterpret_cast<uintptr_t>(data);
+  regionsGeneration.fetch_add(1, std::memory_order_acq_rel);
   auto [it, inserted] = r.regions.try_emplace(start, Region{start + bytes, 0});
   if (!inserted && it->second.end < start + bytes)
     it->second.end = start + bytes;
   ++it->second.users;
 }
 
-namespace {
-std::atomic<uint64_t> tilesGeneration{1};
-} // namespace
 
 uint64_t ascendprec::runtime::detail::constantTilesGeneration() {
   return tilesGeneration.load(std::memory_order_acquire);
@@ -115,6 +106,7 @@ void ascendprec::runtime::forgetConstant(const void *data) {
   if (it == r.regions.end() || --it->second.users > 0)
     return;
   tilesGeneration.fetch_add(1, std::memory_order_acq_rel);
+  regionsGeneration.fetch_add(1, std::memory_order_acq_rel);
   uintptr_t start = it->first, end = it->second.end;
   r.regions.erase(it);
   // Keys start with the GM address.
@@ -133,6 +125,22 @@ bool ascendprec::runtime::detail::isRememberedConstant(const Buffer &gm) {
   auto [start, end] = extentOf(gm);
   if (start == end)
     return false;
+  // The last answer, while no region came or went: every tile of a kernel
+  // asks of the same B (the lock's shared counter was a few percent of a
+  // small model's run, its cache line moving between the threads).
+  thread_local struct {
+    uintptr_t start = 0, end = 0;
+    uint64_t generation = 0;
+    bool answer = false;
+  } last;
+  uint64_t generation = regionsGeneration.load(std::memory_order_acquire);
+  if (last.generation == generation && last.start == start && last.end == end)
+    return last.answer;
+  last = {start, end, generation, isInRememberedRegion(start, end)};
+  return last.answer;
+}
+
+bool ascendprec::runtime::detail::isInRememberedRegion(uintptr_t start, uintptr_t end) {
   Registry &r = registry();
   std::shared_lock<std::shared_mutex> lock(r.mutex);
   auto it = r.regions.upper_bound(start);

@@ -31,10 +31,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -222,7 +222,7 @@ private:
     key.insert(key.end(), offsets.begin(), offsets.end());
   }
 
-  std::map<Key, size_t> index;
+  std::unordered_map<Key, size_t, TileKeyHash> index;
   std::vector<std::unique_ptr<KeptTile>> pool;
   size_t used = 0;
   Key key;
@@ -274,7 +274,9 @@ bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t
   // thread, for the launch (B read-only in it), or while the constant tiles
   // stay (looking each K step's tile up again, a key and a locked hash
   // lookup per step, was a tenth of a depthwise convolution of 13 K steps).
-  thread_local std::map<std::vector<int64_t>, std::vector<const KeptTile *>> lists, constantLists;
+  thread_local std::unordered_map<std::vector<int64_t>, std::vector<const KeptTile *>,
+                                  TileKeyHash>
+      lists, constantLists;
   thread_local uint64_t listsForLaunch = 0, constantsForGeneration = 0;
   thread_local std::vector<int64_t> listKey;
   if (launchOfThread != listsForLaunch) {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SparsePatches.h"
+#include "CacheLineVector.h"
 #include "Transpose.h"
 #include "VectorLevel.h"
 
@@ -27,6 +28,10 @@
 #include <map>
 #include <utility>
 #include <vector>
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#endif
 
 using namespace ascendprec::runtime;
 using namespace ascendprec::runtime::detail;
@@ -229,6 +234,56 @@ macInterleaved(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/// kCount positions' 16 lanes in AVX-512 registers, `live` lanes of C.
+template <int64_t kCount>
+__attribute__((target("avx512f"), always_inline)) inline void
+macPositions16(const float *__restrict at, int64_t step, const int64_t *offsets, int64_t window,
+               const float *__restrict weights, float *sums, int64_t n, __mmask16 live) {
+  __m512 sum[kCount];
+  for (int64_t p = 0; p < kCount; ++p)
+    sum[p] = _mm512_maskz_loadu_ps(live, sums + p * n);
+  for (int64_t r = 0; r < window; ++r) {
+    __m512 weight = _mm512_loadu_ps(weights + r * 16);
+    const float *values = at + offsets[r];
+    for (int64_t p = 0; p < kCount; ++p)
+      sum[p] = _mm512_fmadd_ps(_mm512_loadu_ps(values + p * step), weight, sum[p]);
+  }
+  for (int64_t p = 0; p < kCount; ++p)
+    _mm512_mask_storeu_ps(sums + p * n, live, sum[p]);
+}
+
+/// macInterleavedBody<16> in AVX-512 registers, a position's 16 lanes one
+/// register: 8 positions advance together (8 chains of fused
+/// multiply-adds hide their latency; the generic loop's 4 left the FMA
+/// units half idle, and the compiler spilled 8), the live lanes of C read
+/// and written under a mask. Each sum adds in window order, as there.
+__attribute__((target("avx512f"))) void
+macInterleaved16Avx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                       const Interleaved &layout, const float *__restrict planes,
+                       const float *__restrict weights, const int64_t *offsets, float *acc,
+                       int64_t n) {
+  constexpr int64_t kLanes = 16, kBlock = 8;
+  auto live = static_cast<__mmask16>((uint32_t{1} << layout.columns) - 1);
+  int64_t window = g.kernelH * g.kernelW;
+  int64_t step = g.strideW * kLanes;
+  int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
+  while (i < tile.rows) {
+    int64_t run = std::min(tile.rows - i, g.outW - ow);
+    const float *row = planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth +
+                                 ow * g.strideW - tile.firstColumn) * kLanes;
+    float *sums = acc + i * n + layout.firstColumn;
+    int64_t s = 0;
+    for (; s + kBlock <= run; s += kBlock)
+      macPositions16<kBlock>(row + s * step, step, offsets, window, weights, sums + s * n, n,
+                             live);
+    for (; s < run; ++s)
+      macPositions16<1>(row + s * step, step, offsets, window, weights, sums + s * n, n, live);
+    i += run;
+    ow = 0;
+    ++oh;
+  }
+}
+
 __attribute__((target("avx2,fma"))) void
 macInterleavedFma(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
                   const Interleaved &layout, const float *planes, const float *weights,
@@ -250,6 +305,8 @@ void macInterleavedOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   switch (vectorLevel()) {
   case VectorLevel::Avx512Fma:
+    if (laneCount(layout.columns) == 16)
+      return macInterleaved16Avx512(g, tile, m0, layout, planes, weights, offsets, acc, n);
     return macInterleavedAvx512(g, tile, m0, layout, planes, weights, offsets, acc, n);
   case VectorLevel::Avx2Fma:
     return macInterleavedFma(g, tile, m0, layout, planes, weights, offsets, acc, n);
@@ -302,8 +359,12 @@ bool keptLayout(const std::vector<SparseStep> &steps, int64_t window, uint64_t e
 
 /// An allocator whose resize leaves new floats unset: a plane is written
 /// whole (rows, then zeros where no row reaches), and zeroing a rebuilt
-/// 270 KB plane first took a tenth of a depthwise convolution's time.
-template <typename T> struct UnsetAllocator : std::allocator<T> {
+/// 270 KB plane first took a tenth of a depthwise convolution's time. Its
+/// storage starts on a cache line: a position's 16 lanes are then one
+/// aligned 64-byte load (from a 16-byte-aligned plane every load of the
+/// multiply spanned two lines, and a chain of 5x5 depthwise convolutions
+/// ran 8% slower).
+template <typename T> struct UnsetAllocator : CacheLineAllocator<T> {
   template <typename U> struct rebind {
     using other = UnsetAllocator<U>;
   };
@@ -315,6 +376,13 @@ template <typename T> struct UnsetAllocator : std::allocator<T> {
   }
 };
 using PlaneVector = std::vector<float, UnsetAllocator<float>>;
+
+/// Every float of `plane` +0, in one memset: the vector's own assign
+/// constructs element by element through the allocator (a scalar loop that
+/// took a tenth of a chain of depthwise convolutions).
+void zeroPlane(PlaneVector &plane) {
+  std::memset(plane.data(), 0, plane.size() * sizeof(float));
+}
 
 /// Whole-map planes a thread keeps for the launch (a few groups of
 /// channels: a block's tiles go from group to group), each with whether it
@@ -429,11 +497,15 @@ struct PlaneSpan {
 };
 
 /// The plane of `channels` channels from `firstPlane` in `lanes` lanes (the
-/// channels the fast axis): the rows transposed, padding as zeros.
-void fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
+/// channels the fast axis): the rows transposed, padding as zeros. Returns
+/// whether a value copied is inf, NaN or tiny (scanning the rows read, not
+/// the plane: its padding and spare lanes are zeros, two thirds of a 5x5
+/// window's plane on a map 2 rows high).
+bool fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
                    const TileGeometry &tile, const PlaneSpan &span, int64_t channels,
                    int64_t lanes, PlaneVector &planes) {
   thread_local std::vector<uint8_t> raw;
+  bool unusual = false;
   int64_t bytes = in == ElementType::F32 ? 4 : 2;
   int64_t planeFloats = tile.planeRows * tile.planeWidth * lanes;
   auto [top, hBegin, hEnd, shift, wBegin, width] = span;
@@ -441,10 +513,9 @@ void fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &
   // padding columns of the rest; all of it when there are lanes past the
   // channels (12 channels in 16 lanes), which no row fills.
   bool spareLanes = lanes != channels;
+  planes.resize(planeFloats);
   if (spareLanes)
-    planes.assign(planeFloats, 0.0f);
-  else
-    planes.resize(planeFloats);
+    zeroPlane(planes);
   size_t rowBytes = tile.planeWidth * lanes * 4;
   auto *target = reinterpret_cast<uint8_t *>(planes.data());
   for (int64_t r = 0; r < tile.planeRows && !spareLanes; ++r) {
@@ -474,9 +545,12 @@ void fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &
       rows = raw.data();
       rowStride = width;
     }
+    for (int64_t c = 0; c < channels && !unusual; ++c)
+      unusual = holdsUnusual(reinterpret_cast<const float *>(rows) + c * rowStride, width);
     copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
                    /*streaming=*/false);
   }
+  return unusual;
 }
 
 } // namespace
@@ -571,13 +645,13 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   if (kept) {
     // The launch's plane of these channels, built by an earlier tile.
   } else if (direct) {
-    fillLanePlane(in, firstPlane, g, tile, {top, hBegin, hEnd, shift, wBegin, width}, channels,
-                  lanes, planes);
-    found = holdsUnusual(planes.data(), planeFloats);
+    found = fillLanePlane(in, firstPlane, g, tile, {top, hBegin, hEnd, shift, wBegin, width},
+                          channels, lanes, planes);
     if (whole)
       keepPlane(key, found);
   } else {
-    planes.assign(planeFloats, 0.0f);
+    planes.resize(planeFloats);
+    zeroPlane(planes);
     column.resize(width);
     for (int64_t c = 0; c < channels; ++c) {
       const uint8_t *channel = firstPlane + c * g.channelStride * bytes;
