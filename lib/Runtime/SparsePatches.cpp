@@ -192,6 +192,26 @@ macPositions(const float *__restrict at, int64_t step, const int64_t *offsets, i
   }
 }
 
+/// Calls visit(row, sums, run) for each run of the tile's positions within
+/// one output row: `row` the plane at its first position (kLanes floats a
+/// position), `sums` its row of C at the first kept column.
+template <int64_t kLanes, typename Visit>
+inline __attribute__((always_inline)) void
+forEachOutputRun(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
+                 const Interleaved &layout, const float *planes, float *acc, int64_t n,
+                 Visit visit) {
+  int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
+  while (i < tile.rows) {
+    int64_t run = std::min(tile.rows - i, g.outW - ow);
+    visit(planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth + ow * g.strideW -
+                    tile.firstColumn) * kLanes,
+          acc + i * n + layout.firstColumn, run);
+    i += run;
+    ow = 0;
+    ++oh;
+  }
+}
+
 template <int64_t kLanes>
 inline __attribute__((always_inline)) void
 macInterleavedBody(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
@@ -202,23 +222,17 @@ macInterleavedBody(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
   int64_t live = layout.columns;
   int64_t window = g.kernelH * g.kernelW;
   int64_t step = g.strideW * kLanes;
-  int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
-  while (i < tile.rows) {
-    int64_t run = std::min(tile.rows - i, g.outW - ow);
-    const float *row = planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth +
-                                 ow * g.strideW - tile.firstColumn) * kLanes;
-    float *sums = acc + i * n + layout.firstColumn;
-    int64_t s = 0;
-    for (; s + kBlock <= run; s += kBlock)
-      macPositions<kLanes, kBlock>(row + s * step, step, offsets, window, weights, sums + s * n,
-                                   n, live);
-    for (; s < run; ++s)
-      macPositions<kLanes, 1>(row + s * step, step, offsets, window, weights, sums + s * n, n,
-                              live);
-    i += run;
-    ow = 0;
-    ++oh;
-  }
+  forEachOutputRun<kLanes>(g, tile, m0, layout, planes, acc, n,
+                           [&](const float *row, float *sums, int64_t run) {
+                             int64_t s = 0;
+                             for (; s + kBlock <= run; s += kBlock)
+                               macPositions<kLanes, kBlock>(row + s * step, step, offsets,
+                                                            window, weights, sums + s * n, n,
+                                                            live);
+                             for (; s < run; ++s)
+                               macPositions<kLanes, 1>(row + s * step, step, offsets, window,
+                                                       weights, sums + s * n, n, live);
+                           });
 }
 
 inline __attribute__((always_inline)) void
@@ -266,22 +280,18 @@ macInterleaved16Avx512(const PatchPlane &g, const TileGeometry &tile, int64_t m0
   auto live = static_cast<__mmask16>((uint32_t{1} << layout.columns) - 1);
   int64_t window = g.kernelH * g.kernelW;
   int64_t step = g.strideW * kLanes;
-  int64_t i = 0, oh = m0 / g.outW, ow = m0 % g.outW;
-  while (i < tile.rows) {
-    int64_t run = std::min(tile.rows - i, g.outW - ow);
-    const float *row = planes + ((oh - tile.firstOutRow) * g.strideH * tile.planeWidth +
-                                 ow * g.strideW - tile.firstColumn) * kLanes;
-    float *sums = acc + i * n + layout.firstColumn;
-    int64_t s = 0;
-    for (; s + kBlock <= run; s += kBlock)
-      macPositions16<kBlock>(row + s * step, step, offsets, window, weights, sums + s * n, n,
-                             live);
-    for (; s < run; ++s)
-      macPositions16<1>(row + s * step, step, offsets, window, weights, sums + s * n, n, live);
-    i += run;
-    ow = 0;
-    ++oh;
-  }
+  // (The lambda names its target: it does not take this function's.)
+  forEachOutputRun<kLanes>(
+      g, tile, m0, layout, planes, acc, n,
+      [&](const float *row, float *sums, int64_t run) __attribute__((target("avx512f"))) {
+        int64_t s = 0;
+        for (; s + kBlock <= run; s += kBlock)
+          macPositions16<kBlock>(row + s * step, step, offsets, window, weights, sums + s * n,
+                                 n, live);
+        for (; s < run; ++s)
+          macPositions16<1>(row + s * step, step, offsets, window, weights, sums + s * n, n,
+                            live);
+      });
 }
 
 __attribute__((target("avx2,fma"))) void
