@@ -18,6 +18,7 @@
 
 #include "AscendPrec/Session/CompareModes.h"
 #include "AscendPrec/Session/HostRun.h"
+#include "AscendPrec/Session/ProcessMemory.h"
 #include "AscendPrec/Session/SearchOutput.h"
 #include "AscendPrec/Session/Session.h"
 
@@ -499,6 +500,9 @@ int run(const std::vector<std::string> &args) {
 }
 
 int main(int argc, char **argv) {
+  // The pages libLLVM and libMLIR touched while loading, which the run
+  // does not need: most of the tool's resident memory otherwise.
+  session::releaseCompilerLibraryPages();
 #if defined(__GLIBC__)
   // glibc keeps freed small blocks in "fast bins" and sweeps them all into
   // its free lists whenever a large block is asked for. A big model makes
