@@ -151,7 +151,16 @@ double median(std::vector<double> values) {
 
 } // namespace
 
-double AccuracyResult::medianRunMs() const { return median(runMs); }
+double AccuracyResult::medianRunMs() const {
+  // The first run goes in lockstep with the reference's and pays for first
+  // touches (kept weight tiles, fresh pages): a warm-up, as onnxruntime's
+  // benchmarks and bench/ort_run.js leave theirs out. With 5 iterations it
+  // was one of the five the median picked from, and raised it by a tenth
+  // on PP-OCR's classifier.
+  if (runMs.size() > 1)
+    return median(std::vector<double>(runMs.begin() + 1, runMs.end()));
+  return median(runMs);
+}
 
 namespace {
 

@@ -140,7 +140,7 @@ std::string session::accuracySummary(const AccuracyResult &accuracy, const Accur
   os << llvm::format("  host time: JIT %.0f ms (+%.0f ms reference), run %.1f ms", accuracy.jitMs,
                      accuracy.referenceJitMs, accuracy.medianRunMs());
   if (accuracy.runMs.size() > 1)
-    os << " (median of " << accuracy.runMs.size() << ")";
+    os << " (median of the " << accuracy.runMs.size() - 1 << " after the first)";
   os << " on " << run.threads << (run.threads == 1 ? " thread" : " threads");
   // Compiled kernels found on disk (KernelCache.h) load in milliseconds.
   unsigned hits = ascendprec::exec::KernelCache::hits();

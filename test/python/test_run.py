@@ -75,6 +75,9 @@ def test_fp16_outputs_are_float16_and_runs_can_repeat(example_onnx):
     assert first.outputs["out"].dtype == np.float16
     second = plan.run(seed=2, iterations=2, threads=2)
     assert len(second.run_ms) == 2
+    # The first run is a warm-up: the median is of the runs after it.
+    assert second.median_run_ms == second.run_ms[1]
+    assert first.median_run_ms == first.run_ms[0]
     assert first.outputs["out"].tobytes() != second.outputs["out"].tobytes()
     # The plan's ops carry the later run's errors.
     assert any(op.rel_err is not None for op in plan.ops)

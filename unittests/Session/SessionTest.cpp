@@ -41,6 +41,17 @@ struct CountingObserver : Observer {
 
 } // namespace
 
+TEST(AccuracyResult, MedianRunLeavesTheFirstRunOut) {
+  // The first run is a warm-up (in lockstep with the reference).
+  session::AccuracyResult result;
+  result.runMs = {10.0};
+  EXPECT_EQ(result.medianRunMs(), 10.0);
+  result.runMs = {10.0, 3.0, 2.0, 4.0};
+  EXPECT_EQ(result.medianRunMs(), 3.0);
+  result.runMs = {10.0, 3.0, 2.0};
+  EXPECT_EQ(result.medianRunMs(), 2.5);
+}
+
 TEST(Session, PlansRunsAndReportsEveryOp) {
   CountingObserver observer;
   Session session(optionsOf({{"soc_version", "Ascend910B3"},

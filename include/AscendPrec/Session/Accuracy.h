@@ -72,6 +72,9 @@ struct AccuracyResult {
   std::vector<runtime::HostTensor> referenceOutputs; ///< the fp32 reference's
   double jitMs = 0, referenceJitMs = 0;
   std::vector<double> runMs;               ///< one per iteration
+  /// The median of the runs after the first (the first alone when it is
+  /// the only one): the first runs in lockstep with the reference and pays
+  /// for first touches, a warm-up.
   double medianRunMs() const;
 };
 
