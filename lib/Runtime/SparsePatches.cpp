@@ -222,8 +222,12 @@ macInterleavedBody(const PatchPlane &g, const TileGeometry &tile, int64_t m0,
   int64_t live = layout.columns;
   int64_t window = g.kernelH * g.kernelW;
   int64_t step = g.strideW * kLanes;
+  // (Inlined, the lambda takes the target its caller is compiled for: as
+  // a function of its own it had none, and each fused multiply-add was a
+  // call of libm's fmaf.)
   forEachOutputRun<kLanes>(g, tile, m0, layout, planes, acc, n,
-                           [&](const float *row, float *sums, int64_t run) {
+                           [&](const float *row, float *sums, int64_t run)
+                               __attribute__((always_inline)) {
                              int64_t s = 0;
                              for (; s + kBlock <= run; s += kBlock)
                                macPositions<kLanes, kBlock>(row + s * step, step, offsets,
