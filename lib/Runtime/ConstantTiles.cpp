@@ -79,6 +79,19 @@ namespace {
 std::atomic<uint64_t> tilesGeneration{1};
 /// Changes whenever a region is remembered or forgotten.
 std::atomic<uint64_t> regionsGeneration{1};
+
+/// Whether bytes [start, end) lie in one region given to rememberConstant
+/// (the registry's answer, under its lock).
+bool isInRememberedRegion(uintptr_t start, uintptr_t end) {
+  Registry &r = registry();
+  std::shared_lock<std::shared_mutex> lock(r.mutex);
+  auto it = r.regions.upper_bound(start);
+  if (it == r.regions.begin())
+    return false;
+  --it;
+  return it->first <= start && end <= it->second.end;
+}
+
 } // namespace
 
 void ascendprec::runtime::rememberConstant(const void *data, size_t bytes) {
@@ -140,15 +153,6 @@ bool ascendprec::runtime::detail::isRememberedConstant(const Buffer &gm) {
   return last.answer;
 }
 
-bool ascendprec::runtime::detail::isInRememberedRegion(uintptr_t start, uintptr_t end) {
-  Registry &r = registry();
-  std::shared_lock<std::shared_mutex> lock(r.mutex);
-  auto it = r.regions.upper_bound(start);
-  if (it == r.regions.begin())
-    return false;
-  --it;
-  return it->first <= start && end <= it->second.end;
-}
 
 void ascendprec::runtime::detail::constantTileKey(const Buffer &gm,
                                                   const std::vector<int64_t> &offsets,

@@ -26,10 +26,6 @@ struct KeptTile {
 /// thread until a region is remembered or forgotten.
 bool isRememberedConstant(const Buffer &gm);
 
-/// Whether bytes [start, end) lie in one region given to rememberConstant
-/// (the registry's answer, under its lock).
-bool isInRememberedRegion(uintptr_t start, uintptr_t end);
-
 /// A tile key's hash: keys are looked up once per cube loop or per K step
 /// of every block, where ordered maps spent 4-5% of a small model's run
 /// comparing keys.

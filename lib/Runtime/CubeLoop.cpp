@@ -10,7 +10,8 @@
 // of B that a kernel only reads is loaded once per launch and reused by
 // every tile of that launch, with its plan for the multiply (which rows and
 // columns are zero padding, B widened to fp32); once per process when it is
-// a model's weights (ConstantTiles.cpp). A convolution with stride 1 along
+// a gathered tile (transposed, a filter's) of a model's weights
+// (ConstantTiles.cpp). A convolution with stride 1 along
 // W skips the gather: its sums run across output positions over a padded
 // copy of the map's rows (DirectPatches.cpp). The multiply-accumulate is
 // the same code, on the same values, in the same K order as the loop's
