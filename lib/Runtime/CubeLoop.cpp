@@ -450,7 +450,30 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // Whether the accumulator may hold -0 (only a tiny product rounds a sum
   // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
   bool mayHoldNegZero = true;
-  for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
+  int64_t kFrom = kBegin;
+  // A 1x1 convolution's steps whose K lies within the channels read A in
+  // place, as one K-major panel: with every step's tile of B kept, they
+  // multiply in one pass that keeps blocks of sums in registers across
+  // steps (the tile's sums went through memory once per step of 32).
+  if (patches && pointwise && keepB && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
+      aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW) {
+    int64_t steps = std::min((kEnd - kBegin + kStep - 1) / kStep, plane.channels / k);
+    if (steps > 1 && keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
+                                      constantB, kBegin, kEnd, kStep, tiles)) {
+      thread_local std::vector<const uint8_t *> stepBytes;
+      thread_local std::vector<const RhsPlan *> stepPlans;
+      stepBytes.clear();
+      stepPlans.clear();
+      for (int64_t s = 0; s < steps; ++s) {
+        stepBytes.push_back(tiles[s]->bytes.data());
+        stepPlans.push_back(&tiles[s]->plan);
+      }
+      const uint8_t *a = aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes;
+      if (mmadSteps(in, a, {1, plane.channelStride}, stepBytes, stepPlans, acc.data, m, n, k))
+        kFrom = kBegin + steps * kStep;
+    }
+  }
+  for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {
     if (aKSlot >= 0)
       aOffsets[aKSlot] = kAt;
     if (bKSlot >= 0)

@@ -75,6 +75,18 @@ void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t 
               const RhsPlan &plan, uint8_t *accumulator, int64_t m, int64_t n, int64_t k,
               bool init, bool *mayHoldNegZero = nullptr);
 
+/// acc[m, n] = A[m, K] x B for K in `tiles.size()` steps of k: step s's
+/// rows of B are tiles[s] ([k, n] of `in`, rows n apart) with its plan
+/// plans[s], A's columns [s * k, (s + 1) * k) its columns. The sums start
+/// from +0 and add each exact product in K order with one rounding: the
+/// bits of mmadTile called step by step, with a block of sums kept in
+/// registers across steps. False, nothing written, where the host or the
+/// shape has no such kernel (the caller then multiplies step by step).
+bool mmadSteps(ElementType in, const uint8_t *a, LhsLayout layout,
+               const std::vector<const uint8_t *> &tiles,
+               const std::vector<const RhsPlan *> &plans, uint8_t *accumulator, int64_t m,
+               int64_t n, int64_t k);
+
 } // namespace ascendprec::runtime::detail
 
 #endif // ASCENDPREC_LIB_RUNTIME_CUBETILE_H

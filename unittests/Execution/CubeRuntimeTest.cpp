@@ -284,6 +284,82 @@ TEST_P(CubeRuntime, WideTileColumnBlocksMatchDenseProduct) {
   expectTilesMatchDenseProduct(GetParam(), 17, 45, {13, 22}, {200, 224});
 }
 
+TEST_P(CubeRuntime, StepsOfKInOnePassMatchDenseProduct) {
+  // mmadSteps: A K-major with its columns `stride` apart (a 1x1
+  // convolution's map read in place), B in separate [k, n] tiles, one per
+  // K step, each with its plan; the sums from +0 must be the fused
+  // multiply-adds in K order across every step, inf, NaN, -0 and tiny
+  // values included (no product may be dropped).
+  using ascendprec::runtime::detail::mmadSteps;
+  using ascendprec::runtime::detail::planRhs;
+  using ascendprec::runtime::detail::RhsPlan;
+  ElementType type = GetParam();
+  std::mt19937 random(21);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  std::uniform_int_distribution<int> pick(0, 99);
+  auto sample = [&]() {
+    switch (pick(random)) {
+    case 0: return INFINITY;
+    case 1: return NAN;
+    case 2: return -0.0f;
+    case 3: return 1e-30f; // tiny: fp32 and bf16 (fp16 rounds it to 0)
+    case 4: case 5: case 6: return 0.0f;
+    default: return value(random);
+    }
+  };
+  for (auto [m, n, steps, k] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{48, 240, 5, 32},
+                                {13, 96, 2, 8}, {8, 48, 3, 16}, {5, 112, 4, 32},
+                                {1, 16, 2, 8}, {16, 32, 7, 32}}) {
+    int64_t depth = steps * k, stride = m + 5;
+    Tile a(type, m, depth), b(type, depth, n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < depth; ++p)
+        a.set(i, p, sample());
+    for (int64_t p = 0; p < depth; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        b.set(p, j, sample());
+    // A stored K-major, `stride` elements per column; B's steps apart.
+    Tile column(type, depth, stride);
+    for (int64_t p = 0; p < depth; ++p)
+      for (int64_t i = 0; i < m; ++i)
+        column.set(p, i, a.values[i * depth + p]);
+    auto *lhs = static_cast<const uint8_t *>(column.bytes());
+    std::vector<Tile> tiles;
+    std::vector<RhsPlan> plans(steps);
+    std::vector<const uint8_t *> tileBytes;
+    std::vector<const RhsPlan *> planOf;
+    for (int64_t s = 0; s < steps; ++s) {
+      tiles.emplace_back(type, k, n);
+      for (int64_t p = 0; p < k; ++p)
+        for (int64_t j = 0; j < n; ++j)
+          tiles.back().set(p, j, b.values[(s * k + p) * n + j]);
+    }
+    for (int64_t s = 0; s < steps; ++s) {
+      tileBytes.push_back(static_cast<const uint8_t *>(tiles[s].bytes()));
+      planRhs(type, tileBytes.back(), n, k, n, plans[s]);
+      planOf.push_back(&plans[s]);
+    }
+    std::vector<float> acc(m * n, 7.0f);
+    SCOPED_TRACE("m " + std::to_string(m) + ", n " + std::to_string(n) + ", steps " +
+                 std::to_string(steps));
+    if (!mmadSteps(type, lhs, {1, stride}, tileBytes, planOf,
+                   reinterpret_cast<uint8_t *>(acc.data()), m, n, k)) {
+      // No such kernel on this host: nothing written.
+      EXPECT_EQ(acc, std::vector<float>(m * n, 7.0f));
+      continue;
+    }
+    expectSameBits(acc, expected(a, b, std::vector<float>(m * n, 0.0f)));
+  }
+  // A width that is not a multiple of 16 has no such kernel.
+  Tile narrow(type, 8, 24);
+  RhsPlan plan;
+  auto *bytes = static_cast<const uint8_t *>(narrow.bytes());
+  planRhs(type, bytes, 24, 8, 24, plan);
+  std::vector<float> acc(8 * 24, 7.0f);
+  EXPECT_FALSE(mmadSteps(type, bytes, {1, 8}, {bytes}, {&plan},
+                         reinterpret_cast<uint8_t *>(acc.data()), 8, 24, 8));
+}
+
 TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {
   // m = 1 (a recurrent step's h x R): column blocks advance together.
   std::mt19937 random(13);
