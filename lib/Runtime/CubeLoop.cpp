@@ -43,6 +43,10 @@ using namespace ascendprec::runtime::detail;
 
 namespace {
 
+/// The least output width DirectPatches.cpp multiplies (its vectors run
+/// across one output row's positions).
+constexpr int64_t kDirectPatchesFromWidth = 8;
+
 /// Copies `count` elements. Patch runs are as short as an output row (28
 /// elements in a MobileNet block), where a call of memcpy costs more than
 /// the copy: runs under 32 elements go in fixed-size pieces (the last one
@@ -439,8 +443,11 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // multiply across N then runs one vector, and the detector's 48 -> 12
   // 1x1 convolution took 3.6 ms that way, 0.8 ms directly; with wider N the
   // in-place multiply was faster).
+  // Not for maps under 8 columns wide: each vector then holds one output
+  // row's few positions (a squeeze-excitation's 1x1 convolution on a 1x1
+  // map filled one lane in 16 and took 0.4 ms of PP-OCR's recognizer).
   if (patches && (!pointwise || n == 16) && keepB && initAtZero && kBegin == 0 && kStep == k &&
-      plane.strideW == 1) {
+      plane.strideW == 1 && plane.outW >= kDirectPatchesFromWidth) {
     const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
     if (!tilesOfB.empty() &&
         multiplyDirectPatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, tilesOfB,
@@ -451,12 +458,22 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
   bool mayHoldNegZero = true;
   int64_t kFrom = kBegin;
+  // A tile's rows past the map's last output position read zero patches:
+  // from +0, they all come to the same sums (each row of B times 0, added
+  // in K order). The multiply runs over the map's rows and the first of
+  // those, which is copied to the others at the end (a squeeze-excitation's
+  // 1x1 convolution on a 1x1 map has 1 row of the map in a tile of 16).
+  int64_t mapRows = m, rows = m;
+  if (patches && initAtZero && kBegin == 0 && in != ElementType::I8) {
+    mapRows = std::clamp<int64_t>(plane.outH * plane.outW - aOffsets[aGm.rank - 3], 0, m);
+    rows = std::min(mapRows + 1, m);
+  }
   // A 1x1 convolution's steps whose K lies within the channels read A in
   // place, as one K-major panel: with every step's tile of B kept, they
   // multiply in one pass that keeps blocks of sums in registers across
   // steps (the tile's sums went through memory once per step of 32).
   if (patches && pointwise && keepB && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
-      aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW) {
+      rows == m && aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW) {
     int64_t steps = std::min((kEnd - kBegin + kStep - 1) / kStep, plane.channels / k);
     if (steps > 1 && keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
                                       constantB, kBegin, kEnd, kStep, tiles)) {
@@ -496,7 +513,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     int64_t depth = k;
     InPlace aPlace;
     if (patches && pointwise &&
-        aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW &&
+        aOffsets[aGm.rank - 3] + rows <= plane.outH * plane.outW &&
         aOffsets[aGm.rank - 2] + k <= plane.channels) {
       // A 1x1 convolution's patch column is a run of its channel's plane:
       // the multiply reads the map where it is.
@@ -518,19 +535,19 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
           (kept->plan.keptK.empty() || kept->plan.keptK.back() < realColumns))
         depth = realColumns;
       if (elementBytes == 2)
-        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, m, depth,
-                            reinterpret_cast<uint16_t *>(patchPanel.data()));
+        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, rows,
+                            depth, reinterpret_cast<uint16_t *>(patchPanel.data()));
       else
-        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, m, depth,
-                            reinterpret_cast<uint32_t *>(patchPanel.data()));
-      if (depth < k && holdsTiny(in, patchPanel.data(), m * depth)) {
+        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, rows,
+                            depth, reinterpret_cast<uint32_t *>(patchPanel.data()));
+      if (depth < k && holdsTiny(in, patchPanel.data(), rows * depth)) {
         // The dropped columns are zeros: written out, the multiply sees K.
-        std::memset(patchPanel.data() + m * depth * elementBytes, 0,
-                    (k - depth) * m * elementBytes);
+        std::memset(patchPanel.data() + rows * depth * elementBytes, 0,
+                    (k - depth) * rows * elementBytes);
         depth = k;
       }
       a = patchPanel.data();
-      layout = {1, m};
+      layout = {1, rows};
     } else if ((aLoad == LoadMode::Plain || aLoad == LoadMode::Transpose) &&
                readInPlace(aGm, aOffsets, m, k, aLoad == LoadMode::Transpose, aPlace)) {
       // Wholly inside GM: the multiply reads A where it is.
@@ -540,18 +557,21 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       loadTile(aGm, aTile, aOffsets, aParams, aLoad);
     }
     if (kept)
-      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, m, n, depth, init,
+      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, rows, n, depth, init,
                &mayHoldNegZero);
     else if (bInPlace)
       // Wholly inside GM, the tile holds no padding: it multiplies whole,
       // without scanning it for zero rows and columns (the same bits
       // either way; the scan's strided walk of B's last column cost 5% of
       // BERT's run).
-      mmadTile(in, a, layout, bPlace.start, bPlace.row, RhsPlan(), acc.data, m, n, k, init,
+      mmadTile(in, a, layout, bPlace.start, bPlace.row, RhsPlan(), acc.data, rows, n, k, init,
                &mayHoldNegZero);
     else
-      mmadTile(in, a, layout, bTile.data, n, acc.data, m, n, k, init, &mayHoldNegZero);
+      mmadTile(in, a, layout, bTile.data, n, acc.data, rows, n, k, init, &mayHoldNegZero);
   }
+  auto *sums = reinterpret_cast<float *>(acc.data);
+  for (int64_t i = rows; i < m; ++i)
+    std::memcpy(sums + i * n, sums + mapRows * n, n * sizeof(float));
 }
 
 } // extern "C"

@@ -198,13 +198,13 @@ void expectConvolutionSameAsSteps(const ConvGeometry &g, Stored &x, int64_t chan
 /// A convolution of x [2, 1, C, H, W] (batch 1 of 2) by w [N, C * kh * kw]
 /// as the lowering tiles it: img2col tiles of m x k, transposed filter tiles.
 void checkConvolution(const ConvGeometry &g, ElementType type, bool special, unsigned seed,
-                      int64_t m, int64_t k, int64_t n) {
+                      int64_t m, int64_t k, int64_t n, bool specialW = false) {
   std::mt19937 random(seed);
   Stored x(type, 2 * g.channels * g.height * g.width);
   int64_t window = g.channels * g.kernelH * g.kernelW;
   Stored w(type, g.filters * window);
   x.fill(random, special);
-  w.fill(random, false);
+  w.fill(random, specialW, /*tiny=*/specialW);
   expectConvolutionSameAsSteps(g, x, g.channels, Memref(w.data(), {1, g.filters, window}),
                                LoadMode::Transpose, {}, type, m, k, n, "convolution");
 }
@@ -225,6 +225,23 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
   // A depthwise convolution's group: one channel, one filter; its tile
   // keeps 9 of 16 K steps and 1 of 16 columns (the one-column multiply).
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 7, 24, 16, 16);
+}
+
+TEST_P(CubeLoop, RowsPastTheMapMatchTheLoop) {
+  // A tile's rows past the last output position multiply zero patches:
+  // their sums (0 x B in K order: +0, or NaN where B holds inf or NaN)
+  // are worked out once and copied. A squeeze-excitation's 1x1
+  // convolution on a 1x1 map (1 row of 16), K in one step and in several
+  // read in place; a 3x3 one on a 2x3 map (gathered); inf, NaN, -0 and
+  // tiny values in the weights and in the map.
+  for (bool special : {false, true}) {
+    checkConvolution({48, 1, 1, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), special, 31, 16,
+                     48, 32, /*specialW=*/special);
+    checkConvolution({64, 1, 1, 48, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), special, 32, 16,
+                     16, 48, /*specialW=*/special);
+    checkConvolution({4, 2, 3, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), special, 33, 16,
+                     16, 16, /*specialW=*/special);
+  }
 }
 
 TEST_P(CubeLoop, DirectConvolutionMatchesTheLoop) {
