@@ -42,6 +42,9 @@ constexpr int kFilters = 16;
 /// 1x1 convolution copied 96 columns of 200 channels for 16.
 struct PaddedRows {
   std::vector<float> panel;
+  /// The rows read: the panel's, or the map itself (an fp32 1x1
+  /// convolution's, which needs no padding).
+  const float *data = nullptr;
   int64_t firstRow = 0, rows = 0, width = 0, firstColumn = 0;
 };
 
@@ -52,6 +55,7 @@ void padRows(ElementType in, const uint8_t *source, const PatchPlane &g, int64_t
   out.width = width;
   out.firstColumn = firstColumn;
   out.panel.assign(g.channels * out.rows * width, 0.0f);
+  out.data = out.panel.data();
   size_t bytes = in == ElementType::F32 ? 4 : 2;
   // Map columns [wBegin, wEnd) fall inside the panel's rows.
   int64_t shift = g.padLeft - firstColumn;
@@ -160,7 +164,7 @@ inline __attribute__((always_inline)) void sumSegment(const PatchPlane &g, const
   for (int64_t p = 0; p < count; p += kLanes) {
     int64_t lanes = std::min<int64_t>(kLanes, count - p);
     // Padded column of output column ow + p at window offset 0.
-    const float *at = rows.panel.data() + (ow + p - rows.firstColumn);
+    const float *at = rows.data + (ow + p - rows.firstColumn);
     for (int64_t n0 = 0; n0 < live; n0 += kFilters) {
       int filters = live - n0 >= kFilters ? kFilters : kFilters / 2;
       if (filters == kFilters)
@@ -265,34 +269,55 @@ const WidenedB &widenedB(ElementType in, const std::vector<const uint8_t *> &ste
 /// The filters [0, live) the tile must multiply: those up to B's last
 /// nonzero column when every value of the padded rows is finite (a zero
 /// filter's sums are then +0); else n.
-int64_t liveFilters(const WidenedB &b, int64_t n, const PaddedRows &rows) {
+int64_t liveFilters(const WidenedB &b, int64_t n, const float *values, int64_t runs,
+                    int64_t runLength, int64_t runStride) {
   if (b.nonzeroFilters >= n)
     return n;
   uint32_t nonFinite = 0;
-  for (float value : rows.panel) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, 4);
-    nonFinite |= (bits & 0x7f800000u) == 0x7f800000u;
-  }
+  for (int64_t r = 0; r < runs; ++r)
+    for (int64_t i = 0; i < runLength; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, values + r * runStride + i, 4);
+      nonFinite |= (bits & 0x7f800000u) == 0x7f800000u;
+    }
   return nonFinite ? n : b.nonzeroFilters;
 }
 
 /// Rows past the last output position read zeros: each of their sums adds
 /// 0 x b over K (+0, or NaN where b is inf or NaN), the same for every such
-/// row.
+/// row. One fused multiply-add per product, as the loop's multiply adds
+/// them: a NaN's sign and payload then come out as the loop's (a plain
+/// add of 0 x b took the NaN of an inf's product where the fused step
+/// keeps a NaN weight's).
+inline __attribute__((always_inline)) void sumZeroRowsBody(const float *b, int64_t realK,
+                                                           int64_t n, bool padK, float *first) {
+  for (int64_t j = 0; j < n; ++j) {
+    float sum = 0.0f;
+    for (int64_t kk = 0; kk < realK; ++kk)
+      sum = __builtin_fmaf(0.0f, b[kk * n + j], sum);
+    first[j] = padK ? sum + 0.0f : sum;
+  }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/// With the host's FMA instruction (without it, each step is a call of
+/// libm's fmaf: 1% of PP-OCR's classifier).
+__attribute__((target("avx2,fma"))) void sumZeroRowsFma(const float *b, int64_t realK,
+                                                        int64_t n, bool padK, float *first) {
+  sumZeroRowsBody(b, realK, n, padK, first);
+}
+#endif
+
 void sumZeroRows(const float *b, int64_t realK, int64_t n, bool padK, float *first,
                  int64_t count) {
   if (count <= 0)
     return;
-  for (int64_t j = 0; j < n; ++j) {
-    float sum = 0.0f;
-    // 0 x b is exact (+-0, or NaN for inf and NaN), so the fused step is
-    // the plain one: no call of libm's fmaf where the host's FMA is not
-    // in this function's target (it was 1% of PP-OCR's classifier).
-    for (int64_t kk = 0; kk < realK; ++kk)
-      sum = sum + 0.0f * b[kk * n + j];
-    first[j] = padK ? sum + 0.0f : sum;
-  }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  if (vectorLevel() != VectorLevel::Plain)
+    sumZeroRowsFma(b, realK, n, padK, first);
+  else
+#endif
+    sumZeroRowsBody(b, realK, n, padK, first);
   for (int64_t r = 1; r < count; ++r)
     std::memcpy(first + r * n, first, n * sizeof(float));
 }
@@ -327,9 +352,31 @@ bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const ui
   const WidenedB &b = widenedB(in, steps, k, n, realK, epoch);
   bool padK = kTotal > realK;
   thread_local PaddedRows rows;
-  if (validRows > 0)
-    padRows(in, source, g, firstRow, lastRow, firstColumn, width, rows);
-  int64_t live = liveFilters(b, n, rows);
+  // An fp32 1x1 convolution (stride 1, unpadded, whole planes) reads its
+  // map where it lies, as one row of positions per channel: no rows to
+  // copy, when the tile's positions fill whole vectors of the widest
+  // width, 16 (a load never reaches past them). Its 16-position tiles
+  // spent more in the copy than in the multiply.
+  PatchPlane flat = g;
+  bool inPlace = in == ElementType::F32 && g.kernelH == 1 && g.kernelW == 1 &&
+                 g.strideH == 1 && g.padTop == 0 && g.padLeft == 0 && g.columnStride == 1 &&
+                 g.rowStride == g.width && g.outW == g.width && g.outH == g.height &&
+                 g.channelStride == g.height * g.width && validRows % 16 == 0;
+  int64_t live = n;
+  if (inPlace) {
+    rows.data = reinterpret_cast<const float *>(source) + g.base;
+    rows.firstRow = 0;
+    rows.rows = 1;
+    rows.width = g.channelStride;
+    rows.firstColumn = 0;
+    flat.outH = flat.height = 1;
+    flat.outW = flat.width = flat.rowStride = g.channelStride;
+    live = liveFilters(b, n, rows.data + m0, g.channels, validRows, g.channelStride);
+  } else {
+    if (validRows > 0)
+      padRows(in, source, g, firstRow, lastRow, firstColumn, width, rows);
+    live = liveFilters(b, n, rows.panel.data(), 1, static_cast<int64_t>(rows.panel.size()), 0);
+  }
   // The filters past `live` are zeros (N's padding): x 0 adds +-0 to each
   // sum, which stays +0 since no product is inf or NaN (liveFilters).
   for (int64_t r = 0; r < validRows && live < n; ++r)
@@ -337,14 +384,14 @@ bool ascendprec::runtime::detail::multiplyDirectPatches(ElementType in, const ui
   switch (vectorLevel()) {
 #if defined(__x86_64__) && defined(__clang__)
   case VectorLevel::Avx512Fma:
-    sumTileAvx512(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
+    sumTileAvx512(flat, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
   case VectorLevel::Avx2Fma:
-    sumTileAvx2(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
+    sumTileAvx2(flat, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
 #endif
   default:
-    sumTile<Scalar>(g, rows, m0, validRows, b.values.data(), n, live, padK, acc);
+    sumTile<Scalar>(flat, rows, m0, validRows, b.values.data(), n, live, padK, acc);
     break;
   }
   sumZeroRows(b.values.data(), realK, n, padK, acc + validRows * n, m - validRows);

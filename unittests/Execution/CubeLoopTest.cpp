@@ -258,6 +258,16 @@ TEST_P(CubeLoop, DirectConvolutionMatchesTheLoop) {
   // Tiles inside one output row copy only the columns they reach.
   checkConvolution({4, 3, 50, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 17, 16, 16, 16);
   checkConvolution({4, 3, 50, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), true, 18, 16, 16, 16);
+  // fp32 1x1 convolutions, N one tile of 16, whose tiles of 16 positions
+  // are read in the map itself (32 positions: two such tiles; 40: a last
+  // tile of 8 copied): 12 filters (the zero filters filled when the map is
+  // finite) and 16, with inf, NaN and -0 in the map and the weights.
+  for (bool special : {false, true}) {
+    checkConvolution({24, 4, 8, 12, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), special, 19, 16,
+                     24, 16, /*specialW=*/special);
+    checkConvolution({20, 5, 8, 16, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), special, 20, 16,
+                     16, 16, /*specialW=*/special);
+  }
   // A padded 1x1 convolution (not read in place) and a 1x7 kernel.
   checkConvolution({4, 5, 6, 16, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1}, GetParam(), false, 15, 16, 16, 16);
   checkConvolution({3, 4, 30, 40, 1, 7, 1, 1, 0, 0, 3, 3, 1, 1}, GetParam(), true, 16, 32, 16, 48);
