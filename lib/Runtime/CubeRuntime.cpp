@@ -302,17 +302,20 @@ inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayo
 #pragma clang loop unroll(full)
     for (int v = 0; v < kVecs; ++v)
       std::memcpy(&sums[r][v], c + r * ldc + v * 16, sizeof(Vector));
+  // A is K-major (lhs.row == 1, mmadSteps checks): a K index's rows are
+  // adjacent, read at fixed offsets from one pointer.
+  const int64_t step = lhs.step;
   for (int64_t s = 0; s < steps; ++s) {
-    const float *tile = tiles[s] + column;
-    const float *as = a + s * stepK * lhs.step;
-    for (int64_t p = 0; p < stepK; ++p) {
+    const float *rowOfB = tiles[s] + column;
+    const float *rowsOfA = a + s * stepK * step;
+    for (int64_t p = 0; p < stepK; ++p, rowOfB += ldb, rowsOfA += step) {
       Vector row[kVecs];
 #pragma clang loop unroll(full)
       for (int v = 0; v < kVecs; ++v)
-        std::memcpy(&row[v], tile + p * ldb + v * 16, sizeof(Vector));
+        std::memcpy(&row[v], rowOfB + v * 16, sizeof(Vector));
 #pragma clang loop unroll(full)
       for (int r = 0; r < kRows; ++r) {
-        Vector scale = Vector(as[r * lhs.row + p * lhs.step]);
+        Vector scale = Vector(rowsOfA[r]);
 #pragma clang loop unroll(full)
         for (int v = 0; v < kVecs; ++v)
           sums[r][v] = __builtin_elementwise_fma(scale, row[v], sums[r][v]);
@@ -344,28 +347,37 @@ inline __attribute__((always_inline)) void macStepsColumns(const float *a, LhsLa
 }
 
 /// C[m, n] += A x B over `steps` tiles of B ([stepK, n] each, rows n
-/// apart, n a multiple of 16): blocks of 4 rows by 96 columns (24
-/// registers of sums), narrower ones 8 rows by 48, 32 or 16. For each
-/// block of columns the steps go a few at a time, so that their rows of B
-/// (kChunkRows of them) stay in L1 while the rows of A pass, and the
-/// block's sums go through memory once per chunk. (Measured on ten 480 ->
-/// 480 1x1 convolutions at 6x80: 4 x 96 blocks 4% faster than 8 x 48, 6 x
-/// 64 2%, 12 x 32 13% slower; chunks of 64 to 256 rows within 4%, B
-/// copied into contiguous panels first 8% slower.)
+/// apart, n a multiple of 16, A K-major): blocks of 4 rows by 96 columns
+/// or 6 by 64 (24 registers of sums), narrower ones 8 rows by 48, 32 or
+/// 16. For each
+/// block of columns the steps go a few at a time (their rows of the
+/// block's B within kChunkBytes, in L1 while the rows of A pass), and the
+/// block's sums go through memory once per chunk. Wide blocks read A, which
+/// lies in the map a channel's plane apart per K index, fewer times: in
+/// the plan (ten 480 -> 480 1x1 convolutions at 6x80) 4 x 96 blocks ran
+/// 4-7% faster than 8 x 48 ones, though 3-13% slower on tiles hot in
+/// cache; chunks of 8 or 48 KiB of B 2-4% slower than 24; B copied into
+/// contiguous panels first 8% slower.
 __attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLayout lhs,
                                                            const float *const *tiles,
                                                            int64_t steps, int64_t stepK,
                                                            float *c, int64_t m, int64_t n) {
-  constexpr int64_t kChunkRows = 128;
-  int64_t chunk = std::max<int64_t>(1, kChunkRows / stepK);
+  constexpr int64_t kChunkBytes = 24576;
   for (int64_t j = 0; j < n;) {
-    int64_t vecs = (n - j) >= 96 ? 6 : std::min<int64_t>(3, (n - j) / 16);
+    // 96 columns where what is left after them still fills wide blocks
+    // (96, 144 and up); 64 (6 rows) for 64, 112 and 128; else 48, 32, 16.
+    int64_t left = n - j;
+    int64_t vecs = left >= 96 && (left % 96 == 0 || left >= 144) ? 6
+                   : left == 64 || left == 112 || left == 128   ? 4
+                                                                 : std::min<int64_t>(3, left / 16);
+    int64_t chunk = std::max<int64_t>(1, kChunkBytes / (vecs * 64) / stepK);
     for (int64_t s = 0; s < steps; s += chunk) {
       int64_t count = std::min(chunk, steps - s);
       const float *as = a + s * stepK * lhs.step;
       const float *const *ts = tiles + s;
       switch (vecs) {
       case 6: macStepsColumns<4, 6>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
+      case 4: macStepsColumns<6, 4>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
       case 3: macStepsColumns<8, 3>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
       case 2: macStepsColumns<8, 2>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
       default: macStepsColumns<8, 1>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
@@ -999,7 +1011,7 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
                                             int64_t k) {
 #if defined(__x86_64__) && defined(__clang__)
   if (tiles.empty() || tiles.size() != plans.size() || k <= 0 || m <= 0 || n <= 0 ||
-      n % 16 != 0 || vectorLevel() != VectorLevel::Avx512Fma)
+      n % 16 != 0 || layout.row != 1 || vectorLevel() != VectorLevel::Avx512Fma)
     return false;
   auto steps = static_cast<int64_t>(tiles.size());
   thread_local std::vector<const float *> rhs;
