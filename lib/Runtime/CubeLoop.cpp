@@ -471,24 +471,36 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // A 1x1 convolution's steps whose K lies within the channels read A in
   // place, as one K-major panel: with every step's tile of B kept, they
   // multiply in one pass that keeps blocks of sums in registers across
-  // steps (the tile's sums went through memory once per step of 32).
+  // steps (the tile's sums went through memory once per step of 32). A
+  // last step that reaches past the channels joins them when its rows of
+  // B there are +0 (K's padding; mmadSteps adds their +0 products).
   if (patches && pointwise && keepB && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
-      rows == m && aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW) {
-    int64_t steps = std::min((kEnd - kBegin + kStep - 1) / kStep, plane.channels / k);
-    if (steps > 1 && keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
-                                      constantB, kBegin, kEnd, kStep, tiles)) {
-      thread_local std::vector<const uint8_t *> stepBytes;
-      thread_local std::vector<const RhsPlan *> stepPlans;
-      stepBytes.clear();
-      stepPlans.clear();
-      for (int64_t s = 0; s < steps; ++s) {
-        stepBytes.push_back(tiles[s]->bytes.data());
-        stepPlans.push_back(&tiles[s]->plan);
+      rows == m && aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW &&
+      keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
+                       kEnd, kStep, tiles)) {
+    int64_t total = static_cast<int64_t>(tiles.size()), whole = plane.channels / k;
+    int64_t partial = plane.channels - whole * k;
+    int64_t steps = std::min(total, whole), lastK = k;
+    if (total > whole && partial > 0) {
+      const uint8_t *padding = tiles[whole]->bytes.data() + partial * n * elementBytes;
+      size_t bytes = (k - partial) * n * elementBytes;
+      if (std::all_of(padding, padding + bytes, [](uint8_t byte) { return byte == 0; })) {
+        steps = whole + 1;
+        lastK = partial;
       }
-      const uint8_t *a = aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes;
-      if (mmadSteps(in, a, {1, plane.channelStride}, stepBytes, stepPlans, acc.data, m, n, k))
-        kFrom = kBegin + steps * kStep;
     }
+    thread_local std::vector<const uint8_t *> stepBytes;
+    thread_local std::vector<const RhsPlan *> stepPlans;
+    stepBytes.clear();
+    stepPlans.clear();
+    for (int64_t s = 0; s < steps; ++s) {
+      stepBytes.push_back(tiles[s]->bytes.data());
+      stepPlans.push_back(&tiles[s]->plan);
+    }
+    const uint8_t *a = aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes;
+    if (steps > 0 && mmadSteps(in, a, {1, plane.channelStride}, stepBytes, stepPlans, acc.data,
+                               m, n, k, lastK))
+      kFrom = kBegin + steps * kStep;
   }
   for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {
     if (aKSlot >= 0)

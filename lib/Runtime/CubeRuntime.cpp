@@ -293,8 +293,8 @@ template <int kRows, int kVecs>
 inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayout lhs,
                                                          const float *const *tiles,
                                                          int64_t steps, int64_t stepK,
-                                                         int64_t ldb, int64_t column, float *c,
-                                                         int64_t ldc) {
+                                                         int64_t lastK, int64_t ldb,
+                                                         int64_t column, float *c, int64_t ldc) {
   using Vector = float __attribute__((ext_vector_type(16)));
   Vector sums[kRows][kVecs];
 #pragma clang loop unroll(full)
@@ -308,7 +308,8 @@ inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayo
   for (int64_t s = 0; s < steps; ++s) {
     const float *rowOfB = tiles[s] + column;
     const float *rowsOfA = a + s * stepK * step;
-    for (int64_t p = 0; p < stepK; ++p, rowOfB += ldb, rowsOfA += step) {
+    int64_t rows = s + 1 == steps ? lastK : stepK;
+    for (int64_t p = 0; p < rows; ++p, rowOfB += ldb, rowsOfA += step) {
       Vector row[kVecs];
 #pragma clang loop unroll(full)
       for (int v = 0; v < kVecs; ++v)
@@ -335,14 +336,15 @@ template <int kRows, int kVecs>
 inline __attribute__((always_inline)) void macStepsColumns(const float *a, LhsLayout lhs,
                                                            const float *const *tiles,
                                                            int64_t steps, int64_t stepK,
-                                                           int64_t ldb, int64_t column,
-                                                           float *c, int64_t ldc, int64_t m) {
+                                                           int64_t lastK, int64_t ldb,
+                                                           int64_t column, float *c, int64_t ldc,
+                                                           int64_t m) {
   int64_t i = 0;
   for (; i + kRows <= m; i += kRows)
-    macStepsBlock<kRows, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, ldb, column,
+    macStepsBlock<kRows, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, lastK, ldb, column,
                                 c + i * ldc + column, ldc);
   for (; i < m; ++i)
-    macStepsBlock<1, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, ldb, column,
+    macStepsBlock<1, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, lastK, ldb, column,
                             c + i * ldc + column, ldc);
 }
 
@@ -361,7 +363,8 @@ inline __attribute__((always_inline)) void macStepsColumns(const float *a, LhsLa
 __attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLayout lhs,
                                                            const float *const *tiles,
                                                            int64_t steps, int64_t stepK,
-                                                           float *c, int64_t m, int64_t n) {
+                                                           int64_t lastK, float *c, int64_t m,
+                                                           int64_t n) {
   constexpr int64_t kChunkBytes = 24576;
   for (int64_t j = 0; j < n;) {
     // 96 columns where what is left after them still fills wide blocks
@@ -375,12 +378,13 @@ __attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLa
       int64_t count = std::min(chunk, steps - s);
       const float *as = a + s * stepK * lhs.step;
       const float *const *ts = tiles + s;
+      int64_t rowsOfLast = s + count == steps ? lastK : stepK;
       switch (vecs) {
-      case 6: macStepsColumns<4, 6>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
-      case 4: macStepsColumns<6, 4>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
-      case 3: macStepsColumns<8, 3>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
-      case 2: macStepsColumns<8, 2>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
-      default: macStepsColumns<8, 1>(as, lhs, ts, count, stepK, n, j, c, n, m); break;
+      case 6: macStepsColumns<4, 6>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
+      case 4: macStepsColumns<6, 4>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
+      case 3: macStepsColumns<8, 3>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
+      case 2: macStepsColumns<8, 2>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
+      default: macStepsColumns<8, 1>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
       }
     }
     j += vecs * 16;
@@ -1008,12 +1012,14 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
                                             const std::vector<const uint8_t *> &tiles,
                                             const std::vector<const RhsPlan *> &plans,
                                             uint8_t *accumulator, int64_t m, int64_t n,
-                                            int64_t k) {
+                                            int64_t k, int64_t lastK) {
 #if defined(__x86_64__) && defined(__clang__)
   if (tiles.empty() || tiles.size() != plans.size() || k <= 0 || m <= 0 || n <= 0 ||
-      n % 16 != 0 || layout.row != 1 || vectorLevel() != VectorLevel::Avx512Fma)
+      n % 16 != 0 || layout.row != 1 || lastK <= 0 || lastK > k ||
+      vectorLevel() != VectorLevel::Avx512Fma)
     return false;
   auto steps = static_cast<int64_t>(tiles.size());
+  int64_t depth = (steps - 1) * k + lastK; // A's columns read
   thread_local std::vector<const float *> rhs;
   thread_local CacheLineVector<float> packedA;
   rhs.clear();
@@ -1027,7 +1033,7 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
         return false;
       rhs.push_back(plan->packed.data());
     }
-    packedA.resize(m * steps * k);
+    packedA.resize(m * depth);
     lhs = packedA.data();
     return true;
   };
@@ -1039,25 +1045,30 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
   case ElementType::F16:
     if (!widenedB())
       return false;
-    lhsLayout = widenLhs<F16Input>(reinterpret_cast<const uint16_t *>(a), layout, m, steps * k,
+    lhsLayout = widenLhs<F16Input>(reinterpret_cast<const uint16_t *>(a), layout, m, depth,
                                    packedA.data());
     break;
   case ElementType::BF16:
     if (!widenedB())
       return false;
-    lhsLayout = widenLhs<BF16Input>(reinterpret_cast<const uint16_t *>(a), layout, m,
-                                    steps * k, packedA.data());
+    lhsLayout = widenLhs<BF16Input>(reinterpret_cast<const uint16_t *>(a), layout, m, depth,
+                                    packedA.data());
     break;
   default:
     return false;
   }
   auto *c = reinterpret_cast<float *>(accumulator);
   std::fill(c, c + m * n, 0.0f);
-  macStepsAvx512(lhs, lhsLayout, rhs.data(), steps, k, c, m, n);
+  macStepsAvx512(lhs, lhsLayout, rhs.data(), steps, k, lastK, c, m, n);
+  // K's padding: +0 x +0 products, which leave every sum as it is but -0
+  // (+0 then); adding +0 once does the same.
+  if (lastK < k)
+    for (int64_t i = 0; i < m * n; ++i)
+      c[i] = c[i] + 0.0f;
   return true;
 #else
   (void)in, (void)a, (void)layout, (void)tiles, (void)plans, (void)accumulator, (void)m, (void)n,
-      (void)k;
+      (void)k, (void)lastK;
   return false;
 #endif
 }

@@ -77,15 +77,18 @@ void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t 
 
 /// acc[m, n] = A[m, K] x B for K in `tiles.size()` steps of k: step s's
 /// rows of B are tiles[s] ([k, n] of `in`, rows n apart) with its plan
-/// plans[s], A's columns [s * k, (s + 1) * k) its columns. The sums start
-/// from +0 and add each exact product in K order with one rounding: the
-/// bits of mmadTile called step by step, with a block of sums kept in
-/// registers across steps. False, nothing written, where the host or the
-/// shape has no such kernel (the caller then multiplies step by step).
+/// plans[s], A's columns [s * k, (s + 1) * k) its columns (A K-major,
+/// layout.row 1). The last step has `lastK` real rows: its rows of B from
+/// there on must be +0 (K's padding, whose columns of A are +0 and are not
+/// read). The sums start from +0 and add each exact product in K order
+/// with one rounding: the bits of mmadTile called step by step, with a
+/// block of sums kept in registers across steps. False, nothing written,
+/// where the host or the shape has no such kernel (the caller then
+/// multiplies step by step).
 bool mmadSteps(ElementType in, const uint8_t *a, LhsLayout layout,
                const std::vector<const uint8_t *> &tiles,
                const std::vector<const RhsPlan *> &plans, uint8_t *accumulator, int64_t m,
-               int64_t n, int64_t k);
+               int64_t n, int64_t k, int64_t lastK);
 
 } // namespace ascendprec::runtime::detail
 

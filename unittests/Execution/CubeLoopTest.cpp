@@ -222,6 +222,11 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
   // tile past the output positions is gathered.
   checkConvolution({32, 8, 8, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), false, 9, 16, 16, 32);
   checkConvolution({32, 6, 6, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), true, 10, 16, 16, 32);
+  // ... in one pass over K (mmadSteps) with a last step half past the
+  // channels (40 of 48), inf, NaN, -0 and tiny values in map and weights.
+  for (bool special : {false, true})
+    checkConvolution({40, 8, 8, 40, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, GetParam(), special, 34, 16,
+                     16, 48, /*specialW=*/special);
   // A depthwise convolution's group: one channel, one filter; its tile
   // keeps 9 of 16 K steps and 1 of 16 columns (the one-column multiply).
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 7, 24, 16, 16);

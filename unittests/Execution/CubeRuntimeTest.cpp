@@ -289,7 +289,9 @@ TEST_P(CubeRuntime, StepsOfKInOnePassMatchDenseProduct) {
   // convolution's map read in place), B in separate [k, n] tiles, one per
   // K step, each with its plan; the sums from +0 must be the fused
   // multiply-adds in K order across every step, inf, NaN, -0 and tiny
-  // values included (no product may be dropped).
+  // values included (no product may be dropped). With `lastK` under k, the
+  // last step's rows from lastK on are K's padding (+0 in A and B): their
+  // +0 products turn a -0 sum (tiny products) into +0.
   using ascendprec::runtime::detail::mmadSteps;
   using ascendprec::runtime::detail::planRhs;
   using ascendprec::runtime::detail::RhsPlan;
@@ -307,17 +309,24 @@ TEST_P(CubeRuntime, StepsOfKInOnePassMatchDenseProduct) {
     default: return value(random);
     }
   };
-  for (auto [m, n, steps, k] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{48, 240, 5, 32},
-                                {13, 96, 2, 8}, {8, 48, 3, 16}, {5, 112, 4, 32},
-                                {1, 16, 2, 8}, {16, 32, 7, 32}}) {
-    int64_t depth = steps * k, stride = m + 5;
+  for (auto [m, n, steps, k, lastK] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>{48, 240, 5, 32, 32},
+        {13, 96, 2, 8, 8}, {8, 48, 3, 16, 16}, {5, 112, 4, 32, 32}, {1, 16, 2, 8, 8},
+        {16, 32, 7, 32, 32}, {96, 64, 4, 64, 48}, {12, 128, 1, 32, 5}, {7, 80, 3, 16, 1}}) {
+    int64_t depth = steps * k, stride = m + 5, real = depth - (k - lastK);
     Tile a(type, m, depth), b(type, depth, n);
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t p = 0; p < depth; ++p)
+      for (int64_t p = 0; p < real; ++p)
         a.set(i, p, sample());
-    for (int64_t p = 0; p < depth; ++p)
+    for (int64_t p = 0; p < real; ++p)
       for (int64_t j = 0; j < n; ++j)
         b.set(p, j, sample());
+    // Sum [0, 0] is one tiny negative product and -0 ones: -0 in fp32 and
+    // bf16, which K's padding (when there is some) turns into +0.
+    for (int64_t p = 0; p < real; ++p) {
+      a.set(0, p, p == 0 ? 1e-30f : 0.0f);
+      b.set(p, 0, p == 0 ? -1e-30f : -0.0f);
+    }
     // A stored K-major, `stride` elements per column; B's steps apart.
     Tile column(type, depth, stride);
     for (int64_t p = 0; p < depth; ++p)
@@ -341,9 +350,9 @@ TEST_P(CubeRuntime, StepsOfKInOnePassMatchDenseProduct) {
     }
     std::vector<float> acc(m * n, 7.0f);
     SCOPED_TRACE("m " + std::to_string(m) + ", n " + std::to_string(n) + ", steps " +
-                 std::to_string(steps));
+                 std::to_string(steps) + ", last " + std::to_string(lastK));
     if (!mmadSteps(type, lhs, {1, stride}, tileBytes, planOf,
-                   reinterpret_cast<uint8_t *>(acc.data()), m, n, k)) {
+                   reinterpret_cast<uint8_t *>(acc.data()), m, n, k, lastK)) {
       // No such kernel on this host: nothing written.
       EXPECT_EQ(acc, std::vector<float>(m * n, 7.0f));
       continue;
@@ -357,7 +366,7 @@ TEST_P(CubeRuntime, StepsOfKInOnePassMatchDenseProduct) {
   planRhs(type, bytes, 24, 8, 24, plan);
   std::vector<float> acc(8 * 24, 7.0f);
   EXPECT_FALSE(mmadSteps(type, bytes, {1, 8}, {bytes}, {&plan},
-                         reinterpret_cast<uint8_t *>(acc.data()), 8, 24, 8));
+                         reinterpret_cast<uint8_t *>(acc.data()), 8, 24, 8, 8));
 }
 
 TEST_P(CubeRuntime, OneRowMatchesDenseProduct) {
