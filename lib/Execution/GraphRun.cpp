@@ -2,6 +2,7 @@
 
 #include "AscendPrec/Execution/GraphRun.h"
 
+#include "BlockPool.h"
 #include "ControlFlowRun.h"
 #include "DataDependentOps.h"
 
@@ -20,16 +21,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <thread>
 
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::exec;
 using runtime::ElementType;
 using runtime::HostTensor;
+using exec::detail::BlockPool;
 
 std::optional<ElementType> exec::hostElementType(Type type, bool reference) {
   if (type.isF16())
@@ -118,107 +118,6 @@ std::optional<HostTensor> constantTensor(ElementsAttr attr, bool reference, std:
   }
   return tensor.convertedTo(*host);
 }
-
-/// Blocks of a launch shared by a fixed set of threads.
-class BlockPool {
-public:
-  explicit BlockPool(unsigned threads)
-      // Waiting threads spin a little before they sleep, as long as there
-      // is a core for each: a kernel follows the last within microseconds,
-      // and waking a sleeping thread costs tens of them (most of a small
-      // kernel's time with --threads=2 before, bench/README.md).
-      : spin(threads <= std::max(1u, std::thread::hardware_concurrency())) {
-    for (unsigned i = 1; i < threads; ++i)
-      workers.emplace_back([this] { work(); });
-  }
-  ~BlockPool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-      ++generation;
-    }
-    wake.notify_all();
-    for (std::thread &worker : workers)
-      worker.join();
-  }
-
-  /// Runs task(block) for every block in [0, count), on every thread.
-  void run(int64_t count, const std::function<void(int64_t)> &task) {
-    if (workers.empty() || count <= 1) {
-      for (int64_t block = 0; block < count; ++block)
-        task(block);
-      return;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      current = &task;
-      total = count;
-      next = 0;
-      busy.store(workers.size(), std::memory_order_relaxed);
-      generation.fetch_add(1, std::memory_order_release);
-    }
-    wake.notify_all();
-    drain();
-    spinUntil([&] { return busy.load(std::memory_order_acquire) == 0; });
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return busy.load(std::memory_order_acquire) == 0; });
-    current = nullptr;
-  }
-
-private:
-  /// Busy-waits up to about 100 us for `ready` (when spinning is on).
-  template <typename Ready> void spinUntil(Ready ready) {
-    if (!spin)
-      return;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
-    for (unsigned i = 0; !ready(); ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-      if ((i & 63) == 0 && std::chrono::steady_clock::now() > deadline)
-        return;
-    }
-  }
-  /// Runs blocks until none is left, claiming a few at a time: one atomic
-  /// increment per block made the two threads trade the counter's cache
-  /// line 40 times in a small elementwise kernel.
-  void drain() {
-    int64_t chunk = std::max<int64_t>(1, total / (4 * static_cast<int64_t>(workers.size() + 1)));
-    for (int64_t begin = next.fetch_add(chunk); begin < total; begin = next.fetch_add(chunk))
-      for (int64_t block = begin, end = std::min(total, begin + chunk); block < end; ++block)
-        (*current)(block);
-  }
-  void work() {
-    uint64_t seen = 0;
-    for (;;) {
-      spinUntil([&] { return generation.load(std::memory_order_acquire) != seen; });
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return generation.load(std::memory_order_acquire) != seen; });
-        if (stopping)
-          return;
-        seen = generation.load(std::memory_order_relaxed);
-      }
-      drain();
-      if (busy.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        // Under the lock, so that a waiting run() cannot miss it.
-        std::lock_guard<std::mutex> lock(mutex);
-        done.notify_all();
-      }
-    }
-  }
-
-  const bool spin;
-  std::vector<std::thread> workers;
-  std::mutex mutex;
-  std::condition_variable wake, done;
-  const std::function<void(int64_t)> *current = nullptr;
-  std::atomic<int64_t> next{0};
-  int64_t total = 0;
-  std::atomic<size_t> busy{0};
-  std::atomic<uint64_t> generation{0};
-  bool stopping = false;
-};
 
 /// MLIR's ranked memref descriptor for a host tensor:
 /// {allocated, aligned, offset, sizes..., strides...}.
