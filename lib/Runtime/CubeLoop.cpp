@@ -47,6 +47,14 @@ namespace {
 /// across one output row's positions).
 constexpr int64_t kDirectPatchesFromWidth = 8;
 
+/// Whether rows [from, k) of a kept [k, n] tile are all +0 (K's padding
+/// past the last real row).
+bool tileRowsAreZero(const KeptTile *tile, int64_t from, int64_t k, int64_t n, int64_t bytes) {
+  const uint8_t *padding = tile->bytes.data() + from * n * bytes;
+  return std::all_of(padding, padding + (k - from) * n * bytes,
+                     [](uint8_t byte) { return byte == 0; });
+}
+
 /// Copies `count` elements. Patch runs are as short as an output row (28
 /// elements in a MobileNet block), where a call of memcpy costs more than
 /// the copy: runs under 32 elements go in fixed-size pieces (the last one
@@ -408,6 +416,21 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
         bytes.push_back(kept->bytes.data());
     return bytes;
   };
+  // The first `steps` kept tiles of B, as mmadSteps takes them.
+  auto stepBytesOf = [&](int64_t steps) -> const std::vector<const uint8_t *> & {
+    thread_local std::vector<const uint8_t *> bytes;
+    bytes.clear();
+    for (int64_t s = 0; s < steps; ++s)
+      bytes.push_back(tiles[s]->bytes.data());
+    return bytes;
+  };
+  auto stepPlansOf = [&](int64_t steps) -> const std::vector<const RhsPlan *> & {
+    thread_local std::vector<const RhsPlan *> plans;
+    plans.clear();
+    for (int64_t s = 0; s < steps; ++s)
+      plans.push_back(&tiles[s]->plan);
+    return plans;
+  };
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
     thread_local std::vector<SparseStep> steps;
     steps.clear();
@@ -481,25 +504,42 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     int64_t total = static_cast<int64_t>(tiles.size()), whole = plane.channels / k;
     int64_t partial = plane.channels - whole * k;
     int64_t steps = std::min(total, whole), lastK = k;
-    if (total > whole && partial > 0) {
-      const uint8_t *padding = tiles[whole]->bytes.data() + partial * n * elementBytes;
-      size_t bytes = (k - partial) * n * elementBytes;
-      if (std::all_of(padding, padding + bytes, [](uint8_t byte) { return byte == 0; })) {
-        steps = whole + 1;
-        lastK = partial;
-      }
-    }
-    thread_local std::vector<const uint8_t *> stepBytes;
-    thread_local std::vector<const RhsPlan *> stepPlans;
-    stepBytes.clear();
-    stepPlans.clear();
-    for (int64_t s = 0; s < steps; ++s) {
-      stepBytes.push_back(tiles[s]->bytes.data());
-      stepPlans.push_back(&tiles[s]->plan);
+    if (total > whole && partial > 0 &&
+        tileRowsAreZero(tiles[whole], partial, k, n, elementBytes)) {
+      steps = whole + 1;
+      lastK = partial;
     }
     const uint8_t *a = aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes;
-    if (steps > 0 && mmadSteps(in, a, {1, plane.channelStride}, stepBytes, stepPlans, acc.data,
-                               m, n, k, lastK))
+    if (steps > 0 && mmadSteps(in, a, {1, plane.channelStride}, stepBytesOf(steps),
+                               stepPlansOf(steps), acc.data, m, n, k, lastK))
+      kFrom = kBegin + steps * kStep;
+  }
+  // A matmul's steps whose tile of A lies inside GM (its rows GM's row
+  // stride apart, K contiguous) multiply in one pass the same way, every
+  // step's tile of B kept for the launch (BERT's matmuls walk K in steps
+  // of 64 or 72).
+  bool plainSteps = kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
+                    (keepB || keepPlainB) && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
+                    aKSlot == aGm.rank - 1;
+  InPlace aFirst;
+  if (plainSteps) {
+    aOffsets[aKSlot] = kBegin;
+    plainSteps = readInPlace(aGm, aOffsets, m, k, /*transposed=*/false, aFirst) &&
+                 aFirst.column == 1;
+  }
+  if (plainSteps && keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
+                                     constantB, kBegin, kEnd, kStep, tiles)) {
+    auto total = static_cast<int64_t>(tiles.size());
+    int64_t columns = aGm.sizes[aGm.rank - 1];
+    int64_t whole = columns / k, partial = columns - whole * k;
+    int64_t steps = std::min(total, whole), lastK = k;
+    if (total > whole && partial > 0 &&
+        tileRowsAreZero(tiles[whole], partial, k, n, elementBytes)) {
+      steps = whole + 1;
+      lastK = partial;
+    }
+    if (steps > 0 && mmadSteps(in, aFirst.start, {aFirst.row, 1}, stepBytesOf(steps),
+                               stepPlansOf(steps), acc.data, m, n, k, lastK))
       kFrom = kBegin + steps * kStep;
   }
   for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {

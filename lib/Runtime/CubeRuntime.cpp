@@ -289,7 +289,7 @@ __attribute__((target("avx512f,fma"))) void macSparseColumnsAvx512(const float *
 /// order, one fused multiply-add each. Explicit vectors: in the scalar form
 /// of macRows, a loop over steps made the compiler keep the sums on the
 /// stack.
-template <int kRows, int kVecs>
+template <int kRows, int kVecs, bool kKMajor>
 inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayout lhs,
                                                          const float *const *tiles,
                                                          int64_t steps, int64_t stepK,
@@ -302,9 +302,10 @@ inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayo
 #pragma clang loop unroll(full)
     for (int v = 0; v < kVecs; ++v)
       std::memcpy(&sums[r][v], c + r * ldc + v * 16, sizeof(Vector));
-  // A is K-major (lhs.row == 1, mmadSteps checks): a K index's rows are
-  // adjacent, read at fixed offsets from one pointer.
-  const int64_t step = lhs.step;
+  // K-major A (lhs.row 1): a K index's rows are adjacent, read at fixed
+  // offsets from one pointer (with the row stride a run-time value, the
+  // kernel ran 10% slower).
+  const int64_t step = lhs.step, rowStride = kKMajor ? 1 : lhs.row;
   for (int64_t s = 0; s < steps; ++s) {
     const float *rowOfB = tiles[s] + column;
     const float *rowsOfA = a + s * stepK * step;
@@ -316,7 +317,7 @@ inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayo
         std::memcpy(&row[v], rowOfB + v * 16, sizeof(Vector));
 #pragma clang loop unroll(full)
       for (int r = 0; r < kRows; ++r) {
-        Vector scale = Vector(rowsOfA[r]);
+        Vector scale = Vector(rowsOfA[r * rowStride]);
 #pragma clang loop unroll(full)
         for (int v = 0; v < kVecs; ++v)
           sums[r][v] = __builtin_elementwise_fma(scale, row[v], sums[r][v]);
@@ -330,28 +331,34 @@ inline __attribute__((always_inline)) void macStepsBlock(const float *a, LhsLayo
       std::memcpy(c + r * ldc + v * 16, &sums[r][v], sizeof(Vector));
 }
 
+/// One chunk of steps of macSteps, for one block of columns.
+struct StepsChunk {
+  const float *a;
+  LhsLayout lhs;
+  const float *const *tiles;
+  int64_t steps, stepK, lastK, ldb, column;
+  float *c;
+  int64_t ldc, m;
+};
+
 /// Rows [0, m) of C's columns [column, column + kVecs x 16): kRows rows at a
 /// time, then one by one.
-template <int kRows, int kVecs>
-inline __attribute__((always_inline)) void macStepsColumns(const float *a, LhsLayout lhs,
-                                                           const float *const *tiles,
-                                                           int64_t steps, int64_t stepK,
-                                                           int64_t lastK, int64_t ldb,
-                                                           int64_t column, float *c, int64_t ldc,
-                                                           int64_t m) {
+template <int kRows, int kVecs, bool kKMajor>
+inline __attribute__((always_inline)) void macStepsColumns(const StepsChunk &x) {
   int64_t i = 0;
-  for (; i + kRows <= m; i += kRows)
-    macStepsBlock<kRows, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, lastK, ldb, column,
-                                c + i * ldc + column, ldc);
-  for (; i < m; ++i)
-    macStepsBlock<1, kVecs>(a + i * lhs.row, lhs, tiles, steps, stepK, lastK, ldb, column,
-                            c + i * ldc + column, ldc);
+  for (; i + kRows <= x.m; i += kRows)
+    macStepsBlock<kRows, kVecs, kKMajor>(x.a + i * x.lhs.row, x.lhs, x.tiles, x.steps, x.stepK,
+                                         x.lastK, x.ldb, x.column,
+                                         x.c + i * x.ldc + x.column, x.ldc);
+  for (; i < x.m; ++i)
+    macStepsBlock<1, kVecs, kKMajor>(x.a + i * x.lhs.row, x.lhs, x.tiles, x.steps, x.stepK,
+                                     x.lastK, x.ldb, x.column, x.c + i * x.ldc + x.column,
+                                     x.ldc);
 }
 
 /// C[m, n] += A x B over `steps` tiles of B ([stepK, n] each, rows n
-/// apart, n a multiple of 16, A K-major): blocks of 4 rows by 96 columns
-/// or 6 by 64 (24 registers of sums), narrower ones 8 rows by 48, 32 or
-/// 16. For each
+/// apart, n a multiple of 16): blocks of 4 rows by 96 columns or 6 by 64
+/// (24 registers of sums), narrower ones 8 rows by 48, 32 or 16. For each
 /// block of columns the steps go a few at a time (their rows of the
 /// block's B within kChunkBytes, in L1 while the rows of A pass), and the
 /// block's sums go through memory once per chunk. Wide blocks read A, which
@@ -360,11 +367,11 @@ inline __attribute__((always_inline)) void macStepsColumns(const float *a, LhsLa
 /// 4-7% faster than 8 x 48 ones, though 3-13% slower on tiles hot in
 /// cache; chunks of 8 or 48 KiB of B 2-4% slower than 24; B copied into
 /// contiguous panels first 8% slower.
-__attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLayout lhs,
-                                                           const float *const *tiles,
-                                                           int64_t steps, int64_t stepK,
-                                                           int64_t lastK, float *c, int64_t m,
-                                                           int64_t n) {
+template <bool kKMajor>
+inline __attribute__((always_inline)) void macSteps(const float *a, LhsLayout lhs,
+                                                    const float *const *tiles, int64_t steps,
+                                                    int64_t stepK, int64_t lastK, float *c,
+                                                    int64_t m, int64_t n) {
   constexpr int64_t kChunkBytes = 24576;
   for (int64_t j = 0; j < n;) {
     // 96 columns where what is left after them still fills wide blocks
@@ -376,19 +383,38 @@ __attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLa
     int64_t chunk = std::max<int64_t>(1, kChunkBytes / (vecs * 64) / stepK);
     for (int64_t s = 0; s < steps; s += chunk) {
       int64_t count = std::min(chunk, steps - s);
-      const float *as = a + s * stepK * lhs.step;
-      const float *const *ts = tiles + s;
-      int64_t rowsOfLast = s + count == steps ? lastK : stepK;
+      StepsChunk x{a + s * stepK * lhs.step,
+                   lhs,
+                   tiles + s,
+                   count,
+                   stepK,
+                   s + count == steps ? lastK : stepK,
+                   n,
+                   j,
+                   c,
+                   n,
+                   m};
       switch (vecs) {
-      case 6: macStepsColumns<4, 6>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
-      case 4: macStepsColumns<6, 4>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
-      case 3: macStepsColumns<8, 3>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
-      case 2: macStepsColumns<8, 2>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
-      default: macStepsColumns<8, 1>(as, lhs, ts, count, stepK, rowsOfLast, n, j, c, n, m); break;
+      case 6: macStepsColumns<4, 6, kKMajor>(x); break;
+      case 4: macStepsColumns<6, 4, kKMajor>(x); break;
+      case 3: macStepsColumns<8, 3, kKMajor>(x); break;
+      case 2: macStepsColumns<8, 2, kKMajor>(x); break;
+      default: macStepsColumns<8, 1, kKMajor>(x); break;
       }
     }
     j += vecs * 16;
   }
+}
+
+__attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLayout lhs,
+                                                           const float *const *tiles,
+                                                           int64_t steps, int64_t stepK,
+                                                           int64_t lastK, float *c, int64_t m,
+                                                           int64_t n) {
+  if (lhs.row == 1)
+    macSteps<true>(a, lhs, tiles, steps, stepK, lastK, c, m, n);
+  else
+    macSteps<false>(a, lhs, tiles, steps, stepK, lastK, c, m, n);
 }
 #endif
 
@@ -1015,7 +1041,7 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
                                             int64_t k, int64_t lastK) {
 #if defined(__x86_64__) && defined(__clang__)
   if (tiles.empty() || tiles.size() != plans.size() || k <= 0 || m <= 0 || n <= 0 ||
-      n % 16 != 0 || layout.row != 1 || lastK <= 0 || lastK > k ||
+      n % 16 != 0 || lastK <= 0 || lastK > k ||
       vectorLevel() != VectorLevel::Avx512Fma)
     return false;
   auto steps = static_cast<int64_t>(tiles.size());

@@ -77,8 +77,9 @@ void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t 
 
 /// acc[m, n] = A[m, K] x B for K in `tiles.size()` steps of k: step s's
 /// rows of B are tiles[s] ([k, n] of `in`, rows n apart) with its plan
-/// plans[s], A's columns [s * k, (s + 1) * k) its columns (A K-major,
-/// layout.row 1). The last step has `lastK` real rows: its rows of B from
+/// plans[s], A's columns [s * k, (s + 1) * k) its columns (any layout; a
+/// K-major one, layout.row 1, runs fastest). The last step has `lastK`
+/// real rows: its rows of B from
 /// there on must be +0 (K's padding, whose columns of A are +0 and are not
 /// read). The sums start from +0 and add each exact product in K order
 /// with one rounding: the bits of mmadTile called step by step, with a

@@ -516,6 +516,15 @@ TEST_P(CubeLoop, MatmulMatchesTheLoop) {
   LoopCase inside{Memref(fitA.data(), {fitRows, fitDepth}), Memref(fitB.data(), {fitDepth, fitCols}),
                   {0, 0}, {0, 16}, {}, LoadMode::Plain, LoadMode::Plain, 1, 0, 16, 16, 32, 64};
   expectSameAsSteps(inside, type, 3, 0, "tiles inside GM");
+  // With B read-only, the steps whose tile of A is inside GM multiply in
+  // one pass (mmadSteps), a last step past K's end (2 of 16 rows) with
+  // them: inf, NaN, -0 and tiny values in A and B.
+  Stored specialA(type, rows * depth), specialB(type, depth * cols);
+  specialA.fill(random, true, true);
+  specialB.fill(random, true, true);
+  LoopCase special{Memref(specialA.data(), {rows, depth}), Memref(specialB.data(), {depth, cols}),
+                   {0, 0}, {0, 0}, {}, LoadMode::Plain, LoadMode::Plain, 1, 0, 16, 16, 32, 64};
+  expectSameAsSteps(special, type, 3, 0, "plain matmul, special values");
 }
 
 /// A 16 x 16 x 32 matmul whose B a test changes under the kept tiles, to
