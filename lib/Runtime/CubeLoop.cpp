@@ -289,20 +289,36 @@ const KeptTile *keptTileOfB(const Buffer &bGm, const std::vector<int64_t> &bOffs
   return readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in, &bParams);
 }
 
-/// Every K step's tile of B, kept (loaded where it is not yet): false when
-/// one does not fit the caps.
-bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t bKSlot,
-                      LoadMode bLoad, const Buffer &bTile, const std::vector<int64_t> &bParams,
-                      ElementType in, bool constant, int64_t kBegin, int64_t kEnd, int64_t kStep,
-                      std::vector<const KeptTile *> &tiles) {
+/// A K loop's kept tiles of B, and whether every one's plan lists its
+/// nonzeros column by column and none is tiny (what SparsePatches.cpp
+/// needs): worked out once with the list, since reading each tile's plan
+/// again for every tile of A missed the cache once per step (5% of a chain
+/// of 5x5 depthwise convolutions).
+struct KeptList {
+  std::vector<const KeptTile *> tiles;
+  std::vector<const uint8_t *> bytes; ///< each tile's, read once here
+  bool listed = false;
+};
+
+bool everyPlanListed(const std::vector<const KeptTile *> &tiles) {
+  return std::all_of(tiles.begin(), tiles.end(), [](const KeptTile *tile) {
+    return !tile->plan.columnStart.empty() && !tile->plan.tiny;
+  });
+}
+
+/// Every K step's tile of B, kept (loaded where it is not yet); null when
+/// one does not fit the caps. The list stays valid until the next call.
+const KeptList *keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets,
+                                 int32_t bKSlot, LoadMode bLoad, const Buffer &bTile,
+                                 const std::vector<int64_t> &bParams, ElementType in,
+                                 bool constant, int64_t kBegin, int64_t kEnd, int64_t kStep) {
   // The same tiles of B come back for every M tile of an N offset, and a
   // model's weights for every launch of its kernel: their list is kept per
   // thread, for the launch (B read-only in it), or while the constant tiles
   // stay (looking each K step's tile up again, a key and a locked hash
   // lookup per step, was a tenth of a depthwise convolution of 13 K steps).
-  thread_local std::unordered_map<std::vector<int64_t>, std::vector<const KeptTile *>,
-                                  TileKeyHash>
-      lists, constantLists;
+  thread_local std::unordered_map<std::vector<int64_t>, KeptList, TileKeyHash> lists,
+      constantLists;
   thread_local uint64_t listsForLaunch = 0, constantsForGeneration = 0;
   thread_local std::vector<int64_t> listKey;
   if (launchOfThread != listsForLaunch) {
@@ -325,11 +341,11 @@ bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t
       listKey.push_back(static_cast<int32_t>(d) == bKSlot ? 0 : bOffsets[d]);
     listKey.insert(listKey.end(), bParams.begin(), bParams.end());
     auto found = memo.find(listKey);
-    if (found != memo.end()) {
-      tiles = found->second;
-      return true;
-    }
+    if (found != memo.end())
+      return &found->second;
   }
+  thread_local KeptList fresh;
+  std::vector<const KeptTile *> &tiles = fresh.tiles;
   tiles.clear();
   for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
     if (bKSlot >= 0)
@@ -338,12 +354,16 @@ bool keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffsets, int32_t
     const KeptTile *kept =
         keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constant, loaded);
     if (!kept)
-      return false;
+      return nullptr;
     tiles.push_back(kept);
   }
+  fresh.bytes.clear();
+  for (const KeptTile *kept : tiles)
+    fresh.bytes.push_back(kept->bytes.data());
+  fresh.listed = everyPlanListed(tiles);
   if (remember)
-    memo.emplace(listKey, tiles);
-  return true;
+    return &memo.emplace(listKey, fresh).first->second;
+  return &fresh;
 }
 
 } // namespace
@@ -414,7 +434,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // A packed depthwise group's patches multiply straight from the map when
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
   // kept, with its nonzeros listed.
-  thread_local std::vector<const KeptTile *> tiles;
+
   // A kept tile's address names its contents for the launch, or for as
   // long as the constant tiles stay when B is a model's weights.
   uint64_t planEpoch =
@@ -423,39 +443,39 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   auto keptBytesOfB = [&]() -> const std::vector<const uint8_t *> & {
     thread_local std::vector<const uint8_t *> bytes;
     bytes.clear();
-    if (keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
-                         kEnd, kStep, tiles))
-      for (const KeptTile *kept : tiles)
-        bytes.push_back(kept->bytes.data());
+    if (const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
+                                                constantB, kBegin, kEnd, kStep))
+      bytes = list->bytes;
     return bytes;
   };
   // The first `steps` kept tiles of B, as mmadSteps takes them.
-  auto stepBytesOf = [&](int64_t steps) -> const std::vector<const uint8_t *> & {
+  auto stepBytesOf = [&](const KeptList &list,
+                         int64_t steps) -> const std::vector<const uint8_t *> & {
     thread_local std::vector<const uint8_t *> bytes;
-    bytes.clear();
-    for (int64_t s = 0; s < steps; ++s)
-      bytes.push_back(tiles[s]->bytes.data());
+    bytes.assign(list.bytes.begin(), list.bytes.begin() + steps);
     return bytes;
   };
-  auto stepPlansOf = [&](int64_t steps) -> const std::vector<const RhsPlan *> & {
+  auto stepPlansOf = [&](const KeptList &list,
+                         int64_t steps) -> const std::vector<const RhsPlan *> & {
     thread_local std::vector<const RhsPlan *> plans;
     plans.clear();
     for (int64_t s = 0; s < steps; ++s)
-      plans.push_back(&tiles[s]->plan);
+      plans.push_back(&list.tiles[s]->plan);
     return plans;
   };
   if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
     thread_local std::vector<SparseStep> steps;
     steps.clear();
-    bool allKept = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB,
-                                    kBegin, kEnd, kStep, tiles);
-    for (size_t s = 0; allKept && s < tiles.size() && !tiles[s]->plan.columnStart.empty(); ++s)
-      steps.push_back({kBegin + static_cast<int64_t>(s) * kStep, &tiles[s]->plan});
+    const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
+                                            constantB, kBegin, kEnd, kStep);
+    for (size_t s = 0; list && list->listed && s < list->tiles.size(); ++s)
+      steps.push_back({kBegin + static_cast<int64_t>(s) * kStep, &list->tiles[s]->plan});
     auto *sums = reinterpret_cast<float *>(acc.data);
-    if (static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
+    if (!steps.empty() &&
+        static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       std::fill_n(sums, m * n, 0.0f);
       if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
-                                n, launchOfThread, planEpoch))
+                                n, launchOfThread, planEpoch, /*plansListed=*/true))
         return;
     }
   }
@@ -504,56 +524,44 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     mapRows = std::clamp<int64_t>(plane.outH * plane.outW - aOffsets[aGm.rank - 3], 0, m);
     rows = std::min(mapRows + 1, m);
   }
-  // A 1x1 convolution's steps whose K lies within the channels read A in
-  // place, as one K-major panel: with every step's tile of B kept, they
-  // multiply in one pass that keeps blocks of sums in registers across
-  // steps (the tile's sums went through memory once per step of 32). A
-  // last step that reaches past the channels joins them when its rows of
-  // B there are +0 (K's padding; mmadSteps adds their +0 products).
-  if (patches && pointwise && keepB && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
-      rows == m && aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW &&
-      keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in, constantB, kBegin,
-                       kEnd, kStep, tiles)) {
-    int64_t total = static_cast<int64_t>(tiles.size()), whole = plane.channels / k;
-    int64_t partial = plane.channels - whole * k;
+  // The K steps of A (read where it lies, `layout`; `realK` columns real)
+  // times every step's tile of B, kept, in one pass that keeps blocks of
+  // sums in registers across steps (mmadSteps; the tile's sums went
+  // through memory once per step of 32 to 80). The steps within realK go,
+  // and a last step that reaches past it when its rows of B there are +0
+  // (K's padding, whose +0 products mmadSteps applies).
+  auto multiplyInOnePass = [&](const uint8_t *a, LhsLayout layout, int64_t realK) {
+    const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
+                                            constantB, kBegin, kEnd, kStep);
+    if (!list)
+      return;
+    auto total = static_cast<int64_t>(list->tiles.size());
+    int64_t whole = realK / k, partial = realK - whole * k;
     int64_t steps = std::min(total, whole), lastK = k;
     if (total > whole && partial > 0 &&
-        tileRowsAreZero(tiles[whole], partial, k, n, elementBytes)) {
+        tileRowsAreZero(list->tiles[whole], partial, k, n, elementBytes)) {
       steps = whole + 1;
       lastK = partial;
     }
-    const uint8_t *a = aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes;
-    if (steps > 0 && mmadSteps(in, a, {1, plane.channelStride}, stepBytesOf(steps),
-                               stepPlansOf(steps), acc.data, m, n, k, lastK))
+    if (steps > 0 && mmadSteps(in, a, layout, stepBytesOf(*list, steps),
+                               stepPlansOf(*list, steps), acc.data, m, n, k, lastK))
       kFrom = kBegin + steps * kStep;
-  }
-  // A matmul's steps whose tile of A lies inside GM (its rows GM's row
-  // stride apart, K contiguous) multiply in one pass the same way, every
-  // step's tile of B kept for the launch (BERT's matmuls walk K in steps
-  // of 64 or 72).
-  bool plainSteps = kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
-                    (keepB || keepPlainB) && initAtZero && kBegin == 0 && kStep == k && k > 0 &&
-                    aKSlot == aGm.rank - 1;
+  };
+  bool oneLoop = initAtZero && kBegin == 0 && kStep == k && k > 0;
+  // A 1x1 convolution's map, K-major (a channel's plane per K index).
+  if (oneLoop && patches && pointwise && keepB && rows == m &&
+      aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW)
+    multiplyInOnePass(aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes,
+                      {1, plane.channelStride}, plane.channels);
+  // A matmul's A when its tile lies inside GM (rows GM's row stride apart,
+  // K contiguous), B's tiles kept for the launch (BERT's matmuls walk K in
+  // steps of 64 or 72).
   InPlace aFirst;
-  if (plainSteps) {
+  if (oneLoop && kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
+      (keepB || keepPlainB) && aKSlot == aGm.rank - 1) {
     aOffsets[aKSlot] = kBegin;
-    plainSteps = readInPlace(aGm, aOffsets, m, k, /*transposed=*/false, aFirst) &&
-                 aFirst.column == 1;
-  }
-  if (plainSteps && keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
-                                     constantB, kBegin, kEnd, kStep, tiles)) {
-    auto total = static_cast<int64_t>(tiles.size());
-    int64_t columns = aGm.sizes[aGm.rank - 1];
-    int64_t whole = columns / k, partial = columns - whole * k;
-    int64_t steps = std::min(total, whole), lastK = k;
-    if (total > whole && partial > 0 &&
-        tileRowsAreZero(tiles[whole], partial, k, n, elementBytes)) {
-      steps = whole + 1;
-      lastK = partial;
-    }
-    if (steps > 0 && mmadSteps(in, aFirst.start, {aFirst.row, 1}, stepBytesOf(steps),
-                               stepPlansOf(steps), acc.data, m, n, k, lastK))
-      kFrom = kBegin + steps * kStep;
+    if (readInPlace(aGm, aOffsets, m, k, /*transposed=*/false, aFirst) && aFirst.column == 1)
+      multiplyInOnePass(aFirst.start, {aFirst.row, 1}, aGm.sizes[aGm.rank - 1]);
   }
   for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {
     if (aKSlot >= 0)

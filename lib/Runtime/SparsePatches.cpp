@@ -334,41 +334,46 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
                        Interleaved &layout, std::vector<int64_t> &channelOf,
                        std::vector<float> &weights);
 
+/// The interleaved layout of a group's steps (interleavedLayout below):
+/// whether there is one, and its lanes' channels and weights.
+struct InterleavedTable {
+  bool interleaved = false;
+  Interleaved layout{};
+  std::vector<int64_t> channelOf;
+  std::vector<float> weights;
+};
+
 /// interleavedLayout, kept per thread while `epoch` says a plan's address
 /// names its contents (for a launch, or while a model's weights' tiles
 /// stay): the tiles of a group and the later launches of its kernel take
 /// the same plans, and the table (a division per nonzero weight) took a
-/// tenth of a depthwise convolution's time.
-bool keptLayout(const std::vector<SparseStep> &steps, int64_t window, uint64_t epoch,
-                Interleaved &layout, std::vector<int64_t> &channelOf,
-                std::vector<float> &weights) {
-  struct Kept {
-    bool interleaved = false;
-    Interleaved layout{};
-    std::vector<int64_t> channelOf;
-    std::vector<float> weights;
-  };
-  thread_local std::map<std::vector<int64_t>, Kept> kept;
+/// tenth of a depthwise convolution's time. Read where it is kept (copying
+/// its weights out for each tile cost 5% of a chain of 5x5 depthwise
+/// convolutions).
+const InterleavedTable &keptLayout(const std::vector<SparseStep> &steps, int64_t window,
+                                   uint64_t epoch) {
+  thread_local std::map<std::vector<int64_t>, InterleavedTable> kept;
+  thread_local InterleavedTable unkept;
   thread_local std::vector<int64_t> key;
-  if (epoch == 0)
-    return interleavedLayout(steps, window, layout, channelOf, weights);
+  if (epoch == 0) {
+    unkept.interleaved =
+        interleavedLayout(steps, window, unkept.layout, unkept.channelOf, unkept.weights);
+    return unkept;
+  }
   key.assign({static_cast<int64_t>(epoch), window});
   for (const SparseStep &step : steps) {
     key.push_back(step.k0);
     key.push_back(reinterpret_cast<int64_t>(step.plan));
   }
   auto found = kept.find(key);
-  if (found != kept.end()) {
-    layout = found->second.layout;
-    channelOf = found->second.channelOf;
-    weights = found->second.weights;
-    return found->second.interleaved;
-  }
+  if (found != kept.end())
+    return found->second;
   if (kept.size() >= 4096)
     kept.clear(); // old epochs' tables
-  bool interleaved = interleavedLayout(steps, window, layout, channelOf, weights);
-  kept.emplace(key, Kept{interleaved, layout, channelOf, weights});
-  return interleaved;
+  InterleavedTable &table = kept[key];
+  table.interleaved =
+      interleavedLayout(steps, window, table.layout, table.channelOf, table.weights);
+  return table;
 }
 
 /// An allocator whose resize leaves new floats unset: a plane is written
@@ -574,12 +579,12 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
                                                         int64_t m, int64_t k,
                                                         const std::vector<SparseStep> &steps,
                                                         float *acc, int64_t n, uint64_t launch,
-                                                        uint64_t planEpoch) {
+                                                        uint64_t planEpoch, bool plansListed) {
   if (steps.empty() || g.columnStride != 1 ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
-  for (const SparseStep &step : steps)
-    if (step.plan->columnStart.empty() || step.plan->tiny)
+  for (size_t s = 0; !plansListed && s < steps.size(); ++s)
+    if (steps[s].plan->columnStart.empty() || steps[s].plan->tiny)
       return false;
   TileGeometry tile;
   tile.rows = std::clamp<int64_t>(g.outH * g.outW - m0, 0, m);
@@ -592,10 +597,11 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t lastChannel = std::min((steps.back().k0 + k - 1) / window, g.channels - 1);
   int64_t channels = std::max<int64_t>(lastChannel - firstChannel + 1, 0);
   thread_local PlaneVector tilePlanes;
-  thread_local std::vector<float> column, weights;
-  thread_local std::vector<int64_t> channelOf;
-  Interleaved layout;
-  bool interleaved = keptLayout(steps, window, planEpoch, layout, channelOf, weights);
+  thread_local std::vector<float> column;
+  const InterleavedTable &table = keptLayout(steps, window, planEpoch);
+  bool interleaved = table.interleaved;
+  const Interleaved &layout = table.layout;
+  const std::vector<int64_t> &channelOf = table.channelOf;
   // The common case: lane t holds channel firstChannel + t, every channel
   // of the K range has its lane. The plane is then the input rows
   // transposed (channels become the fast axis), in the input's dtype,
@@ -691,8 +697,8 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
     for (int64_t r = 0; r < window; ++r)
       offsets[r] = ((r / g.kernelW) * g.dilationH * tile.planeWidth +
                     (r % g.kernelW) * g.dilationW) * lanes;
-    macInterleavedOnHost(g, tile, m0, layout, planes.data(), weights.data(), offsets.data(), acc,
-                         n);
+    macInterleavedOnHost(g, tile, m0, layout, planes.data(), table.weights.data(),
+                         offsets.data(), acc, n);
     return true;
   }
   // Step by step, in K order.

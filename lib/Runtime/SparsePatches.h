@@ -33,9 +33,12 @@ struct SparseStep {
 /// thread keeps the map's transposed plane for the launch's later tiles.
 /// While `planEpoch` (0: none) stays the same, a plan's address names its
 /// contents, and the weight table made from the steps' plans is kept.
+/// `plansListed`: the caller has checked that every plan lists its
+/// nonzeros and none is tiny (the plans are then not read again).
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
                            int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
-                           float *acc, int64_t n, uint64_t launch, uint64_t planEpoch);
+                           float *acc, int64_t n, uint64_t launch, uint64_t planEpoch,
+                           bool plansListed = false);
 
 } // namespace ascendprec::runtime::detail
 
