@@ -298,6 +298,11 @@ struct KeptList {
   std::vector<const KeptTile *> tiles;
   std::vector<const uint8_t *> bytes; ///< each tile's, read once here
   bool listed = false;
+  /// The tiles' sparse layout (a packed depthwise group's weight table),
+  /// made by the first tile of A that multiplies them sparsely: each of a
+  /// launch's tiles looked it up by the plans' addresses before, a fifth
+  /// as long as its multiply.
+  mutable std::shared_ptr<const SparseLayout> sparse;
 };
 
 bool everyPlanListed(const std::vector<const KeptTile *> &tiles) {
@@ -347,6 +352,7 @@ const KeptList *keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffse
   thread_local KeptList fresh;
   std::vector<const KeptTile *> &tiles = fresh.tiles;
   tiles.clear();
+  fresh.sparse.reset();
   for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
     if (bKSlot >= 0)
       bOffsets[bKSlot] = kAt;
@@ -473,9 +479,15 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     auto *sums = reinterpret_cast<float *>(acc.data);
     if (!steps.empty() &&
         static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
+      int64_t window = plane.kernelH * plane.kernelW;
+      if (!list->sparse || list->sparse->window != window) {
+        auto layout = std::make_shared<SparseLayout>();
+        layOutSparseSteps(steps, window, *layout);
+        list->sparse = std::move(layout);
+      }
       std::fill_n(sums, m * n, 0.0f);
-      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps, sums,
-                                n, launchOfThread, planEpoch, /*plansListed=*/true))
+      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps,
+                                *list->sparse, sums, n, /*plansListed=*/true))
         return;
     }
   }

@@ -18,6 +18,7 @@
 
 #include "DirectPatches.h"
 
+#include "VectorLanes.h"
 #include "VectorLevel.h"
 
 #include <algorithm>
@@ -111,42 +112,6 @@ inline __attribute__((always_inline)) void sumBlock(const float *at, const Patch
   for (int j = 0; j < kFilters; ++j)
     V::store(sums + j * V::kLanes, padK ? V::addZero(acc[j]) : acc[j]);
 }
-
-#if defined(__x86_64__) && defined(__clang__)
-/// kLanes floats as one vector (clang's vector extension): the functions
-/// that take them are inlined into sumTileAvx512 and sumTileAvx2, which
-/// pick the instructions.
-template <int kWidth> struct Lanes {
-  using Type = float __attribute__((ext_vector_type(kWidth)));
-  static constexpr int kLanes = kWidth;
-  __attribute__((always_inline)) static Type zero() { return Type(0.0f); }
-  __attribute__((always_inline)) static Type load(const float *p) {
-    Type v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-  __attribute__((always_inline)) static Type fma(Type x, float w, Type acc) {
-    return __builtin_elementwise_fma(x, Type(w), acc);
-  }
-  __attribute__((always_inline)) static Type addZero(Type v) { return v + Type(0.0f); }
-  __attribute__((always_inline)) static void store(float *p, Type v) {
-    std::memcpy(p, &v, sizeof v);
-  }
-};
-using Avx512 = Lanes<16>;
-using Avx2 = Lanes<8>;
-#endif
-
-/// One lane: fmaf, for hosts without AVX2 and FMA.
-struct Scalar {
-  using Type = float;
-  static constexpr int kLanes = 1;
-  static Type zero() { return 0.0f; }
-  static Type load(const float *p) { return *p; }
-  static Type fma(Type x, float w, Type acc) { return __builtin_fmaf(x, w, acc); }
-  static Type addZero(Type v) { return v + 0.0f; }
-  static void store(float *p, Type v) { *p = v; }
-};
 
 /// Output row segments of the tile: `count` positions of output row `oh`
 /// from column `ow`, at tile rows [first, first + count).

@@ -6,26 +6,26 @@
 // elsewhere. When B's plans list their few nonzeros (RhsPlan's column
 // lists) and dropping the zeros changes no bit (no inf, NaN or tiny value
 // among the inputs, no -0 in the accumulator; CubeRuntime.cpp says why),
-// the cube loop skips the img2col gather: the input rows a tile's windows
-// reach are copied once into a zero-bordered plane, the channels as the
-// fast axis (or one plane per channel when a column draws on several), and
-// each nonzero weight multiplies its channel's rows there, every K step of
-// the loop in one pass. Every sum still adds its products in K order with
-// one rounding each (the padding's products are the zeros they are on the
-// device).
+// the cube loop skips the img2col gather. A plain depthwise group (column
+// t draws on channel t alone) goes to DepthwiseRows.cpp, each channel's
+// sums across output positions. Other packed groups have the input rows a
+// tile's windows reach copied into a zero-bordered plane, the channels as
+// the fast axis (or one plane per channel when a column draws on several),
+// and each nonzero weight multiplies its channel's rows there, every K
+// step of the loop in one pass. Every sum still adds its products in K
+// order with one rounding each (the padding's products are the zeros they
+// are on the device).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SparsePatches.h"
 #include "CacheLineVector.h"
-#include "Transpose.h"
+#include "DepthwiseRows.h"
 #include "VectorLevel.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -330,55 +330,8 @@ void macInterleavedOnHost(const PatchPlane &g, const TileGeometry &tile, int64_t
   macInterleaved(g, tile, m0, layout, planes, weights, offsets, acc, n);
 }
 
-bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
-                       Interleaved &layout, std::vector<int64_t> &channelOf,
-                       std::vector<float> &weights);
-
-/// The interleaved layout of a group's steps (interleavedLayout below):
-/// whether there is one, and its lanes' channels and weights.
-struct InterleavedTable {
-  bool interleaved = false;
-  Interleaved layout{};
-  std::vector<int64_t> channelOf;
-  std::vector<float> weights;
-};
-
-/// interleavedLayout, kept per thread while `epoch` says a plan's address
-/// names its contents (for a launch, or while a model's weights' tiles
-/// stay): the tiles of a group and the later launches of its kernel take
-/// the same plans, and the table (a division per nonzero weight) took a
-/// tenth of a depthwise convolution's time. Read where it is kept (copying
-/// its weights out for each tile cost 5% of a chain of 5x5 depthwise
-/// convolutions).
-const InterleavedTable &keptLayout(const std::vector<SparseStep> &steps, int64_t window,
-                                   uint64_t epoch) {
-  thread_local std::map<std::vector<int64_t>, InterleavedTable> kept;
-  thread_local InterleavedTable unkept;
-  thread_local std::vector<int64_t> key;
-  if (epoch == 0) {
-    unkept.interleaved =
-        interleavedLayout(steps, window, unkept.layout, unkept.channelOf, unkept.weights);
-    return unkept;
-  }
-  key.assign({static_cast<int64_t>(epoch), window});
-  for (const SparseStep &step : steps) {
-    key.push_back(step.k0);
-    key.push_back(reinterpret_cast<int64_t>(step.plan));
-  }
-  auto found = kept.find(key);
-  if (found != kept.end())
-    return found->second;
-  if (kept.size() >= 4096)
-    kept.clear(); // old epochs' tables
-  InterleavedTable &table = kept[key];
-  table.interleaved =
-      interleavedLayout(steps, window, table.layout, table.channelOf, table.weights);
-  return table;
-}
-
-/// An allocator whose resize leaves new floats unset: a plane is written
-/// whole (rows, then zeros where no row reaches), and zeroing a rebuilt
-/// 270 KB plane first took a tenth of a depthwise convolution's time. Its
+/// An allocator whose resize leaves new floats unset: a plane is zeroed
+/// once, by zeroPlane (resizing a vector zeroes new floats one by one). Its
 /// storage starts on a cache line: a position's 16 lanes are then one
 /// aligned 64-byte load (from a 16-byte-aligned plane every load of the
 /// multiply spanned two lines, and a chain of 5x5 depthwise convolutions
@@ -403,81 +356,12 @@ void zeroPlane(PlaneVector &plane) {
   std::memset(plane.data(), 0, plane.size() * sizeof(float));
 }
 
-/// Whole-map planes a thread keeps for the launch (a few groups of
-/// channels: a block's tiles go from group to group), each with whether it
-/// holds an inf, NaN or tiny value.
-struct KeptPlane {
-  std::array<int64_t, 12> key{};
-  PlaneVector plane;
-  bool unusual = false;
-  uint64_t used = 0;
-};
-constexpr size_t kKeptPlanes = 16;
-thread_local std::vector<KeptPlane> keptPlanes(kKeptPlanes);
-thread_local uint64_t planeUses = 0;
+} // namespace
 
-/// The plane kept under `key` (`kept`, with `unusual`), else one to build
-/// it in (keepPlane names it once built): a stale one (an earlier launch's)
-/// whose storage is large enough, else the least recently used. Past 4 MiB
-/// of planes in all, stale planes' storage is given back, the least
-/// recently used first. (Giving back every other plane, as this did, made
-/// each launch allocate its planes afresh: a third of a depthwise
-/// convolution went in zeroing or faulting in new storage.)
-PlaneVector &keptPlane(const std::array<int64_t, 12> &key, bool &kept, bool &unusual) {
-  int64_t launch = key[0];
-  auto stale = [&](const KeptPlane &entry) { return entry.key[0] != launch; };
-  for (KeptPlane &entry : keptPlanes)
-    if (entry.key == key && launch != 0) {
-      entry.used = ++planeUses;
-      kept = true;
-      unusual = entry.unusual;
-      return entry.plane;
-    }
-  KeptPlane *target = nullptr;
-  for (KeptPlane &entry : keptPlanes) {
-    bool roomy = stale(entry) && entry.plane.capacity() > 0;
-    bool targetRoomy = target && stale(*target) && target->plane.capacity() > 0;
-    if (!target || (roomy && !targetRoomy) || (roomy == targetRoomy && entry.used < target->used))
-      target = &entry;
-  }
-  size_t floats = 0;
-  for (const KeptPlane &entry : keptPlanes)
-    floats += entry.plane.capacity();
-  while (floats > (size_t{1} << 20)) {
-    KeptPlane *victim = nullptr;
-    for (KeptPlane &entry : keptPlanes)
-      if (&entry != target && stale(entry) && entry.plane.capacity() > 0 &&
-          (!victim || entry.used < victim->used))
-        victim = &entry;
-    if (!victim)
-      break;
-    floats -= victim->plane.capacity();
-    *victim = KeptPlane();
-  }
-  kept = false;
-  target->key = {};
-  target->used = ++planeUses;
-  return target->plane;
-}
-
-/// Names the plane keptPlane handed out last for building.
-void keepPlane(const std::array<int64_t, 12> &key, bool unusual) {
-  for (KeptPlane &entry : keptPlanes)
-    if (entry.used == planeUses) {
-      entry.key = key;
-      entry.unusual = unusual;
-      return;
-    }
-}
-
-/// The interleaved layout of the steps' columns when each draws on one
-/// channel and together they are adjacent (at most 64): `channelOf` gets
-/// each column's channel and `weights` the [window][lanes] weights, every
-/// step's in one table (a K index is one step's, so no entry is written
-/// twice; a column's entries stay in K order, the steps being in K order).
-bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
-                       Interleaved &layout, std::vector<int64_t> &channelOf,
-                       std::vector<float> &weights) {
+void ascendprec::runtime::detail::layOutSparseSteps(const std::vector<SparseStep> &steps,
+                                                    int64_t window, SparseLayout &layout) {
+  layout = SparseLayout();
+  layout.window = window;
   int64_t first = INT64_MAX, last = -1;
   for (const SparseStep &step : steps) {
     if (step.plan->keptN.empty())
@@ -486,11 +370,12 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
     last = std::max(last, step.plan->keptN.back());
   }
   if (last < 0 || last - first + 1 > 64)
-    return false;
-  layout = {last - first + 1, first};
-  int64_t lanes = laneCount(layout.columns);
-  channelOf.assign(lanes, -1);
-  weights.assign(window * lanes, 0.0f);
+    return;
+  layout.columns = last - first + 1;
+  layout.firstColumn = first;
+  layout.lanes = laneCount(layout.columns);
+  layout.channelOf.assign(layout.lanes, -1);
+  layout.weights.assign(window * layout.lanes, 0.0f);
   for (const SparseStep &step : steps) {
     const RhsPlan &plan = *step.plan;
     for (size_t t = 0; t + 1 < plan.columnStart.size(); ++t) {
@@ -498,89 +383,23 @@ bool interleavedLayout(const std::vector<SparseStep> &steps, int64_t window,
       for (int64_t e = plan.columnStart[t]; e < plan.columnStart[t + 1]; ++e) {
         int64_t kAt = step.k0 + plan.columnRows[e];
         int64_t channel = kAt / window;
-        if (channelOf[lane] >= 0 && channelOf[lane] != channel)
-          return false;
-        channelOf[lane] = channel;
-        weights[(kAt % window) * lanes + lane] = plan.columnWeights[e];
+        if (layout.channelOf[lane] >= 0 && layout.channelOf[lane] != channel)
+          return; // a column draws on two channels: not interleaved
+        layout.channelOf[lane] = channel;
+        layout.weights[(kAt % window) * layout.lanes + lane] = plan.columnWeights[e];
       }
     }
   }
-  return true;
+  layout.interleaved = true;
 }
-
-/// The input rows a plane covers: rows [hBegin, hEnd) of the map from
-/// plane row 0 = map row `top`, map columns [wBegin, wBegin + width) at
-/// plane column w + shift.
-struct PlaneSpan {
-  int64_t top, hBegin, hEnd, shift, wBegin, width;
-};
-
-/// The plane of `channels` channels from `firstPlane` in `lanes` lanes (the
-/// channels the fast axis): the rows transposed, padding as zeros. Returns
-/// whether a value copied is inf, NaN or tiny (scanning the rows read, not
-/// the plane: its padding and spare lanes are zeros, two thirds of a 5x5
-/// window's plane on a map 2 rows high).
-bool fillLanePlane(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
-                   const TileGeometry &tile, const PlaneSpan &span, int64_t channels,
-                   int64_t lanes, PlaneVector &planes) {
-  thread_local std::vector<uint8_t> raw;
-  bool unusual = false;
-  int64_t bytes = in == ElementType::F32 ? 4 : 2;
-  int64_t planeFloats = tile.planeRows * tile.planeWidth * lanes;
-  auto [top, hBegin, hEnd, shift, wBegin, width] = span;
-  // Only what the input does not cover is zeroed: padding rows, and the
-  // padding columns of the rest; all of it when there are lanes past the
-  // channels (12 channels in 16 lanes), which no row fills.
-  bool spareLanes = lanes != channels;
-  planes.resize(planeFloats);
-  if (spareLanes)
-    zeroPlane(planes);
-  size_t rowBytes = tile.planeWidth * lanes * 4;
-  auto *target = reinterpret_cast<uint8_t *>(planes.data());
-  for (int64_t r = 0; r < tile.planeRows && !spareLanes; ++r) {
-    uint8_t *line = target + r * rowBytes;
-    int64_t h = top + r;
-    if (h < hBegin || h >= hEnd || width == 0) {
-      std::memset(line, 0, rowBytes);
-      continue;
-    }
-    size_t before = (shift + wBegin) * lanes * 4;
-    size_t inside = width * lanes * 4;
-    std::memset(line, 0, before);
-    std::memset(line + before + inside, 0, rowBytes - before - inside);
-  }
-  // Each input row of the channels, transposed into the lanes: fp32 as
-  // it is, fp16/bf16 widened first (the transpose moves 32-bit
-  // elements in register blocks).
-  raw.resize(in == ElementType::F32 ? 0 : channels * width * 4);
-  for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
-    int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
-    const uint8_t *rows = firstPlane + (h * g.rowStride + wBegin) * bytes;
-    int64_t rowStride = g.channelStride;
-    if (in != ElementType::F32) {
-      auto *wide = reinterpret_cast<float *>(raw.data());
-      for (int64_t c = 0; c < channels; ++c)
-        widenToFloat(in, rows + c * g.channelStride * bytes, wide + c * width, width);
-      rows = raw.data();
-      rowStride = width;
-    }
-    for (int64_t c = 0; c < channels && !unusual; ++c)
-      unusual = holdsUnusual(reinterpret_cast<const float *>(rows) + c * rowStride, width);
-    copyTransposed(rows, rowStride, channels, width, target + at * lanes * 4, lanes, 4,
-                   /*streaming=*/false);
-  }
-  return unusual;
-}
-
-} // namespace
 
 bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const uint8_t *source,
                                                         const PatchPlane &g, int64_t m0,
                                                         int64_t m, int64_t k,
                                                         const std::vector<SparseStep> &steps,
-                                                        float *acc, int64_t n, uint64_t launch,
-                                                        uint64_t planEpoch, bool plansListed) {
-  if (steps.empty() || g.columnStride != 1 ||
+                                                        const SparseLayout &table, float *acc,
+                                                        int64_t n, bool plansListed) {
+  if (steps.empty() || g.columnStride != 1 || table.window != g.kernelH * g.kernelW ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
   for (size_t s = 0; !plansListed && s < steps.size(); ++s)
@@ -596,48 +415,36 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t firstChannel = steps.front().k0 / window;
   int64_t lastChannel = std::min((steps.back().k0 + k - 1) / window, g.channels - 1);
   int64_t channels = std::max<int64_t>(lastChannel - firstChannel + 1, 0);
-  thread_local PlaneVector tilePlanes;
+  thread_local PlaneVector planes;
   thread_local std::vector<float> column;
-  const InterleavedTable &table = keptLayout(steps, window, planEpoch);
   bool interleaved = table.interleaved;
-  const Interleaved &layout = table.layout;
-  const std::vector<int64_t> &channelOf = table.channelOf;
+  Interleaved layout{table.columns, table.firstColumn};
   // The common case: lane t holds channel firstChannel + t, every channel
-  // of the K range has its lane. The plane is then the input rows
-  // transposed (channels become the fast axis), in the input's dtype,
-  // widened in one pass and scanned whole (its zeros are padding).
+  // of the K range has its lane. Each channel's sums then run across
+  // output positions (DepthwiseRows.cpp).
   bool direct = interleaved && layout.columns == channels;
   for (int64_t t = 0; direct && t < channels; ++t)
-    direct = channelOf[t] == firstChannel + t;
-  int64_t lanes = interleaved ? laneCount(layout.columns) : 1;
-  // The input rows and columns the tile's windows reach, padding included:
-  // the whole map's when it is small and a launch names the map (no block
-  // of a launch writes it), kept for the launch's later tiles of the same
-  // channels; transposing each tile's rows again took a third of a chain
-  // of PP-OCR's 5x5 depthwise convolutions.
+    direct = table.channelOf[t] == firstChannel + t;
+  int64_t lanes = interleaved ? table.lanes : 1;
+  int64_t bytes = in == ElementType::F32 ? 4 : 2;
+  const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
+  if (direct)
+    return multiplyDepthwiseRows(in, firstPlane, g, m0, tile.rows, channels,
+                                 table.weights.data(), lanes, acc + layout.firstColumn, n);
+  // Else the input rows and columns the tile's windows reach, padding
+  // included, in planes: one interleaved plane of the lanes, or one plane
+  // per channel.
   tile.firstOutRow = m0 / g.outW;
   int64_t lastOutRow = (m0 + tile.rows - 1) / g.outW;
   tile.planeWidth = (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
-  int64_t wholeRows = (g.outH - 1) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
-  // (At most 1 MiB each, kKeptPlanes per thread.)
-  bool whole = direct && launch != 0 && wholeRows * tile.planeWidth * lanes <= (int64_t{1} << 18);
-  if (whole) {
-    tile.firstOutRow = 0;
-    tile.planeRows = wholeRows;
-  } else {
-    tile.planeRows =
-        (lastOutRow - tile.firstOutRow) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
-    if (lastOutRow == tile.firstOutRow) {
-      tile.firstColumn = (m0 % g.outW) * g.strideW;
-      tile.planeWidth = (tile.rows - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
-    }
+  tile.planeRows = (lastOutRow - tile.firstOutRow) * g.strideH + (g.kernelH - 1) * g.dilationH + 1;
+  if (lastOutRow == tile.firstOutRow) {
+    tile.firstColumn = (m0 % g.outW) * g.strideW;
+    tile.planeWidth = (tile.rows - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1;
   }
   int64_t top = tile.firstOutRow * g.strideH - g.padTop;
   int64_t planeSize = tile.planeRows * tile.planeWidth;
-  // Interleaved: one plane of laneCount(columns) lanes; else one plane per
-  // channel.
   int64_t planeFloats = (interleaved ? 1 : channels) * planeSize * lanes;
-  int64_t bytes = in == ElementType::F32 ? 4 : 2;
   int64_t hBegin = std::max<int64_t>(top, 0);
   int64_t hEnd = std::min(top + tile.planeRows, g.height);
   // Input column w sits at plane column w + padLeft - firstColumn; columns
@@ -646,47 +453,23 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   int64_t wEnd = std::min(g.width, tile.planeWidth - shift);
   int64_t wBegin = std::max<int64_t>(0, -shift);
   int64_t width = std::max<int64_t>(wEnd - wBegin, 0);
-  const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   bool found = false;
-  std::array<int64_t, 12> key = {static_cast<int64_t>(launch),
-                                 reinterpret_cast<int64_t>(firstPlane),
-                                 static_cast<int64_t>(in),
-                                 channels,
-                                 lanes,
-                                 tile.planeRows,
-                                 tile.planeWidth,
-                                 g.padTop,
-                                 g.padLeft,
-                                 g.rowStride,
-                                 g.channelStride,
-                                 g.width * 65536 + g.height};
-  bool kept = false;
-  PlaneVector &planes = whole ? keptPlane(key, kept, found) : tilePlanes;
-  if (kept) {
-    // The launch's plane of these channels, built by an earlier tile.
-  } else if (direct) {
-    found = fillLanePlane(in, firstPlane, g, tile, {top, hBegin, hEnd, shift, wBegin, width},
-                          channels, lanes, planes);
-    if (whole)
-      keepPlane(key, found);
-  } else {
-    planes.resize(planeFloats);
-    zeroPlane(planes);
-    column.resize(width);
-    for (int64_t c = 0; c < channels; ++c) {
-      const uint8_t *channel = firstPlane + c * g.channelStride * bytes;
-      for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
-        int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
-        const uint8_t *line = channel + (h * g.rowStride + wBegin) * bytes;
-        float *target = interleaved ? column.data() : planes.data() + c * planeSize + at;
-        widenToFloat(in, line, target, width);
-        found |= holdsUnusual(target, width);
-        // Into the lanes of the columns that draw on this channel.
-        for (int64_t t = 0; interleaved && t < layout.columns; ++t)
-          if (channelOf[t] == firstChannel + c)
-            for (int64_t w = 0; w < width; ++w)
-              planes[(at + w) * lanes + t] = target[w];
-      }
+  planes.resize(planeFloats);
+  zeroPlane(planes);
+  column.resize(width);
+  for (int64_t c = 0; c < channels; ++c) {
+    const uint8_t *channel = firstPlane + c * g.channelStride * bytes;
+    for (int64_t h = hBegin; h < hEnd && width > 0; ++h) {
+      int64_t at = (h - top) * tile.planeWidth + shift + wBegin;
+      const uint8_t *line = channel + (h * g.rowStride + wBegin) * bytes;
+      float *target = interleaved ? column.data() : planes.data() + c * planeSize + at;
+      widenToFloat(in, line, target, width);
+      found |= holdsUnusual(target, width);
+      // Into the lanes of the columns that draw on this channel.
+      for (int64_t t = 0; interleaved && t < layout.columns; ++t)
+        if (table.channelOf[t] == firstChannel + c)
+          for (int64_t w = 0; w < width; ++w)
+            planes[(at + w) * lanes + t] = target[w];
     }
   }
   if (found)

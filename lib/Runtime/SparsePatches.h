@@ -21,23 +21,38 @@ struct SparseStep {
   const RhsPlan *plan;
 };
 
-/// acc[m, n] (row-major, fp32) += the img2col tile of `source` (the
-/// feature map `g` describes) at rows [m0, m0 + m), times B, over the K
-/// steps in order (each k columns deep), B as each step's plan lists its
-/// nonzeros column by column: each product added in K order with one
-/// rounding. The accumulator must hold no -0. Returns false, having
-/// changed nothing, when a plan has no column lists or is tiny, or an
-/// input the steps cover is inf, NaN or tiny (dropping B's zeros would then
-/// change bits): the caller multiplies in full. `launch` names the launch
-/// the tile belongs to (0: none); within one, no block writes the map, so a
-/// thread keeps the map's transposed plane for the launch's later tiles.
-/// While `planEpoch` (0: none) stays the same, a plan's address names its
-/// contents, and the weight table made from the steps' plans is kept.
-/// `plansListed`: the caller has checked that every plan lists its
-/// nonzeros and none is tiny (the plans are then not read again).
+/// How a packed group's steps of B lay out their nonzeros: when each kept
+/// column draws on one channel and the kept columns are adjacent (at most
+/// 64; `interleaved`), column t = firstColumn + lane's channel and its
+/// weights, [window offset][lane] (0 where it has none). Made once per list
+/// of kept tiles by its keeper: the table costs a division per weight.
+struct SparseLayout {
+  int64_t window = 0; ///< the kernel window it was made for
+  bool interleaved = false;
+  int64_t columns = 0, firstColumn = 0, lanes = 1;
+  std::vector<int64_t> channelOf;
+  std::vector<float> weights;
+};
+
+/// The layout of `steps` for a kernel window of `window` elements (a
+/// column's entries stay in K order, the steps being in K order).
+void layOutSparseSteps(const std::vector<SparseStep> &steps, int64_t window,
+                       SparseLayout &layout);
+
+/// acc[m, n] (row-major, fp32, +0 on entry: the loop's first step starts
+/// from +0) += the img2col tile of `source` (the feature map `g`
+/// describes) at rows [m0, m0 + m), times B, over the K steps in order
+/// (each k columns deep), B as each step's plan lists its nonzeros column
+/// by column (`layout` from layOutSparseSteps): each product added in K
+/// order with one rounding. Returns false, having changed nothing, when a
+/// plan has no column lists or is tiny, or an input the steps cover is
+/// inf, NaN or tiny (dropping B's zeros would then change bits): the
+/// caller multiplies in full. `plansListed`: the caller has checked that
+/// every plan lists its nonzeros and none is tiny (reading each plan again
+/// for every tile of A missed the cache once per step).
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
                            int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
-                           float *acc, int64_t n, uint64_t launch, uint64_t planEpoch,
+                           const SparseLayout &layout, float *acc, int64_t n,
                            bool plansListed = false);
 
 } // namespace ascendprec::runtime::detail

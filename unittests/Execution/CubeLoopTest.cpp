@@ -369,9 +369,9 @@ void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup
 }
 
 TEST_P(CubeLoop, PackedDepthwiseGroupInALaunchMatchesTheLoop) {
-  // Within a launch each thread keeps the whole map's transposed plane for
-  // the launch's later tiles of the same channels (SparsePatches.cpp); each
-  // check is a launch of its own, as a new map is in production.
+  // Within a launch each thread keeps its lists of B's tiles and their
+  // sparse layout for the launch's later tiles (CubeLoop.cpp); each check
+  // is a launch of its own, as a new map is in production.
   auto inALaunch = [](auto check) {
     setLaunchId(newLaunchId());
     check();
@@ -455,6 +455,18 @@ TEST_P(CubeLoop, PackedDepthwiseGroupMatchesTheLoop) {
   // single kept column) and the last three none.
   checkPackedGroup({10, 2, 96, 10, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1}, 10, 1, 1, GetParam(), false,
                    false, 23, 192, 40);
+  // PP-OCRv4's recognizer: 3x3 windows, stride 2 across (each channel's
+  // rows split by phase), over a 4 x 41 map: tiles of 16 within an output
+  // row of 21 (the columns they reach only) and tiles across rows.
+  for (int64_t m : {16, 24})
+    checkPackedGroup({12, 4, 41, 12, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1}, 12, 1, 1, GetParam(), false,
+                     false, 24, m, 48);
+  // Stride 3 across with dilation 2 (phases read at an offset), and a
+  // 1x1 window whose padding rows and columns read nothing of the map.
+  checkPackedGroup({16, 5, 23, 16, 3, 3, 1, 3, 1, 2, 2, 1, 2, 2}, 16, 1, 1, GetParam(), false,
+                   false, 25, 16, 48);
+  checkPackedGroup({16, 3, 5, 16, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1}, 16, 1, 1, GetParam(), false,
+                   false, 26, 24, 16);
 }
 
 TEST_P(CubeLoop, PackedGroupSpecialValuesMatchTheLoop) {
