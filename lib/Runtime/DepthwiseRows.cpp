@@ -161,13 +161,35 @@ void copyStrided(const float *from, int64_t stride, float *to, int64_t count) {
     to[j] = from[j * stride];
 }
 
-/// A channel's map rows into `out` as `l` lays them out, zeros around.
-/// Returns whether one of the values copied is inf, NaN or under 2^-50.
-/// (The rows are scanned where they lie: scanning the copy just written
-/// stalled on its loads, as long as the multiply of a 2-row map's 5x5
-/// windows.)
-bool copyChannel(ElementType in, const uint8_t *plane, const PatchPlane &g, const RowsLayout &l,
-                 float *out, std::vector<float> &line) {
+/// to[i] = from[i] for i < count; returns whether one is inf, NaN or a
+/// nonzero under 2^-50. One pass: the copy's loads scan (a scan of its own,
+/// a call per row, took as long as the multiply of a 2-row map's 5x5
+/// windows).
+template <typename V>
+inline __attribute__((always_inline)) bool copyScanned(const float *from, float *to,
+                                                       int64_t count) {
+  typename V::Flags flags = V::noFlags();
+  int64_t i = 0;
+  for (; i + V::kLanes <= count; i += V::kLanes) {
+    typename V::Type v = V::load(from + i);
+    V::store(to + i, v);
+    flags |= V::unusual(v);
+  }
+  Scalar::Flags tail = Scalar::noFlags();
+  for (; i < count; ++i) {
+    to[i] = from[i];
+    tail |= Scalar::unusual(from[i]);
+  }
+  return V::any(flags) || Scalar::any(tail);
+}
+
+/// A channel's map rows into `out` as `l` lays them out, zeros around
+/// (fp16 and bf16 widened through `line`). Returns whether one of the
+/// values copied is inf, NaN or under 2^-50.
+template <typename V>
+inline __attribute__((always_inline)) bool copyChannel(ElementType in, const uint8_t *plane,
+                                                       const PatchPlane &g, const RowsLayout &l,
+                                                       float *out, float *line) {
   size_t bytes = in == ElementType::F32 ? 4 : 2;
   int64_t columns = l.wEnd - l.wBegin;
   // Where map column wBegin lies in phase 0's row (stride 1).
@@ -179,26 +201,29 @@ bool copyChannel(ElementType in, const uint8_t *plane, const PatchPlane &g, cons
     std::memset(out + l.phaseSize, 0, (l.channelFloats - l.phaseSize) * sizeof(float));
   for (int64_t r = 0; r < l.mapRows; ++r) {
     const uint8_t *from = plane + ((l.firstRow + r) * g.rowStride + l.wBegin) * bytes;
+    const float *values = reinterpret_cast<const float *>(from);
+    if (in != ElementType::F32) {
+      widenToFloat(in, from, line, columns);
+      values = line;
+    }
     float *row = out + r * l.pitch;
     if (g.strideW == 1) {
       // Zeros, the map's columns, zeros.
-      std::memset(row, 0, at * sizeof(float));
-      widenToFloat(in, from, row + at, columns);
-      std::memset(row + at + columns, 0, (l.pitch - at - columns) * sizeof(float));
-      unusual |= holdsUnusual(
-          in == ElementType::F32 ? reinterpret_cast<const float *>(from) : row + at, columns);
+      for (int64_t j = 0; j < at; ++j)
+        row[j] = 0.0f;
+      unusual |= copyScanned<V>(values, row + at, columns);
+      for (int64_t j = at + columns; j < l.pitch; ++j)
+        row[j] = 0.0f;
       continue;
     }
-    line.resize(columns);
-    widenToFloat(in, from, line.data(), columns);
-    unusual |= holdsUnusual(line.data(), columns);
+    unusual |= holdsUnusual(values, columns);
     // Phase p's column j is padded column firstColumn + j * strideW + p.
     for (int64_t p = 0; p < g.strideW; ++p) {
       int64_t first = l.firstColumn + p - g.padLeft; // its map column at j = 0
       int64_t jBegin = std::max<int64_t>(ceilDiv(l.wBegin - first, g.strideW), 0);
       int64_t jEnd = std::min(ceilDiv(l.wEnd - first, g.strideW), l.pitch);
       if (jEnd > jBegin)
-        copyStrided(line.data() + first + jBegin * g.strideW - l.wBegin, g.strideW,
+        copyStrided(values + first + jBegin * g.strideW - l.wBegin, g.strideW,
                     row + p * l.phaseSize + jBegin, jEnd - jBegin);
     }
   }
@@ -256,6 +281,23 @@ inline __attribute__((always_inline)) void sumChannel(const float *input, const 
   }
 }
 
+/// The tile's channels: each one's rows copied (false, at once, when one of
+/// them is inf, NaN or tiny), then its sums (`sums`, channel by channel)
+/// from its window's weights (`windows`, [channel][offset]).
+template <typename V>
+inline __attribute__((always_inline)) bool
+sumChannels(ElementType in, const uint8_t *firstPlane, const PatchPlane &g, const RowsLayout &l,
+            int64_t channels, const float *windows, float *input, float *line, float *sums) {
+  size_t bytes = in == ElementType::F32 ? 4 : 2;
+  int64_t window = g.kernelH * g.kernelW;
+  for (int64_t t = 0; t < channels; ++t) {
+    if (copyChannel<V>(in, firstPlane + t * g.channelStride * bytes, g, l, input, line))
+      return false;
+    sumChannel<V>(input, windows + t * window, l, g, sums + t * l.sumsPerChannel);
+  }
+  return true;
+}
+
 #if defined(__x86_64__) && defined(__clang__)
 /// The 16 x 16 block r[row][column] transposed in place.
 __attribute__((target("avx512f"), always_inline)) inline void transpose16x16(__m512 r[16]) {
@@ -307,16 +349,17 @@ __attribute__((target("avx512f"))) void storeTransposedAvx512(const float *sums,
   }
 }
 
-__attribute__((target("avx512f,fma"))) void sumChannelAvx512(const float *input,
-                                                             const float *window,
-                                                             const RowsLayout &l,
-                                                             const PatchPlane &g, float *sums) {
-  sumChannel<Avx512>(input, window, l, g, sums);
+__attribute__((target("avx512f,avx512bw,fma"))) bool
+sumChannelsAvx512(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
+                  const RowsLayout &l, int64_t channels, const float *windows, float *input,
+                  float *line, float *sums) {
+  return sumChannels<Avx512>(in, firstPlane, g, l, channels, windows, input, line, sums);
 }
-__attribute__((target("avx2,fma"))) void sumChannelAvx2(const float *input, const float *window,
-                                                        const RowsLayout &l, const PatchPlane &g,
-                                                        float *sums) {
-  sumChannel<Avx2>(input, window, l, g, sums);
+__attribute__((target("avx2,fma"))) bool sumChannelsAvx2(ElementType in, const uint8_t *firstPlane,
+                                                         const PatchPlane &g, const RowsLayout &l,
+                                                         int64_t channels, const float *windows,
+                                                         float *input, float *line, float *sums) {
+  return sumChannels<Avx2>(in, firstPlane, g, l, channels, windows, input, line, sums);
 }
 #endif
 
@@ -326,8 +369,8 @@ bool ascendprec::runtime::detail::multiplyDepthwiseRows(ElementType in,
                                                         const uint8_t *firstPlane,
                                                         const PatchPlane &g, int64_t m0,
                                                         int64_t rows, int64_t channels,
-                                                        const float *weights, int64_t lanes,
-                                                        float *acc, int64_t n) {
+                                                        const float *windows, float *acc,
+                                                        int64_t n) {
   if (rows <= 0 || channels <= 0)
     return true;
   VectorLevel level = vectorLevel();
@@ -338,33 +381,31 @@ bool ascendprec::runtime::detail::multiplyDepthwiseRows(ElementType in,
                                           : Scalar::kLanes;
 #endif
   thread_local RowsLayout l;
-  thread_local std::vector<float> input, sums, window, line;
+  thread_local std::vector<float> input, sums, line;
   layOut(g, m0, rows, width, l);
   input.resize(l.channelFloats);
-  sums.resize(channels * l.sumsPerChannel);
+  line.resize(l.wEnd - l.wBegin);
   // Every sum starts from +0, as the accumulator's.
-  std::fill(sums.begin(), sums.end(), 0.0f);
-  int64_t window2d = g.kernelH * g.kernelW;
-  size_t bytes = in == ElementType::F32 ? 4 : 2;
-  window.resize(window2d);
-  for (int64_t t = 0; t < channels; ++t) {
-    if (copyChannel(in, firstPlane + t * g.channelStride * bytes, g, l, input.data(), line))
-      return false;
-    for (int64_t r = 0; r < window2d; ++r)
-      window[r] = weights[r * lanes + t];
-    float *channelSums = sums.data() + t * l.sumsPerChannel;
-    switch (level) {
+  sums.assign(channels * l.sumsPerChannel, 0.0f);
+  bool usual;
+  switch (level) {
 #if defined(__x86_64__) && defined(__clang__)
-    case VectorLevel::Avx512Fma:
-      sumChannelAvx512(input.data(), window.data(), l, g, channelSums);
-      break;
-    case VectorLevel::Avx2Fma:
-      sumChannelAvx2(input.data(), window.data(), l, g, channelSums);
-      break;
+  case VectorLevel::Avx512Fma:
+    usual = sumChannelsAvx512(in, firstPlane, g, l, channels, windows, input.data(), line.data(),
+                              sums.data());
+    break;
+  case VectorLevel::Avx2Fma:
+    usual = sumChannelsAvx2(in, firstPlane, g, l, channels, windows, input.data(), line.data(),
+                            sums.data());
+    break;
 #endif
-    default: sumChannel<Scalar>(input.data(), window.data(), l, g, channelSums); break;
-    }
+  default:
+    usual = sumChannels<Scalar>(in, firstPlane, g, l, channels, windows, input.data(),
+                                line.data(), sums.data());
+    break;
   }
+  if (!usual)
+    return false;
   for (const Segment &s : l.segments) {
     const float *from = sums.data() + (s.oh - l.firstOutRow) * l.sumsPitch + s.ow;
 #if defined(__x86_64__) && defined(__clang__)

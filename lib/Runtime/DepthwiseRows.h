@@ -20,7 +20,7 @@ namespace ascendprec::runtime::detail {
 /// acc[i, t] = the window products of output position m0 + i of the map
 /// `g`, for i < rows and t < channels: channel t's plane starts at
 /// `firstPlane` + t channel strides (elements of `in`), and window offset
-/// r of column t weighs weights[r * lanes + t]. Each sum adds its products
+/// r of column t weighs windows[t * window + r]. Each sum adds its products
 /// in window order from +0, one fused multiply-add each, as the cube's
 /// steps do from their initial step; acc's rows are n floats apart. The
 /// products of rows past the map's edge are skipped and those of columns
@@ -29,8 +29,8 @@ namespace ascendprec::runtime::detail {
 /// an input the tile reads is one of those (the caller then multiplies in
 /// full).
 bool multiplyDepthwiseRows(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
-                           int64_t m0, int64_t rows, int64_t channels, const float *weights,
-                           int64_t lanes, float *acc, int64_t n);
+                           int64_t m0, int64_t rows, int64_t channels, const float *windows,
+                           float *acc, int64_t n);
 
 } // namespace ascendprec::runtime::detail
 

@@ -390,6 +390,10 @@ void ascendprec::runtime::detail::layOutSparseSteps(const std::vector<SparseStep
       }
     }
   }
+  layout.windows.resize(layout.columns * window);
+  for (int64_t t = 0; t < layout.columns; ++t)
+    for (int64_t r = 0; r < window; ++r)
+      layout.windows[t * window + r] = layout.weights[r * layout.lanes + t];
   layout.interleaved = true;
 }
 
@@ -430,7 +434,7 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
   const uint8_t *firstPlane = source + (g.base + firstChannel * g.channelStride) * bytes;
   if (direct)
     return multiplyDepthwiseRows(in, firstPlane, g, m0, tile.rows, channels,
-                                 table.weights.data(), lanes, acc + layout.firstColumn, n);
+                                 table.windows.data(), acc + layout.firstColumn, n);
   // Else the input rows and columns the tile's windows reach, padding
   // included, in planes: one interleaved plane of the lanes, or one plane
   // per channel.

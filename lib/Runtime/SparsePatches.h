@@ -32,6 +32,9 @@ struct SparseLayout {
   int64_t columns = 0, firstColumn = 0, lanes = 1;
   std::vector<int64_t> channelOf;
   std::vector<float> weights;
+  /// The same weights column by column, [column][window offset] (the
+  /// layout DepthwiseRows.cpp reads a channel's window in).
+  std::vector<float> windows;
 };
 
 /// The layout of `steps` for a kernel window of `window` elements (a

@@ -10,6 +10,7 @@
 #ifndef ASCENDPREC_LIB_RUNTIME_VECTORLANES_H
 #define ASCENDPREC_LIB_RUNTIME_VECTORLANES_H
 
+#include <cstdint>
 #include <cstring>
 
 namespace ascendprec::runtime::detail {
@@ -35,6 +36,18 @@ template <int kWidth> struct Lanes {
   __attribute__((always_inline)) static void store(float *p, Type v) {
     std::memcpy(p, &v, sizeof v);
   }
+  /// Lanes set where v is inf, NaN or a nonzero under 2^-50 (values that
+  /// keep a multiply from dropping products of zeros, CubeRuntime.cpp).
+  using Flags = int __attribute__((ext_vector_type(kWidth)));
+  __attribute__((always_inline)) static Flags noFlags() { return Flags(0); }
+  __attribute__((always_inline)) static Flags unusual(Type v) {
+    using Bits = unsigned __attribute__((ext_vector_type(kWidth)));
+    Bits magnitude = __builtin_bit_cast(Bits, v) & 0x7FFFFFFFu;
+    return (magnitude >= 0x7F800000u) | (magnitude - 1u < 0x26800000u - 1u);
+  }
+  __attribute__((always_inline)) static bool any(Flags flags) {
+    return __builtin_reduce_or(flags) != 0;
+  }
 };
 using Avx512 = Lanes<16>;
 using Avx2 = Lanes<8>;
@@ -49,6 +62,15 @@ struct Scalar {
   static Type fma(Type x, float w, Type acc) { return __builtin_fmaf(x, w, acc); }
   static Type addZero(Type v) { return v + 0.0f; }
   static void store(float *p, Type v) { *p = v; }
+  using Flags = int;
+  static Flags noFlags() { return 0; }
+  static Flags unusual(Type v) {
+    uint32_t magnitude;
+    std::memcpy(&magnitude, &v, 4);
+    magnitude &= 0x7FFFFFFFu;
+    return (magnitude >= 0x7F800000u) | (magnitude - 1u < 0x26800000u - 1u);
+  }
+  static bool any(Flags flags) { return flags != 0; }
 };
 
 } // namespace ascendprec::runtime::detail

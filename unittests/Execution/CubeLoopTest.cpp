@@ -34,6 +34,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace ascendprec::runtime;
@@ -351,7 +352,8 @@ TEST_P(CubeLoop, TransposedConvolutionSpecialValuesMatchTheLoop) {
 /// read-only B the loop multiplies the patches straight from the map.
 void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup,
                       int64_t outPerGroup, ElementType type, bool special, bool tiny,
-                      unsigned seed, int64_t m, int64_t k, int64_t zeroFilter = -1) {
+                      unsigned seed, int64_t m, int64_t k, int64_t zeroFilter = -1,
+                      const std::vector<std::pair<int64_t, float>> &planted = {}) {
   std::mt19937 random(seed);
   int64_t channels = enlarge * inPerGroup, filters = enlarge * outPerGroup;
   int64_t window = g.kernelH * g.kernelW;
@@ -359,6 +361,9 @@ void checkPackedGroup(const ConvGeometry &g, int64_t enlarge, int64_t inPerGroup
   Stored w(type, filters * inPerGroup * window);
   x.fill(random, special, tiny);
   w.fill(random, false, tiny);
+  // Values put at given places of x (flat indices of batch 1).
+  for (auto [at, value] : planted)
+    x.set(channels * g.height * g.width + at, value);
   // A filter of zeros: its column of B is all zero, a gap among the rest.
   for (int64_t i = 0; zeroFilter >= 0 && i < inPerGroup * window; ++i)
     w.set(zeroFilter * inPerGroup * window + i, 0.0f);
@@ -476,6 +481,15 @@ TEST_P(CubeLoop, PackedGroupSpecialValuesMatchTheLoop) {
   checkPackedGroup(same, 16, 1, 1, GetParam(), true, false, 15, 24, 48);
   // Values under 2^-50, whose products can round a sum to -0.
   checkPackedGroup(same, 16, 1, 1, GetParam(), false, true, 16, 24, 48);
+  // One such value in an otherwise usual map of rows 40 wide (copied and
+  // scanned in vectors of 16 and a tail of 8): in channel 5's row 1, in a
+  // vector's columns and in the tail's.
+  ConvGeometry wide{16, 3, 40, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+  float infinity = std::numeric_limits<float>::infinity();
+  for (float value : {infinity, std::numeric_limits<float>::quiet_NaN(), std::ldexp(1.0f, -60)})
+    for (int64_t column : {20, 37})
+      checkPackedGroup(wide, 16, 1, 1, GetParam(), false, false, 27, 40, 48, -1,
+                       {{(5 * 3 + 1) * 40 + column, value}});
 }
 
 TEST(GroupedFilterLoad, ReadsTheBlockDiagonal) {
