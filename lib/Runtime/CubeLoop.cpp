@@ -542,7 +542,37 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // through memory once per step of 32 to 80). The steps within realK go,
   // and a last step that reaches past it when its rows of B there are +0
   // (K's padding, whose +0 products mmadSteps applies).
-  auto multiplyInOnePass = [&](const uint8_t *a, LhsLayout layout, int64_t realK) {
+  // A plain fp32 B that no other tile of A multiplies in the launch (A's
+  // rows fit one tile) is read where it lies in GM: kept, each of its tiles
+  // was copied and planned for one use (a recognizer's 120 x 6625
+  // classifier weights, in 40 x 176 tiles: twice the multiply's time).
+  bool singleUseB = !patches && bLoad == LoadMode::Plain && in == ElementType::F32 &&
+                    bKSlot >= 0 && aGm.rank >= 2 &&
+                    aGm.numElements() / std::max<int64_t>(1, aGm.sizes[aGm.rank - 1]) <= m;
+  auto multiplyInOnePass = [&](const uint8_t *a, LhsLayout layout, int64_t realK,
+                               int64_t aRows, uint8_t *into) {
+    if (singleUseB && realK % k == 0) {
+      thread_local std::vector<const uint8_t *> inGm;
+      thread_local std::vector<const RhsPlan *> unplanned;
+      static const RhsPlan kUnplanned;
+      inGm.clear();
+      int64_t ldb = 0;
+      for (int64_t s = 0; s < realK / k; ++s) {
+        bOffsets[bKSlot] = kBegin + s * kStep;
+        InPlace at;
+        if (!readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, at) || at.column != 1 ||
+            (ldb != 0 && at.row != ldb))
+          break;
+        ldb = at.row;
+        inGm.push_back(at.start);
+      }
+      unplanned.assign(inGm.size(), &kUnplanned);
+      if (static_cast<int64_t>(inGm.size()) == realK / k && ldb > 0 &&
+          mmadSteps(in, a, layout, inGm, unplanned, into, aRows, n, k, k, ldb)) {
+        kFrom = kBegin + (realK / k) * kStep;
+        return;
+      }
+    }
     const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
                                             constantB, kBegin, kEnd, kStep);
     if (!list)
@@ -556,7 +586,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       lastK = partial;
     }
     if (steps > 0 && mmadSteps(in, a, layout, stepBytesOf(*list, steps),
-                               stepPlansOf(*list, steps), acc.data, m, n, k, lastK))
+                               stepPlansOf(*list, steps), into, aRows, n, k, lastK))
       kFrom = kBegin + steps * kStep;
   };
   bool oneLoop = initAtZero && kBegin == 0 && kStep == k && k > 0;
@@ -564,16 +594,40 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   if (oneLoop && patches && pointwise && keepB && rows == m &&
       aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW)
     multiplyInOnePass(aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes,
-                      {1, plane.channelStride}, plane.channels);
+                      {1, plane.channelStride}, plane.channels, m, acc.data);
   // A matmul's A when its tile lies inside GM (rows GM's row stride apart,
   // K contiguous), B's tiles kept for the launch (BERT's matmuls walk K in
   // steps of 64 or 72).
+  // A tile past A's last row (M not a multiple of the tile's) multiplies
+  // its rows inside A there, and its rows past the end read zeros: their
+  // sums (0 x B in K order from +0) are worked out once, from a row of
+  // zeros, and copied (the tile went through the loop step by step,
+  // gathering A and multiplying its zero rows: a recognizer's 40-row
+  // classifier matmul in 48-row tiles ran at a third of the rate).
   InPlace aFirst;
   if (oneLoop && kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
-      (keepB || keepPlainB) && aKSlot == aGm.rank - 1) {
+      (keepB || keepPlainB) && aKSlot == aGm.rank - 1 && aGm.rank >= 2) {
     aOffsets[aKSlot] = kBegin;
-    if (readInPlace(aGm, aOffsets, m, k, /*transposed=*/false, aFirst) && aFirst.column == 1)
-      multiplyInOnePass(aFirst.start, {aFirst.row, 1}, aGm.sizes[aGm.rank - 1]);
+    int64_t realK = aGm.sizes[aGm.rank - 1];
+    int64_t aRows = std::clamp<int64_t>(aGm.sizes[aGm.rank - 2] - aOffsets[aGm.rank - 2], 0, m);
+    if (aRows > 0 && readInPlace(aGm, aOffsets, aRows, k, /*transposed=*/false, aFirst) &&
+        aFirst.column == 1) {
+      multiplyInOnePass(aFirst.start, {aFirst.row, 1}, realK, aRows, acc.data);
+      if (kFrom != kBegin && aRows < m) {
+        thread_local std::vector<uint8_t> zeros;
+        zeros.assign(realK * elementBytes, 0);
+        int64_t done = kFrom;
+        kFrom = kBegin;
+        multiplyInOnePass(zeros.data(), {realK, 1}, realK, 1,
+                          acc.data + aRows * n * sizeof(float));
+        if (kFrom == done) {
+          mapRows = aRows;
+          rows = aRows + 1;
+        } else {
+          kFrom = kBegin; // the zero row went otherwise: the whole tile again
+        }
+      }
+    }
   }
   for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {
     if (aKSlot >= 0)

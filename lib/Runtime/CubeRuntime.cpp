@@ -371,7 +371,7 @@ template <bool kKMajor>
 inline __attribute__((always_inline)) void macSteps(const float *a, LhsLayout lhs,
                                                     const float *const *tiles, int64_t steps,
                                                     int64_t stepK, int64_t lastK, float *c,
-                                                    int64_t m, int64_t n) {
+                                                    int64_t m, int64_t n, int64_t ldb) {
   constexpr int64_t kChunkBytes = 24576;
   for (int64_t j = 0; j < n;) {
     // 96 columns where what is left after them still fills wide blocks
@@ -389,7 +389,7 @@ inline __attribute__((always_inline)) void macSteps(const float *a, LhsLayout lh
                    count,
                    stepK,
                    s + count == steps ? lastK : stepK,
-                   n,
+                   ldb,
                    j,
                    c,
                    n,
@@ -410,11 +410,11 @@ __attribute__((target("avx512f,fma"))) void macStepsAvx512(const float *a, LhsLa
                                                            const float *const *tiles,
                                                            int64_t steps, int64_t stepK,
                                                            int64_t lastK, float *c, int64_t m,
-                                                           int64_t n) {
+                                                           int64_t n, int64_t ldb) {
   if (lhs.row == 1)
-    macSteps<true>(a, lhs, tiles, steps, stepK, lastK, c, m, n);
+    macSteps<true>(a, lhs, tiles, steps, stepK, lastK, c, m, n, ldb);
   else
-    macSteps<false>(a, lhs, tiles, steps, stepK, lastK, c, m, n);
+    macSteps<false>(a, lhs, tiles, steps, stepK, lastK, c, m, n, ldb);
 }
 #endif
 
@@ -1038,11 +1038,13 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
                                             const std::vector<const uint8_t *> &tiles,
                                             const std::vector<const RhsPlan *> &plans,
                                             uint8_t *accumulator, int64_t m, int64_t n,
-                                            int64_t k, int64_t lastK) {
+                                            int64_t k, int64_t lastK, int64_t ldb) {
 #if defined(__x86_64__) && defined(__clang__)
+  if (ldb == 0)
+    ldb = n;
   if (tiles.empty() || tiles.size() != plans.size() || k <= 0 || m <= 0 || n <= 0 ||
-      n % 16 != 0 || lastK <= 0 || lastK > k ||
-      vectorLevel() != VectorLevel::Avx512Fma)
+      n % 16 != 0 || lastK <= 0 || lastK > k || ldb < n ||
+      (ldb != n && in != ElementType::F32) || vectorLevel() != VectorLevel::Avx512Fma)
     return false;
   auto steps = static_cast<int64_t>(tiles.size());
   int64_t depth = (steps - 1) * k + lastK; // A's columns read
@@ -1085,7 +1087,7 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
   }
   auto *c = reinterpret_cast<float *>(accumulator);
   std::fill(c, c + m * n, 0.0f);
-  macStepsAvx512(lhs, lhsLayout, rhs.data(), steps, k, lastK, c, m, n);
+  macStepsAvx512(lhs, lhsLayout, rhs.data(), steps, k, lastK, c, m, n, ldb);
   // K's padding: +0 x +0 products, which leave every sum as it is but -0
   // (+0 then); adding +0 once does the same.
   if (lastK < k)
@@ -1094,7 +1096,7 @@ bool ascendprec::runtime::detail::mmadSteps(ElementType in, const uint8_t *a, Lh
   return true;
 #else
   (void)in, (void)a, (void)layout, (void)tiles, (void)plans, (void)accumulator, (void)m, (void)n,
-      (void)k, (void)lastK;
+      (void)k, (void)lastK, (void)ldb;
   return false;
 #endif
 }

@@ -76,7 +76,8 @@ void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t 
               bool init, bool *mayHoldNegZero = nullptr);
 
 /// acc[m, n] = A[m, K] x B for K in `tiles.size()` steps of k: step s's
-/// rows of B are tiles[s] ([k, n] of `in`, rows n apart) with its plan
+/// rows of B are tiles[s] ([k, n] of `in`, rows `ldb` apart: n when 0,
+/// more only for fp32, B read where it lies in GM) with its plan
 /// plans[s], A's columns [s * k, (s + 1) * k) its columns (any layout; a
 /// K-major one, layout.row 1, runs fastest). The last step has `lastK`
 /// real rows: its rows of B from
@@ -89,7 +90,7 @@ void mmadTile(ElementType in, const uint8_t *a, LhsLayout layout, const uint8_t 
 bool mmadSteps(ElementType in, const uint8_t *a, LhsLayout layout,
                const std::vector<const uint8_t *> &tiles,
                const std::vector<const RhsPlan *> &plans, uint8_t *accumulator, int64_t m,
-               int64_t n, int64_t k, int64_t lastK);
+               int64_t n, int64_t k, int64_t lastK, int64_t ldb = 0);
 
 } // namespace ascendprec::runtime::detail
 

@@ -561,10 +561,12 @@ struct KeptTileCase {
   std::mt19937 random;
   Stored a, b;
   LoopCase loop;
-  KeptTileCase(ElementType type, unsigned seed, LoadMode bMode = LoadMode::Transpose)
-      : type(type), bytes(type == ElementType::F32 ? 4 : 2), random(seed), a(type, 16 * 32),
+  /// `aRows`: A's rows in GM (the tile multiplies its first 16).
+  KeptTileCase(ElementType type, unsigned seed, LoadMode bMode = LoadMode::Transpose,
+               int64_t aRows = 16)
+      : type(type), bytes(type == ElementType::F32 ? 4 : 2), random(seed), a(type, aRows * 32),
         b(type, 16 * 32),
-        loop{Memref(a.data(), {16, 32}),
+        loop{Memref(a.data(), {aRows, 32}),
              bMode == LoadMode::Plain ? Memref(b.data(), {32, 16}) : Memref(b.data(), {16, 32}),
              {0, 0},
              {0, 0},
@@ -629,11 +631,31 @@ TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
 }
 
 TEST_P(CubeLoop, PlainTilesOfBLastOneLaunchEvenForConstants) {
-  // Plain tiles of B (a matmul's) are kept for the launch; a model's
+  // Plain tiles of B (a matmul's) are kept for the launch when several
+  // tiles of A multiply them (A of 32 rows in tiles of 16); a model's
   // weights read plainly are not kept beyond it (they are the weights
   // again).
-  KeptTileCase c(GetParam(), 34, LoadMode::Plain);
+  KeptTileCase c(GetParam(), 34, LoadMode::Plain, /*aRows=*/32);
   expectTilesKeptForOneLaunch(c, /*constant=*/true);
+}
+
+TEST_P(CubeLoop, PlainFp32BOfOneTileOfAIsReadInGm) {
+  // A of one tile's rows: each tile of B is multiplied once in the launch,
+  // so an fp32 one is read where it lies, not kept (a later block sees B
+  // as it is then); 16-bit tiles are still kept, widened.
+  KeptTileCase c(GetParam(), 35, LoadMode::Plain);
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  std::vector<float> first = c.fused();
+  expectSameBits(first, c.bySteps(), "the first block");
+  c.b.fill(c.random, false);
+  ascendprec_rt_block_begin();
+  std::vector<float> later = c.fused();
+  if (c.type == ElementType::F32)
+    expectSameBits(later, c.bySteps(), "a later block, B read in GM");
+  else
+    expectSameBits(later, first, "a later block, B kept");
+  setLaunchId(0);
 }
 
 TEST_P(CubeLoop, KeptTilesOfAConstantOutliveLaunches) {
