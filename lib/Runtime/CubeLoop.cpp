@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
@@ -302,7 +303,7 @@ struct KeptList {
   /// made by the first tile of A that multiplies them sparsely: each of a
   /// launch's tiles looked it up by the plans' addresses before, a fifth
   /// as long as its multiply.
-  mutable std::shared_ptr<const SparseLayout> sparse;
+  mutable std::optional<SparseLayout> sparse;
 };
 
 bool everyPlanListed(const std::vector<const KeptTile *> &tiles) {
@@ -480,14 +481,11 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     if (!steps.empty() &&
         static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
       int64_t window = plane.kernelH * plane.kernelW;
-      if (!list->sparse || list->sparse->window != window) {
-        auto layout = std::make_shared<SparseLayout>();
-        layOutSparseSteps(steps, window, *layout);
-        list->sparse = std::move(layout);
-      }
+      if (!list->sparse || list->sparse->window != window)
+        layOutSparseSteps(steps, window, list->sparse.emplace());
       std::fill_n(sums, m * n, 0.0f);
       if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps,
-                                *list->sparse, sums, n, /*plansListed=*/true))
+                                *list->sparse, sums, n))
         return;
     }
   }
@@ -541,7 +539,8 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   // sums in registers across steps (mmadSteps; the tile's sums went
   // through memory once per step of 32 to 80). The steps within realK go,
   // and a last step that reaches past it when its rows of B there are +0
-  // (K's padding, whose +0 products mmadSteps applies).
+  // (K's padding, whose +0 products mmadSteps applies). Returns the steps
+  // done (0: none, the loop below multiplies them).
   // A plain fp32 B that no other tile of A multiplies in the launch (A's
   // rows fit one tile) is read where it lies in GM: kept, each of its tiles
   // was copied and planned for one use (a recognizer's 120 x 6625
@@ -550,7 +549,7 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                     bKSlot >= 0 && aGm.rank >= 2 &&
                     aGm.numElements() / std::max<int64_t>(1, aGm.sizes[aGm.rank - 1]) <= m;
   auto multiplyInOnePass = [&](const uint8_t *a, LhsLayout layout, int64_t realK,
-                               int64_t aRows, uint8_t *into) {
+                               int64_t aRows, uint8_t *into) -> int64_t {
     if (singleUseB && realK % k == 0) {
       thread_local std::vector<const uint8_t *> inGm;
       thread_local std::vector<const RhsPlan *> unplanned;
@@ -566,17 +565,15 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
         ldb = at.row;
         inGm.push_back(at.start);
       }
-      unplanned.assign(inGm.size(), &kUnplanned);
+      unplanned.assign(inGm.size(), &kUnplanned); // (an fp32 B needs no plan)
       if (static_cast<int64_t>(inGm.size()) == realK / k && ldb > 0 &&
-          mmadSteps(in, a, layout, inGm, unplanned, into, aRows, n, k, k, ldb)) {
-        kFrom = kBegin + (realK / k) * kStep;
-        return;
-      }
+          mmadSteps(in, a, layout, inGm, unplanned, into, aRows, n, k, k, ldb))
+        return realK / k;
     }
     const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
                                             constantB, kBegin, kEnd, kStep);
     if (!list)
-      return;
+      return 0;
     auto total = static_cast<int64_t>(list->tiles.size());
     int64_t whole = realK / k, partial = realK - whole * k;
     int64_t steps = std::min(total, whole), lastK = k;
@@ -587,23 +584,24 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     }
     if (steps > 0 && mmadSteps(in, a, layout, stepBytesOf(*list, steps),
                                stepPlansOf(*list, steps), into, aRows, n, k, lastK))
-      kFrom = kBegin + steps * kStep;
+      return steps;
+    return 0;
   };
   bool oneLoop = initAtZero && kBegin == 0 && kStep == k && k > 0;
   // A 1x1 convolution's map, K-major (a channel's plane per K index).
   if (oneLoop && patches && pointwise && keepB && rows == m &&
       aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW)
-    multiplyInOnePass(aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes,
-                      {1, plane.channelStride}, plane.channels, m, acc.data);
-  // A matmul's A when its tile lies inside GM (rows GM's row stride apart,
+    kFrom += kStep * multiplyInOnePass(
+        aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes,
+        {1, plane.channelStride}, plane.channels, m, acc.data);
+  // A matmul's A where its tile lies inside GM (rows GM's row stride apart,
   // K contiguous), B's tiles kept for the launch (BERT's matmuls walk K in
-  // steps of 64 or 72).
-  // A tile past A's last row (M not a multiple of the tile's) multiplies
-  // its rows inside A there, and its rows past the end read zeros: their
-  // sums (0 x B in K order from +0) are worked out once, from a row of
-  // zeros, and copied (the tile went through the loop step by step,
-  // gathering A and multiplying its zero rows: a recognizer's 40-row
-  // classifier matmul in 48-row tiles ran at a third of the rate).
+  // steps of 64 or 72). A tile past A's last row (M not a multiple of the
+  // tile's) multiplies its rows inside A there, and its rows past the end
+  // read zeros: their sums (0 x B in K order from +0) are worked out once,
+  // from a row of zeros, and copied (the tile went through the loop step
+  // by step, gathering A and multiplying its zero rows: a recognizer's
+  // 40-row classifier matmul in 48-row tiles ran at a third of the rate).
   InPlace aFirst;
   if (oneLoop && kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
       (keepB || keepPlainB) && aKSlot == aGm.rank - 1 && aGm.rank >= 2) {
@@ -612,21 +610,19 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
     int64_t aRows = std::clamp<int64_t>(aGm.sizes[aGm.rank - 2] - aOffsets[aGm.rank - 2], 0, m);
     if (aRows > 0 && readInPlace(aGm, aOffsets, aRows, k, /*transposed=*/false, aFirst) &&
         aFirst.column == 1) {
-      multiplyInOnePass(aFirst.start, {aFirst.row, 1}, realK, aRows, acc.data);
-      if (kFrom != kBegin && aRows < m) {
+      int64_t done = multiplyInOnePass(aFirst.start, {aFirst.row, 1}, realK, aRows, acc.data);
+      if (done > 0 && aRows < m) {
         thread_local std::vector<uint8_t> zeros;
         zeros.assign(realK * elementBytes, 0);
-        int64_t done = kFrom;
-        kFrom = kBegin;
-        multiplyInOnePass(zeros.data(), {realK, 1}, realK, 1,
-                          acc.data + aRows * n * sizeof(float));
-        if (kFrom == done) {
+        if (multiplyInOnePass(zeros.data(), {realK, 1}, realK, 1,
+                              acc.data + aRows * n * sizeof(float)) == done) {
           mapRows = aRows;
           rows = aRows + 1;
         } else {
-          kFrom = kBegin; // the zero row went otherwise: the whole tile again
+          done = 0; // the zero row went otherwise: the whole tile by the loop
         }
       }
+      kFrom += kStep * done;
     }
   }
   for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {

@@ -31,10 +31,6 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__x86_64__) && defined(__clang__)
-#include <immintrin.h>
-#endif
-
 using namespace ascendprec::runtime;
 using namespace ascendprec::runtime::detail;
 
@@ -299,56 +295,6 @@ sumChannels(ElementType in, const uint8_t *firstPlane, const PatchPlane &g, cons
 }
 
 #if defined(__x86_64__) && defined(__clang__)
-/// The 16 x 16 block r[row][column] transposed in place.
-__attribute__((target("avx512f"), always_inline)) inline void transpose16x16(__m512 r[16]) {
-  __m512 t[16];
-  for (int k = 0; k < 16; k += 2) {
-    t[k] = _mm512_unpacklo_ps(r[k], r[k + 1]);     // per 128 bits: a0 b0 a1 b1
-    t[k + 1] = _mm512_unpackhi_ps(r[k], r[k + 1]); // a2 b2 a3 b3
-  }
-  for (int k = 0; k < 16; k += 4) {
-    r[k] = _mm512_shuffle_ps(t[k], t[k + 2], 0x44);     // a0 b0 c0 d0
-    r[k + 1] = _mm512_shuffle_ps(t[k], t[k + 2], 0xEE); // a1 b1 c1 d1
-    r[k + 2] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0x44);
-    r[k + 3] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
-  }
-  // r[4q + c] holds rows 4q..4q+3 of columns c, c + 4, c + 8, c + 12.
-  for (int c = 0; c < 4; ++c) {
-    t[c] = _mm512_shuffle_f32x4(r[c], r[4 + c], 0x88);      // columns c, c + 8
-    t[4 + c] = _mm512_shuffle_f32x4(r[c], r[4 + c], 0xDD);  // c + 4, c + 12
-    t[8 + c] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0x88);
-    t[12 + c] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0xDD);
-  }
-  for (int c = 0; c < 8; ++c) {
-    r[c] = _mm512_shuffle_f32x4(t[c], t[8 + c], 0x88);     // column c
-    r[8 + c] = _mm512_shuffle_f32x4(t[c], t[8 + c], 0xDD); // column 8 + c
-  }
-}
-
-/// acc[p * n + t] = sums[t * channelStride + p] for p < count and t <
-/// channels, in 16 x 16 blocks (a 10 x 192 block element by element took
-/// a quarter of a depthwise convolution's time). Reads up to 15 floats
-/// past a channel's count.
-__attribute__((target("avx512f"))) void storeTransposedAvx512(const float *sums,
-                                                              int64_t channelStride,
-                                                              int64_t channels, int64_t count,
-                                                              float *acc, int64_t n) {
-  for (int64_t t0 = 0; t0 < channels; t0 += 16) {
-    int64_t live = std::min<int64_t>(16, channels - t0);
-    auto mask = static_cast<__mmask16>((uint32_t{1} << live) - 1);
-    for (int64_t p0 = 0; p0 < count; p0 += 16) {
-      __m512 r[16];
-      for (int64_t c = 0; c < 16; ++c)
-        r[c] = c < live ? _mm512_loadu_ps(sums + (t0 + c) * channelStride + p0)
-                        : _mm512_setzero_ps();
-      transpose16x16(r);
-      int64_t positions = std::min<int64_t>(16, count - p0);
-      for (int64_t l = 0; l < positions; ++l)
-        _mm512_mask_storeu_ps(acc + (p0 + l) * n + t0, mask, r[l]);
-    }
-  }
-}
-
 __attribute__((target("avx512f,avx512bw,fma"))) bool
 sumChannelsAvx512(ElementType in, const uint8_t *firstPlane, const PatchPlane &g,
                   const RowsLayout &l, int64_t channels, const float *windows, float *input,
@@ -406,16 +352,10 @@ bool ascendprec::runtime::detail::multiplyDepthwiseRows(ElementType in,
   }
   if (!usual)
     return false;
-  for (const Segment &s : l.segments) {
-    const float *from = sums.data() + (s.oh - l.firstOutRow) * l.sumsPitch + s.ow;
-#if defined(__x86_64__) && defined(__clang__)
-    if (level == VectorLevel::Avx512Fma) {
-      storeTransposedAvx512(from, l.sumsPerChannel, channels, s.count, acc + s.i * n, n);
-      continue;
-    }
-#endif
-    copyTransposed(reinterpret_cast<const uint8_t *>(from), l.sumsPerChannel, channels, s.count,
-                   reinterpret_cast<uint8_t *>(acc + s.i * n), n, 4, /*streaming=*/false);
-  }
+  for (const Segment &s : l.segments)
+    copyTransposed(reinterpret_cast<const uint8_t *>(sums.data() +
+                                                     (s.oh - l.firstOutRow) * l.sumsPitch + s.ow),
+                   l.sumsPerChannel, channels, s.count, reinterpret_cast<uint8_t *>(acc + s.i * n),
+                   n, 4, /*streaming=*/false);
   return true;
 }

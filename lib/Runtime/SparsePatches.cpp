@@ -402,13 +402,10 @@ bool ascendprec::runtime::detail::multiplySparsePatches(ElementType in, const ui
                                                         int64_t m, int64_t k,
                                                         const std::vector<SparseStep> &steps,
                                                         const SparseLayout &table, float *acc,
-                                                        int64_t n, bool plansListed) {
+                                                        int64_t n) {
   if (steps.empty() || g.columnStride != 1 || table.window != g.kernelH * g.kernelW ||
       (in != ElementType::F32 && in != ElementType::F16 && in != ElementType::BF16))
     return false;
-  for (size_t s = 0; !plansListed && s < steps.size(); ++s)
-    if (steps[s].plan->columnStart.empty() || steps[s].plan->tiny)
-      return false;
   TileGeometry tile;
   tile.rows = std::clamp<int64_t>(g.outH * g.outW - m0, 0, m);
   if (tile.rows == 0 || k == 0)

@@ -47,16 +47,15 @@ void layOutSparseSteps(const std::vector<SparseStep> &steps, int64_t window,
 /// describes) at rows [m0, m0 + m), times B, over the K steps in order
 /// (each k columns deep), B as each step's plan lists its nonzeros column
 /// by column (`layout` from layOutSparseSteps): each product added in K
-/// order with one rounding. Returns false, having changed nothing, when a
-/// plan has no column lists or is tiny, or an input the steps cover is
-/// inf, NaN or tiny (dropping B's zeros would then change bits): the
-/// caller multiplies in full. `plansListed`: the caller has checked that
-/// every plan lists its nonzeros and none is tiny (reading each plan again
-/// for every tile of A missed the cache once per step).
+/// order with one rounding. Every plan must list its nonzeros and none be
+/// tiny (the caller checks that once per list of tiles: reading each plan
+/// again for every tile of A missed the cache once per step). Returns
+/// false, having changed nothing, when an input the steps cover is inf,
+/// NaN or tiny (dropping B's zeros would then change bits): the caller
+/// multiplies in full.
 bool multiplySparsePatches(ElementType in, const uint8_t *source, const PatchPlane &g,
                            int64_t m0, int64_t m, int64_t k, const std::vector<SparseStep> &steps,
-                           const SparseLayout &layout, float *acc, int64_t n,
-                           bool plansListed = false);
+                           const SparseLayout &layout, float *acc, int64_t n);
 
 } // namespace ascendprec::runtime::detail
 

@@ -3,7 +3,9 @@
 // A cube result [M, N] goes to NCHW memory as N runs of M elements, one per
 // channel. Element by element, each of those reads strides across the tile
 // and the copy runs at a few GB/s; in 8 x 8 blocks transposed in AVX
-// registers it runs at memory speed. Internal to lib/Runtime.
+// registers it runs at memory speed (and a last block of fewer than 16
+// rows, a depthwise group's channels, in masked 16 x 16 blocks with
+// AVX-512). Internal to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
