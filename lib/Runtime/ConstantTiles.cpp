@@ -177,15 +177,11 @@ const KeptTile *ascendprec::runtime::detail::findConstantTile(const std::vector<
   return it == r.tiles.end() ? nullptr : it->second.get();
 }
 
-const KeptTile *ascendprec::runtime::detail::keepConstantTile(const std::vector<int64_t> &key,
-                                                              const Buffer &tile,
-                                                              ElementType in) {
-  // Planned outside the lock: another thread may plan the same tile, and
-  // the first to store it wins.
-  auto kept = std::make_unique<KeptTile>();
-  size_t size = tile.numElements() * tile.bytes;
-  kept->bytes.assign(tile.data, tile.data + size);
-  planRhs(in, kept->bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept->plan);
+namespace {
+
+/// Stores `kept` under `key` unless another thread stored it first (its
+/// tile then wins) or the cap is reached (null).
+const KeptTile *storeKept(const std::vector<int64_t> &key, std::unique_ptr<KeptTile> &kept) {
   size_t bytes = Registry::sizeOf(*kept);
   Registry &r = registry();
   std::unique_lock<std::shared_mutex> lock(r.mutex);
@@ -196,4 +192,31 @@ const KeptTile *ascendprec::runtime::detail::keepConstantTile(const std::vector<
     return nullptr;
   r.bytes += bytes;
   return r.tiles.emplace(key, std::move(kept)).first->second.get();
+}
+
+} // namespace
+
+const KeptTile *ascendprec::runtime::detail::keepConstantTile(const std::vector<int64_t> &key,
+                                                              const Buffer &tile,
+                                                              ElementType in) {
+  // Planned outside the lock: another thread may plan the same tile, and
+  // the first to store it wins.
+  auto kept = std::make_unique<KeptTile>();
+  size_t size = tile.numElements() * tile.bytes;
+  kept->bytes.assign(tile.data, tile.data + size);
+  planRhs(in, kept->bytes.data(), tile.sizes[1], tile.sizes[0], tile.sizes[1], kept->plan);
+  return storeKept(key, kept);
+}
+
+const KeptTile *ascendprec::runtime::detail::keepConstantBytes(const std::vector<int64_t> &key,
+                                                               CacheLineVector<uint8_t> &bytes,
+                                                               int64_t k, int64_t n,
+                                                               ElementType in) {
+  auto kept = std::make_unique<KeptTile>();
+  kept->bytes.swap(bytes);
+  planRhs(in, kept->bytes.data(), n, k, n, kept->plan);
+  if (const KeptTile *stored = storeKept(key, kept))
+    return stored;
+  bytes.swap(kept->bytes); // not kept: the caller's again
+  return nullptr;
 }

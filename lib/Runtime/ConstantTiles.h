@@ -60,6 +60,14 @@ const KeptTile *findConstantTile(const std::vector<int64_t> &key);
 const KeptTile *keepConstantTile(const std::vector<int64_t> &key, const Buffer &tile,
                                  ElementType in);
 
+/// Keeps `bytes`, a [k, n] tile of `in` that the caller built from a
+/// constant (a recurrent layer's transposed weights), under `key` (whose
+/// first element is the constant's address), planned; null when the kept
+/// tiles would pass their cap. `bytes` is left empty unless null is
+/// returned.
+const KeptTile *keepConstantBytes(const std::vector<int64_t> &key, CacheLineVector<uint8_t> &bytes,
+                                  int64_t k, int64_t n, ElementType in);
+
 } // namespace ascendprec::runtime::detail
 
 #endif // ASCENDPREC_LIB_RUNTIME_CONSTANTTILES_H

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheLineVector.h"
+#include "ConstantTiles.h"
 #include "CubeTile.h"
 #include "RuntimeBuffers.h"
 #include "Transcendentals.h"
@@ -26,6 +28,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -67,33 +70,6 @@ struct Layer {
   }
 };
 
-/// One direction's weights as the cube reads them: W and R transposed to
-/// [K, gates * hidden] rows of the input dtype, each with its plan, and
-/// (GRU) the plan of R's columns of the h gate alone.
-struct DirectionWeights {
-  std::vector<uint8_t> w, r;
-  RhsPlan wPlan, rPlan, rGatePlan;
-};
-
-/// weight[direction] ([rows, k] strided) transposed to [k, rows], contiguous.
-std::vector<uint8_t> transposedWeight(const Buffer &weight, int64_t direction) {
-  int64_t rows = weight.sizes[1], k = weight.sizes[2];
-  std::vector<uint8_t> out(rows * k * weight.bytes);
-  const uint8_t *source = weight.at(direction * weight.strides[0]);
-  if (weight.strides[2] == 1) {
-    copyTransposed(source, weight.strides[1], rows, k, out.data(), rows, weight.bytes,
-                   /*streaming=*/false);
-    return out;
-  }
-  for (int64_t row = 0; row < rows; ++row)
-    for (int64_t p = 0; p < k; ++p)
-      std::memcpy(&out[(p * rows + row) * weight.bytes],
-                  weight.at(direction * weight.strides[0] + row * weight.strides[1] +
-                            p * weight.strides[2]),
-                  weight.bytes);
-  return out;
-}
-
 /// Whether the cube's multiply reads the layer's input dtype (fp16, bf16,
 /// fp32); an fp64 layer sums its products one by one.
 bool onTheCube(const Layer &layer) {
@@ -101,20 +77,85 @@ bool onTheCube(const Layer &layer) {
          layer.inputType == ElementType::F32;
 }
 
-DirectionWeights directionWeights(const Layer &layer, int64_t direction) {
-  DirectionWeights weights;
-  int64_t rows = layer.gates * layer.hidden;
-  weights.w = transposedWeight(layer.w, direction);
-  weights.r = transposedWeight(layer.r, direction);
-  if (!onTheCube(layer))
-    return weights;
-  planRhs(layer.inputType, weights.w.data(), rows, layer.input, rows, weights.wPlan);
-  planRhs(layer.inputType, weights.r.data(), rows, layer.hidden, rows, weights.rPlan);
-  if (layer.cell == RecurrentCell::Gru)
-    planRhs(layer.inputType, weights.r.data() + 2 * layer.hidden * layer.r.bytes, rows,
-            layer.hidden, layer.hidden, weights.rGatePlan);
-  return weights;
+/// weight[direction]'s rows of the gates of hidden units [first, first +
+/// units), transposed to [k, gates * units]: gate-major, as the full rows
+/// are (units = hidden: the whole direction).
+CacheLineVector<uint8_t> gateColumns(const Layer &layer, const Buffer &weight, int64_t direction,
+                                     int64_t first, int64_t units) {
+  int64_t k = weight.sizes[2], columns = layer.gates * units;
+  CacheLineVector<uint8_t> out(k * columns * weight.bytes);
+  for (int64_t gate = 0; gate < layer.gates; ++gate) {
+    int64_t firstRow = gate * layer.hidden + first;
+    if (weight.strides[2] == 1) {
+      copyTransposed(weight.at(direction * weight.strides[0] + firstRow * weight.strides[1]),
+                     weight.strides[1], units, k, out.data() + gate * units * weight.bytes,
+                     columns, weight.bytes, /*streaming=*/false);
+      continue;
+    }
+    for (int64_t j = 0; j < units; ++j)
+      for (int64_t p = 0; p < k; ++p)
+        std::memcpy(&out[(p * columns + gate * units + j) * weight.bytes],
+                    weight.at(direction * weight.strides[0] + (firstRow + j) * weight.strides[1] +
+                              p * weight.strides[2]),
+                    weight.bytes);
+  }
+  return out;
 }
+
+/// W's or R's gate columns of some hidden units of one direction
+/// (gateColumns) as the cube reads them, with their plan. A remembered
+/// constant's (a model's initializer) are kept for every later launch and
+/// run (ConstantTiles.h): transposing and planning a 2-layer bidirectional
+/// LSTM's weights took a tenth of each run. Others are built per launch.
+class GateWeights {
+public:
+  GateWeights(const Layer &layer, const Buffer &weight, int64_t direction, int64_t first,
+              int64_t units) {
+    int64_t k = weight.sizes[2], columns = layer.gates * units;
+    std::vector<int64_t> key;
+    bool constant = onTheCube(layer) && isRememberedConstant(weight);
+    if (constant) {
+      // The address first (forgetConstant finds its keys by it); -1 where a
+      // cube loop's keys hold their load mode, which is never negative.
+      key = {reinterpret_cast<int64_t>(weight.data), -1, static_cast<int64_t>(layer.inputType),
+             direction, first, units, layer.gates, layer.hidden};
+      for (int64_t d = 0; d < 3; ++d)
+        key.insert(key.end(), {weight.sizes[d], weight.strides[d]});
+      if ((tile_ = findConstantTile(key)))
+        return;
+    }
+    own_ = std::make_unique<KeptTile>();
+    own_->bytes = gateColumns(layer, weight, direction, first, units);
+    if (constant && (tile_ = keepConstantBytes(key, own_->bytes, k, columns, layer.inputType))) {
+      own_.reset();
+      return;
+    }
+    if (onTheCube(layer))
+      planRhs(layer.inputType, own_->bytes.data(), columns, k, columns, own_->plan);
+    tile_ = own_.get();
+  }
+  const uint8_t *data() const { return tile_->bytes.data(); }
+  const RhsPlan &plan() const { return tile_->plan; }
+
+private:
+  std::unique_ptr<KeptTile> own_;
+  const KeptTile *tile_ = nullptr;
+};
+
+/// One direction's weights as the cube reads them (GateWeights of every
+/// unit) and (GRU) the plan of R's columns of the h gate alone.
+struct DirectionWeights {
+  GateWeights w, r;
+  RhsPlan rGatePlan;
+
+  DirectionWeights(const Layer &layer, int64_t direction)
+      : w(layer, layer.w, direction, 0, layer.hidden),
+        r(layer, layer.r, direction, 0, layer.hidden) {
+    if (layer.cell == RecurrentCell::Gru && onTheCube(layer))
+      planRhs(layer.inputType, r.data() + 2 * layer.hidden * layer.r.bytes,
+              layer.gates * layer.hidden, layer.hidden, layer.hidden, rGatePlan);
+  }
+};
 
 /// `values` in the input dtype's bytes (the cube reads h so), each rounded
 /// to it.
@@ -169,49 +210,71 @@ bool gatesInFloat(const Layer &layer) {
          (layer.data == ElementType::F32 || layer.data == ElementType::F16);
 }
 
-/// One LSTM step's gates, cell and output for every hidden unit at once, in
-/// fp32 arrays. The same values as the per-element path, which computes in
-/// double and rounds every step: a sum or product of two floats computed in
-/// double and rounded to fp32 is the fp32 operation's result (53 >= 2 x 24
-/// + 2 bits: double rounding is innocuous), 16-bit values multiply exactly
-/// in fp32, the sigmoid is still computed in double, and each step is
-/// rounded to the data dtype where the other path rounds it.
-void lstmStepInFloat(const Layer &layer, const std::vector<double> &xw,
-                     const std::vector<double> &hr, const std::vector<double> &biasSum,
-                     std::vector<double> &c, std::vector<double> &next) {
-  int64_t hidden = layer.hidden, rows = 4 * hidden;
+/// One LSTM step's gates, cell and output for `units` hidden units at once
+/// (the arrays' gates `units` apart), in fp32: xw and hr the fp32 sums of x
+/// * W and h * R, biasSum the fp32 sums of the biases; updates c and writes
+/// h. The same values as the per-element path, which computes in double
+/// and rounds every step: a sum or product of two floats computed in double
+/// and rounded to fp32 is the fp32 operation's result (53 >= 2 x 24 + 2
+/// bits: double rounding is innocuous), 16-bit values multiply exactly in
+/// fp32, the sigmoid is still computed in double, and each step is rounded
+/// to the data dtype where the other path rounds it.
+void lstmStepInFloat(const Layer &layer, int64_t units, const float *xw, const float *hr,
+                     const float *biasSum, float *c, float *h) {
+  int64_t rows = 4 * units;
   thread_local std::vector<float> pre, gate, products, cell;
   pre.resize(rows);
   gate.resize(rows);
-  products.resize(2 * hidden);
-  cell.resize(hidden);
+  products.resize(2 * units);
+  cell.resize(units);
   for (int64_t row = 0; row < rows; ++row)
-    pre[row] = (static_cast<float>(xw[row]) + static_cast<float>(hr[row])) +
-               static_cast<float>(biasSum[row]);
+    pre[row] = (xw[row] + hr[row]) + biasSum[row];
   roundToData(layer, pre.data(), rows);
   // i, o, f: sigmoids; the candidate: tanh.
-  sigmoidFloats(pre.data(), gate.data(), 3 * hidden);
-  tanhFloats(pre.data() + 3 * hidden, gate.data() + 3 * hidden, hidden);
+  sigmoidFloats(pre.data(), gate.data(), 3 * units);
+  tanhFloats(pre.data() + 3 * units, gate.data() + 3 * units, units);
   roundToData(layer, gate.data(), rows);
-  const float *inputGate = gate.data(), *outputGate = inputGate + hidden;
-  const float *forgetGate = outputGate + hidden, *candidate = forgetGate + hidden;
-  for (int64_t j = 0; j < hidden; ++j) {
-    products[j] = forgetGate[j] * static_cast<float>(c[j]);
-    products[hidden + j] = inputGate[j] * candidate[j];
+  const float *inputGate = gate.data(), *outputGate = inputGate + units;
+  const float *forgetGate = outputGate + units, *candidate = forgetGate + units;
+  for (int64_t j = 0; j < units; ++j) {
+    products[j] = forgetGate[j] * c[j];
+    products[units + j] = inputGate[j] * candidate[j];
   }
-  roundToData(layer, products.data(), 2 * hidden);
-  for (int64_t j = 0; j < hidden; ++j)
-    cell[j] = products[j] + products[hidden + j];
-  roundToData(layer, cell.data(), hidden);
-  tanhFloats(cell.data(), products.data(), hidden);
-  roundToData(layer, products.data(), hidden);
-  for (int64_t j = 0; j < hidden; ++j)
+  roundToData(layer, products.data(), 2 * units);
+  for (int64_t j = 0; j < units; ++j)
+    cell[j] = products[j] + products[units + j];
+  roundToData(layer, cell.data(), units);
+  tanhFloats(cell.data(), products.data(), units);
+  roundToData(layer, products.data(), units);
+  for (int64_t j = 0; j < units; ++j)
     products[j] *= outputGate[j];
-  roundToData(layer, products.data(), hidden);
-  for (int64_t j = 0; j < hidden; ++j) {
-    c[j] = cell[j];
-    next[j] = products[j];
+  roundToData(layer, products.data(), units);
+  std::memcpy(c, cell.data(), units * sizeof(float));
+  std::memcpy(h, products.data(), units * sizeof(float));
+}
+
+/// Writes `count` fp32 values as `type` (rounded to nearest even), `stride`
+/// elements apart from `out`: contiguous fp32, fp16 and bf16 a vector at a
+/// time, anything else element by element.
+void writeFloats(ElementType type, uint8_t *out, int64_t stride, const float *values,
+                 int64_t count, Overflow overflow) {
+  if (stride == 1 && type == ElementType::F32) {
+    std::memcpy(out, values, count * sizeof(float));
+    return;
   }
+  if (stride == 1 && (type == ElementType::F16 || type == ElementType::BF16)) {
+    thread_local std::vector<uint16_t> bits;
+    bits.resize(count);
+    if (type == ElementType::F16)
+      narrowToHalf(values, bits.data(), count, overflow);
+    else
+      narrowToBFloat16(values, bits.data(), count, overflow);
+    std::memcpy(out, bits.data(), count * sizeof(uint16_t));
+    return;
+  }
+  size_t bytes = elementBytes(type);
+  for (int64_t j = 0; j < count; ++j)
+    writeValue(type, out + j * stride * bytes, values[j], Rounding::Rint, overflow);
 }
 
 /// Runs one direction over the sequence for one batch row.
@@ -257,7 +320,7 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
   if (onTheCube(layer)) {
     xwAll.resize(layer.seq * rows);
     mmadTile(layer.inputType, xRow, LhsLayout{layer.x.strides[0], layer.x.strides[2]},
-             weights.w.data(), rows, weights.wPlan, reinterpret_cast<uint8_t *>(xwAll.data()),
+             weights.w.data(), rows, weights.w.plan(), reinterpret_cast<uint8_t *>(xwAll.data()),
              layer.seq, rows, layer.input, /*init=*/true);
   }
   std::vector<double> xw(rows), hr;
@@ -269,9 +332,9 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
         xw[row] = layer.f32(xwAll[t * rows + row]);
     else
       multiplyRow(layer, xRow + t * layer.x.strides[0] * layer.x.bytes, layer.x.strides[2],
-                  weights.w.data(), rows, weights.wPlan, layer.input, rows, xw);
+                  weights.w.data(), rows, weights.w.plan(), layer.input, rows, xw);
     toInputBytes(layer, h, hBytes);
-    multiplyRow(layer, hBytes.data(), 1, weights.r.data(), rows, weights.rPlan, hidden, rows, hr);
+    multiplyRow(layer, hBytes.data(), 1, weights.r.data(), rows, weights.r.plan(), hidden, rows, hr);
     // Pre-activation of gate `gate`, row j: one fixpipe rounding.
     auto pre = [&](int64_t gate, int64_t j) {
       int64_t row = gate * hidden + j;
@@ -282,7 +345,24 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
       for (int64_t j = 0; j < hidden; ++j)
         next[j] = layer.tanh(pre(0, j));
     } else if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer)) {
-      lstmStepInFloat(layer, xw, hr, biasSum, c, next);
+      // fp32 copies: every value here is one (a sum rounded to fp32, a
+      // value of the data dtype).
+      thread_local std::vector<float> floats;
+      floats.resize(3 * rows + 2 * hidden);
+      float *xwF = floats.data(), *hrF = xwF + rows, *biasF = hrF + rows;
+      float *cF = biasF + rows, *hF = cF + hidden;
+      for (int64_t row = 0; row < rows; ++row) {
+        xwF[row] = static_cast<float>(xw[row]);
+        hrF[row] = static_cast<float>(hr[row]);
+        biasF[row] = static_cast<float>(biasSum[row]);
+      }
+      for (int64_t j = 0; j < hidden; ++j)
+        cF[j] = static_cast<float>(c[j]);
+      lstmStepInFloat(layer, hidden, xwF, hrF, biasF, cF, hF);
+      for (int64_t j = 0; j < hidden; ++j) {
+        c[j] = cF[j];
+        next[j] = hF[j];
+      }
     } else if (layer.cell == RecurrentCell::Lstm) {
       for (int64_t j = 0; j < hidden; ++j) {
         double i = layer.sigmoid(pre(0, j)), o = layer.sigmoid(pre(1, j));
@@ -364,52 +444,6 @@ private:
   std::atomic<int> arrived_{0}, phase_{0};
 };
 
-/// One thread's share of an LSTM direction: hidden units [first, first +
-/// units), and W and R's columns of their four gates, [K, 4 * units]
-/// (gate-major, as the full rows are), each with its plan.
-struct UnitWeights {
-  int64_t first = 0, units = 0;
-  std::vector<uint8_t> w, r;
-  RhsPlan wPlan, rPlan;
-};
-
-/// weight[direction]'s rows of the units' gates, transposed to [k, 4 * units].
-std::vector<uint8_t> unitColumns(const Layer &layer, const Buffer &weight, int64_t direction,
-                                 int64_t first, int64_t units) {
-  int64_t k = weight.sizes[2], columns = 4 * units;
-  std::vector<uint8_t> out(k * columns * weight.bytes);
-  if (weight.strides[2] == 1) {
-    // Each gate's rows, transposed into its block of columns.
-    for (int64_t gate = 0; gate < 4; ++gate)
-      copyTransposed(weight.at(direction * weight.strides[0] +
-                               (gate * layer.hidden + first) * weight.strides[1]),
-                     weight.strides[1], units, k, out.data() + gate * units * weight.bytes,
-                     columns, weight.bytes, /*streaming=*/false);
-    return out;
-  }
-  for (int64_t gate = 0; gate < 4; ++gate)
-    for (int64_t j = 0; j < units; ++j) {
-      int64_t row = gate * layer.hidden + first + j;
-      for (int64_t p = 0; p < k; ++p)
-        std::memcpy(&out[(p * columns + gate * units + j) * weight.bytes],
-                    weight.at(direction * weight.strides[0] + row * weight.strides[1] +
-                              p * weight.strides[2]),
-                    weight.bytes);
-    }
-  return out;
-}
-
-UnitWeights unitWeights(const Layer &layer, int64_t direction, int64_t first, int64_t units) {
-  UnitWeights weights;
-  weights.first = first;
-  weights.units = units;
-  weights.w = unitColumns(layer, layer.w, direction, first, units);
-  weights.r = unitColumns(layer, layer.r, direction, first, units);
-  planRhs(layer.inputType, weights.w.data(), 4 * units, layer.input, 4 * units, weights.wPlan);
-  planRhs(layer.inputType, weights.r.data(), 4 * units, layer.hidden, 4 * units, weights.rPlan);
-  return weights;
-}
-
 /// What the two threads of a layer share: h of the step before, in the
 /// input dtype's bytes (two buffers, by step parity: one is read while the
 /// next is written), and the barrier that ends each step.
@@ -418,16 +452,17 @@ struct SharedSteps {
   StepBarrier barrier;
 };
 
-/// One direction of one batch row for the units of `weights`, the other
-/// units on the other thread: the same operations as runDirection's LSTM
-/// path with gatesInFloat, on the units' columns (a sum of h * R is one
-/// column's, whichever columns a multiply takes).
-void runUnits(const Layer &layer, const UnitWeights &weights, int64_t direction, bool reverse,
-              int64_t n, SharedSteps &shared) {
-  int64_t hidden = layer.hidden, first = weights.first, units = weights.units;
-  int64_t rows = 4 * hidden, columns = 4 * units;
+/// One direction of one batch row for hidden units [first, first + units),
+/// the other units on the other thread: the same operations as
+/// runDirection's LSTM path with gatesInFloat, on the units' gate columns
+/// of W and R (a sum of h * R is one column's, whichever columns a multiply
+/// takes), in fp32 arrays throughout (each value is one: a sum rounded to
+/// fp32 or a value of the data dtype).
+void runUnits(const Layer &layer, const GateWeights &w, const GateWeights &r, int64_t first,
+              int64_t units, int64_t direction, bool reverse, int64_t n, SharedSteps &shared) {
+  int64_t hidden = layer.hidden, rows = 4 * hidden, columns = 4 * units;
   size_t inBytes = elementBytes(layer.inputType);
-  std::vector<double> biasSum(columns, 0.0);
+  std::vector<float> biasSum(columns, 0.0f);
   for (int64_t gate = 0; gate < 4 && (layer.flags & HasBias); ++gate)
     for (int64_t j = 0; j < units; ++j) {
       int64_t row = gate * hidden + first + j;
@@ -435,68 +470,57 @@ void runUnits(const Layer &layer, const UnitWeights &weights, int64_t direction,
         return readValue(layer.inputType,
                          layer.b.at(direction * layer.b.strides[0] + at * layer.b.strides[1]));
       };
-      biasSum[gate * units + j] = layer.f32(bias(row) + bias(rows + row));
+      biasSum[gate * units + j] = static_cast<float>(layer.f32(bias(row) + bias(rows + row)));
     }
-  std::vector<double> c(units, 0.0), h(units, 0.0);
+  std::vector<float> c(units, 0.0f), h(units, 0.0f);
   for (int64_t j = 0; j < units; ++j) {
     if (layer.flags & HasInitH)
-      h[j] = layer.read(layer.initH, direction, n, first + j);
+      h[j] = static_cast<float>(layer.read(layer.initH, direction, n, first + j));
     if (layer.flags & HasInitC)
-      c[j] = layer.read(layer.initC, direction, n, first + j);
-    writeValue(layer.inputType, &shared.h[0][(first + j) * inBytes], h[j], Rounding::Rint,
-               layer.overflow);
+      c[j] = static_cast<float>(layer.read(layer.initC, direction, n, first + j));
   }
+  writeFloats(layer.inputType, &shared.h[0][first * inBytes], 1, h.data(), units,
+              layer.overflow);
   int64_t length = layer.seq;
   if (layer.flags & HasSeqLength) {
     auto given = static_cast<int64_t>(
         readValue(layer.seqType, layer.seqLength.at(n * layer.seqLength.strides[0])));
     length = std::clamp<int64_t>(given, 0, layer.seq);
   }
-  auto yAt = [&](int64_t t, int64_t j) {
+  int64_t yStride = layer.y.strides[3];
+  auto yAt = [&](int64_t t) {
     return layer.y.at(t * layer.y.strides[0] + direction * layer.y.strides[1] +
-                      n * layer.y.strides[2] + (first + j) * layer.y.strides[3]);
+                      n * layer.y.strides[2] + first * yStride);
   };
+  std::vector<float> zeros(units, 0.0f);
   for (int64_t t = length; t < layer.seq; ++t)
-    for (int64_t j = 0; j < units; ++j)
-      writeValue(layer.data, yAt(t, j), 0.0, Rounding::Rint, layer.overflow);
-  std::vector<float> xwAll(layer.seq * columns), sums(columns);
+    writeFloats(layer.data, yAt(t), yStride, zeros.data(), units, layer.overflow);
+  std::vector<float> xwAll(layer.seq * columns), hr(columns);
   mmadTile(layer.inputType, layer.x.at(n * layer.x.strides[1]),
-           LhsLayout{layer.x.strides[0], layer.x.strides[2]}, weights.w.data(), columns,
-           weights.wPlan, reinterpret_cast<uint8_t *>(xwAll.data()), layer.seq, columns,
-           layer.input, /*init=*/true);
-  Layer part = layer;
-  part.hidden = units; // lstmStepInFloat's arrays: the units' four gates
-  std::vector<double> xw(columns), hr(columns), next(units);
+           LhsLayout{layer.x.strides[0], layer.x.strides[2]}, w.data(), columns, w.plan(),
+           reinterpret_cast<uint8_t *>(xwAll.data()), layer.seq, columns, layer.input,
+           /*init=*/true);
   shared.barrier.wait(); // h of step 0 whole
   for (int64_t step = 0; step < length; ++step) {
     int64_t t = reverse ? length - 1 - step : step;
-    for (int64_t col = 0; col < columns; ++col)
-      xw[col] = layer.f32(xwAll[t * columns + col]);
-    mmadTile(layer.inputType, shared.h[step % 2].data(), LhsLayout{hidden, 1}, weights.r.data(),
-             columns, weights.rPlan, reinterpret_cast<uint8_t *>(sums.data()), 1, columns, hidden,
+    mmadTile(layer.inputType, shared.h[step % 2].data(), LhsLayout{hidden, 1}, r.data(), columns,
+             r.plan(), reinterpret_cast<uint8_t *>(hr.data()), 1, columns, hidden,
              /*init=*/true);
-    for (int64_t col = 0; col < columns; ++col)
-      hr[col] = layer.f32(sums[col]);
-    lstmStepInFloat(part, xw, hr, biasSum, c, next);
-    h = next;
-    std::vector<uint8_t> &out = shared.h[(step + 1) % 2];
-    for (int64_t j = 0; j < units; ++j) {
-      writeValue(layer.data, yAt(t, j), h[j], Rounding::Rint, layer.overflow);
-      writeValue(layer.inputType, &out[(first + j) * inBytes], h[j], Rounding::Rint,
-                 layer.overflow);
-    }
+    lstmStepInFloat(layer, units, &xwAll[t * columns], hr.data(), biasSum.data(), c.data(),
+                    h.data());
+    writeFloats(layer.data, yAt(t), yStride, h.data(), units, layer.overflow);
+    writeFloats(layer.inputType, &shared.h[(step + 1) % 2][first * inBytes], 1, h.data(), units,
+                layer.overflow);
     shared.barrier.wait(); // h of the next step whole
   }
-  for (int64_t j = 0; j < units; ++j) {
-    writeValue(layer.data,
-               layer.yH.at(direction * layer.yH.strides[0] + n * layer.yH.strides[1] +
-                           (first + j) * layer.yH.strides[2]),
-               h[j], Rounding::Rint, layer.overflow);
-    writeValue(layer.data,
-               layer.yC.at(direction * layer.yC.strides[0] + n * layer.yC.strides[1] +
-                           (first + j) * layer.yC.strides[2]),
-               c[j], Rounding::Rint, layer.overflow);
-  }
+  auto stateAt = [&](const Buffer &state) {
+    return state.at(direction * state.strides[0] + n * state.strides[1] +
+                    first * state.strides[2]);
+  };
+  writeFloats(layer.data, stateAt(layer.yH), layer.yH.strides[2], h.data(), units,
+              layer.overflow);
+  writeFloats(layer.data, stateAt(layer.yC), layer.yC.strides[2], c.data(), units,
+              layer.overflow);
 }
 
 /// An LSTM layer (gatesInFloat) on two threads, each computing half of the
@@ -512,9 +536,10 @@ void runLstmOnTwoThreads(const Layer &layer, int64_t directions, bool reverseOnl
   auto work = [&](int part) {
     int64_t first = part == 0 ? 0 : half, units = part == 0 ? half : layer.hidden - half;
     for (int64_t direction = 0; direction < directions; ++direction) {
-      UnitWeights weights = unitWeights(layer, direction, first, units);
+      GateWeights w(layer, layer.w, direction, first, units);
+      GateWeights r(layer, layer.r, direction, first, units);
       for (int64_t n = 0; n < layer.batch; ++n)
-        runUnits(layer, weights, direction, reverseOnly || direction == 1, n, shared);
+        runUnits(layer, w, r, first, units, direction, reverseOnly || direction == 1, n, shared);
     }
   };
   std::thread other(work, 1);
@@ -572,8 +597,9 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
     return;
   }
   std::vector<DirectionWeights> weights;
+  weights.reserve(directions);
   for (int64_t d = 0; d < directions; ++d)
-    weights.push_back(directionWeights(layer, d));
+    weights.emplace_back(layer, d);
   auto runRows = [&](int64_t direction, bool reverse) {
     for (int64_t n = 0; n < layer.batch; ++n)
       runDirection(layer, weights[direction], direction, reverse, n);

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -116,10 +117,22 @@ TEST(RecurrentRuntime, LstmGatesInFp32ArraysMatchTheElementPath) {
             mixed.run(ElementType::F32, Overflow::Saturate));
 }
 
+/// How runLayer runs its layer.
+struct LayerRun {
+  unsigned threads = 1;
+  /// The results' dtype when not the inputs' (fp16 inputs, fp32 results).
+  std::optional<ElementType> data;
+  /// Whether W and R are remembered constants (their gate columns then
+  /// kept across launches), and R's values scaled by this before the run.
+  bool remembered = false;
+  float rScale = 1.0f;
+};
+
 /// An LSTM layer (`direction`) over a batch of 2 whose second row is 4 steps
-/// long, run with `threads` host threads: y, y_h and y_c as bytes.
+/// long: y, y_h and y_c as bytes.
 std::vector<uint8_t> runLayer(ElementType type, unsigned threads, unsigned seed,
-                              RecurrentDirection direction) {
+                              RecurrentDirection direction, LayerRun how = {}) {
+  how.threads = threads;
   constexpr int64_t kBatch = 2;
   const int64_t kDirections = direction == RecurrentDirection::Bidirectional ? 2 : 1;
   std::mt19937 random(seed);
@@ -136,7 +149,13 @@ std::vector<uint8_t> runLayer(ElementType type, unsigned threads, unsigned seed,
   Values c = filled(kDirections * kBatch * kHidden, 2.0f);
   b.set(3, 40.0f); // a saturated gate
   c.set(2, -0.0f);
-  size_t bytes = elementBytes(type);
+  if (how.rScale != 1.0f) {
+    std::mt19937 again(seed + 100);
+    for (int64_t i = 0; i < kDirections * kRows * kHidden; ++i)
+      r.set(i, normal(again) * 0.3f * how.rScale);
+  }
+  ElementType data = how.data.value_or(type);
+  size_t bytes = elementBytes(data);
   std::vector<uint8_t> y(kSeq * kDirections * kBatch * kHidden * bytes),
       yh(kDirections * kBatch * kHidden * bytes), yc(yh.size());
   int32_t lengths[kBatch] = {kSeq, 4};
@@ -145,16 +164,32 @@ std::vector<uint8_t> runLayer(ElementType type, unsigned threads, unsigned seed,
       hm(h.data(), {kDirections, kBatch, kHidden}), cm(c.data(), {kDirections, kBatch, kHidden}),
       sm(lengths, {kBatch}), ym(y.data(), {kSeq, kDirections, kBatch, kHidden}),
       yhm(yh.data(), {kDirections, kBatch, kHidden}), ycm(yc.data(), {kDirections, kBatch, kHidden});
-  setHostThreads(threads);
+  // Kept weights live in the process's registry: W and R sit in storage
+  // that outlives the run, as a model's initializers do, so that a later
+  // run finds them at the same addresses.
+  static std::vector<uint8_t> keptW, keptR;
+  if (how.remembered) {
+    keptW = w.bytes;
+    keptR = r.bytes;
+    wm = Memref(keptW.data(), {kDirections, kRows, kInput});
+    rm = Memref(keptR.data(), {kDirections, kRows, kHidden});
+    rememberConstant(keptW.data(), keptW.size());
+    rememberConstant(keptR.data(), keptR.size());
+  }
+  setHostThreads(how.threads);
   ascendprec_rt_recurrent(
       3, xm.descriptor(), 3, wm.descriptor(), 3, rm.descriptor(), 2, bm.descriptor(), 3,
       hm.descriptor(), 3, cm.descriptor(), 1, sm.descriptor(), 4, ym.descriptor(), 3,
       yhm.descriptor(), 3, ycm.descriptor(), static_cast<int32_t>(RecurrentCell::Lstm),
       static_cast<int32_t>(direction),
       HasBias | HasInitH | HasInitC | HasSeqLength, static_cast<int32_t>(type),
-      static_cast<int32_t>(type), static_cast<int32_t>(ElementType::I32),
+      static_cast<int32_t>(data), static_cast<int32_t>(ElementType::I32),
       static_cast<int32_t>(Overflow::IEEE));
   setHostThreads(1);
+  if (how.remembered) {
+    forgetConstant(keptW.data());
+    forgetConstant(keptR.data());
+  }
   y.insert(y.end(), yh.begin(), yh.end());
   y.insert(y.end(), yc.begin(), yc.end());
   return y;
@@ -175,6 +210,42 @@ TEST(RecurrentRuntime, LstmOnTwoThreadsMatchesOneThread) {
         EXPECT_EQ(runLayer(type, 2, seed, direction), runLayer(type, 1, seed, direction))
             << elementTypeName(type) << ", seed " << seed << ", direction "
             << static_cast<int>(direction);
+}
+
+TEST(RecurrentRuntime, LstmOnTwoThreadsWithFp16InputsAndFp32Results) {
+  // cube_fp16in_fp32out: y in fp32, h rounded to fp16 for the next step's
+  // multiply.
+  LayerRun mixed;
+  mixed.data = ElementType::F32;
+  for (unsigned seed : {7u, 8u})
+    EXPECT_EQ(runLayer(ElementType::F16, 2, seed, RecurrentDirection::Bidirectional, mixed),
+              runLayer(ElementType::F16, 1, seed, RecurrentDirection::Bidirectional, mixed))
+        << "seed " << seed;
+}
+
+TEST(RecurrentRuntime, KeptWeightsOfRememberedConstantsMatchAndAreForgotten) {
+  // W and R remembered: their transposed, planned gate columns are kept
+  // for later launches (ConstantTiles.h). A second launch reads the kept
+  // ones and gives the same bits; once forgotten, new values at the same
+  // addresses are read afresh, never the stale columns.
+  for (ElementType type : {ElementType::F32, ElementType::F16})
+    for (unsigned threads : {1u, 2u}) {
+      LayerRun remembered;
+      remembered.remembered = true;
+      std::vector<uint8_t> plain =
+          runLayer(type, threads, 9, RecurrentDirection::Bidirectional);
+      EXPECT_EQ(runLayer(type, threads, 9, RecurrentDirection::Bidirectional, remembered), plain);
+      EXPECT_EQ(runLayer(type, threads, 9, RecurrentDirection::Bidirectional, remembered), plain);
+      LayerRun changed = remembered;
+      changed.rScale = 2.0f;
+      LayerRun changedPlain;
+      changedPlain.rScale = 2.0f;
+      std::vector<uint8_t> expected =
+          runLayer(type, threads, 9, RecurrentDirection::Bidirectional, changedPlain);
+      EXPECT_NE(expected, plain);
+      EXPECT_EQ(runLayer(type, threads, 9, RecurrentDirection::Bidirectional, changed), expected)
+          << elementTypeName(type) << ", " << threads << " threads";
+    }
 }
 
 } // namespace
