@@ -32,7 +32,8 @@ namespace {
 /// Kept tiles never pass this many bytes (tiles and plans): the weights of
 /// a ResNet-50 in fp16, planned, fit; beyond it a launch keeps its tiles
 /// for itself, as it does for buffers that are not constants.
-constexpr size_t kCapBytes = size_t(160) << 20;
+constexpr size_t kDefaultCapBytes = size_t(160) << 20;
+std::atomic<size_t> capBytes{kDefaultCapBytes};
 
 struct Region {
   uintptr_t end;
@@ -188,7 +189,7 @@ const KeptTile *storeKept(const std::vector<int64_t> &key, std::unique_ptr<KeptT
   auto it = r.tiles.find(key);
   if (it != r.tiles.end())
     return it->second.get();
-  if (r.bytes + bytes > kCapBytes)
+  if (r.bytes + bytes > capBytes.load(std::memory_order_relaxed))
     return nullptr;
   r.bytes += bytes;
   return r.tiles.emplace(key, std::move(kept)).first->second.get();
@@ -219,4 +220,14 @@ const KeptTile *ascendprec::runtime::detail::keepConstantBytes(const std::vector
     return stored;
   bytes.swap(kept->bytes); // not kept: the caller's again
   return nullptr;
+}
+
+bool ascendprec::runtime::detail::constantTilesHaveRoomFor(size_t bytes) {
+  Registry &r = registry();
+  std::shared_lock<std::shared_mutex> lock(r.mutex);
+  return r.bytes + bytes <= capBytes.load(std::memory_order_relaxed);
+}
+
+size_t ascendprec::runtime::detail::setConstantTilesCap(size_t bytes) {
+  return capBytes.exchange(bytes ? bytes : kDefaultCapBytes);
 }

@@ -60,6 +60,14 @@ const KeptTile *findConstantTile(const std::vector<int64_t> &key);
 const KeptTile *keepConstantTile(const std::vector<int64_t> &key, const Buffer &tile,
                                  ElementType in);
 
+/// Whether `bytes` more would fit under the kept tiles' cap now (another
+/// thread may take the room first: keeping may still fail).
+bool constantTilesHaveRoomFor(size_t bytes);
+
+/// Sets the kept tiles' cap (0: the default, 160 MiB) and returns the one
+/// before: tests reach it without 160 MiB of weights.
+size_t setConstantTilesCap(size_t bytes);
+
 /// Keeps `bytes`, a [k, n] tile of `in` that the caller built from a
 /// constant (a recurrent layer's transposed weights), under `key` (whose
 /// first element is the constant's address), planned; null when the kept

@@ -260,29 +260,39 @@ thread_local uint64_t launchOfThread = 0, keptForLaunch = 0;
 std::atomic<uint64_t> launchesStarted{0};
 
 /// The tile of B a kernel only reads at `offsets`, kept: among the constant
-/// tiles when B is a model's weights (`constant`), else for the launch.
+/// tiles when B is a model's weights (`constant`) and they have room, else
+/// for the launch (`keptAsConstant` says which).
 /// A constant's tile not kept yet is loaded into `bTile` first (`loaded`),
 /// a launch's straight into the kept storage; null when it does not fit
 /// either cap (the caller multiplies `bTile`, loaded or not as `loaded`
 /// says).
 const KeptTile *keptTileOfB(const Buffer &bGm, const std::vector<int64_t> &bOffsets,
                             const std::vector<int64_t> &bParams, LoadMode bLoad,
-                            const Buffer &bTile, ElementType in, bool constant, bool &loaded) {
+                            const Buffer &bTile, ElementType in, bool constant, bool &loaded,
+                            bool &keptAsConstant) {
   loaded = false;
+  keptAsConstant = false;
   if (constant) {
     thread_local std::vector<int64_t> key;
     constantTileKey(bGm, bOffsets, bParams, bLoad, bTile, in, key);
-    if (const KeptTile *kept = findConstantTile(key))
+    if (const KeptTile *kept = findConstantTile(key)) {
+      keptAsConstant = true;
       return kept;
-    loadTile(bGm, bTile, bOffsets, bParams, bLoad);
-    loaded = true;
-    if (const KeptTile *kept = keepConstantTile(key, bTile, in))
-      return kept;
-  } else if (const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile)) {
-    return kept;
-  } else if (!readOnlyTiles.hasRoomFor(bTile)) {
-    return nullptr; // not loaded: the caller may read it in place
+    }
+    // Past the cap, a launch's tile is loaded once, into its kept storage.
+    if (constantTilesHaveRoomFor(bTile.numElements() * bTile.bytes)) {
+      loadTile(bGm, bTile, bOffsets, bParams, bLoad);
+      loaded = true;
+      if (const KeptTile *kept = keepConstantTile(key, bTile, in)) {
+        keptAsConstant = true;
+        return kept;
+      }
+    }
   }
+  if (const KeptTile *kept = readOnlyTiles.find(bGm, bOffsets, bLoad, bTile))
+    return kept;
+  if (!readOnlyTiles.hasRoomFor(bTile))
+    return nullptr; // the caller may read it in place, if not loaded
   if (loaded)
     return readOnlyTiles.keep(bGm, bOffsets, bLoad, bTile, in);
   // Loaded into the kept storage (bTile stays as it was: the caller reads
@@ -349,25 +359,43 @@ const KeptList *keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffse
     auto found = memo.find(listKey);
     if (found != memo.end())
       return &found->second;
+    if (constant && launchOfThread != 0) {
+      // Kept for this launch when the constant tiles were full (below).
+      listKey[3] = 0;
+      found = lists.find(listKey);
+      if (found != lists.end())
+        return &found->second;
+      listKey[3] = 1;
+    }
   }
   thread_local KeptList fresh;
   std::vector<const KeptTile *> &tiles = fresh.tiles;
   tiles.clear();
   fresh.sparse.reset();
+  bool everyTileConstant = true;
   for (int64_t kAt = kBegin; kAt < kEnd; kAt += kStep) {
     if (bKSlot >= 0)
       bOffsets[bKSlot] = kAt;
-    bool loaded;
+    bool loaded, keptAsConstant;
     const KeptTile *kept =
-        keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constant, loaded);
+        keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constant, loaded, keptAsConstant);
     if (!kept)
       return nullptr;
+    everyTileConstant = everyTileConstant && keptAsConstant;
     tiles.push_back(kept);
   }
   fresh.bytes.clear();
   for (const KeptTile *kept : tiles)
     fresh.bytes.push_back(kept->bytes.data());
   fresh.listed = everyPlanListed(tiles);
+  // A list holding a launch's tiles (the constant tiles were full) lasts
+  // that launch only: the next one reuses their storage for other tiles.
+  if (constant && !everyTileConstant) {
+    if (launchOfThread == 0)
+      return &fresh;
+    listKey[3] = 0; // the key's `constant` element
+    return &lists.emplace(listKey, fresh).first->second;
+  }
   if (remember)
     return &memo.emplace(listKey, fresh).first->second;
   return &fresh;
@@ -430,13 +458,16 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   bool keepB = bReadOnly && bTile.contiguous() &&
                (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
                 bLoad == LoadMode::GroupedFilter);
-  // Plain tiles for the launch only: every M tile of an N offset multiplies
-  // the same tiles (read from GM instead, their rows lie GM's stride apart,
-  // and each multiply copied or planned them again). Not across launches:
-  // kept, BERT-base's weights would take twice their memory.
+  // Plain tiles too: every M tile of an N offset multiplies the same tiles
+  // (read from GM instead, their rows lie GM's stride apart, and each
+  // multiply copied or planned them again).
   bool keepPlainB = bReadOnly && bTile.contiguous() && bLoad == LoadMode::Plain;
-  // A model's weights: their tiles are kept across launches.
-  bool constantB = keepB && isRememberedConstant(bGm);
+  // A model's weights: their tiles are kept across launches while the
+  // constant tiles have room (their cap bounds the copies: BERT-base's
+  // fp32 weights are 340 MB, of which the first 160 are kept), else for
+  // the launch. Each launch copied and planned a matmul's plain weights
+  // again, 13% of its time.
+  bool constantB = (keepB || keepPlainB) && isRememberedConstant(bGm);
 
   // A packed depthwise group's patches multiply straight from the map when
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
@@ -632,10 +663,11 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
       bOffsets[bKSlot] = kAt;
     bool init = initAtZero && kAt == 0;
     bool loaded = false;
+    bool keptAsConstant;
     const KeptTile *kept =
-        keepB || keepPlainB
-            ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB, loaded)
-              : nullptr;
+        keepB || keepPlainB ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB,
+                                          loaded, keptAsConstant)
+                            : nullptr;
     // A plain tile of B wholly inside GM is read in place (rows of GM).
     InPlace bPlace;
     bool bInPlace = !kept && !loaded && bLoad == LoadMode::Plain &&

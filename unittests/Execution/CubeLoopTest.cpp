@@ -630,13 +630,65 @@ TEST_P(CubeLoop, KeptTilesOfBLastOneLaunch) {
   expectTilesKeptForOneLaunch(c, /*constant=*/false);
 }
 
-TEST_P(CubeLoop, PlainTilesOfBLastOneLaunchEvenForConstants) {
-  // Plain tiles of B (a matmul's) are kept for the launch when several
-  // tiles of A multiply them (A of 32 rows in tiles of 16); a model's
-  // weights read plainly are not kept beyond it (they are the weights
-  // again).
+/// A remembered constant's tiles are kept across launches until it is
+/// forgotten.
+void expectTilesKeptAcrossLaunches(KeptTileCase &c) {
+  std::vector<float> before = c.bySteps();
+  rememberConstant(c.b.data(), c.b.bytes.size());
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), before, "the first launch");
+  c.b.fill(c.random, false); // (a test's breach of the contract shows what was kept)
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), before, "a later launch");
+  forgetConstant(c.b.data());
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(c.fused(), c.bySteps(), "after forgetConstant");
+  setLaunchId(0);
+}
+
+TEST_P(CubeLoop, PlainTilesOfAConstantOutliveLaunches) {
+  // A matmul's weights read plainly (A of 32 rows in tiles of 16, so that
+  // several tiles of A multiply them): kept across launches as the
+  // gathered tiles are.
   KeptTileCase c(GetParam(), 34, LoadMode::Plain, /*aRows=*/32);
-  expectTilesKeptForOneLaunch(c, /*constant=*/true);
+  expectTilesKeptAcrossLaunches(c);
+}
+
+/// Sets the constant tiles' cap for a scope (0: nothing fits).
+struct ConstantTilesCap {
+  size_t before;
+  explicit ConstantTilesCap(size_t bytes) : before(detail::setConstantTilesCap(bytes ? bytes : 1)) {}
+  ~ConstantTilesCap() { detail::setConstantTilesCap(before); }
+};
+
+TEST_P(CubeLoop, ConstantTilesPastTheCapLastOneLaunch) {
+  // With the constant tiles full, a model's weights are kept for the
+  // launch only, plain and gathered alike.
+  ConstantTilesCap full(0);
+  KeptTileCase plain(GetParam(), 36, LoadMode::Plain, /*aRows=*/32);
+  expectTilesKeptForOneLaunch(plain, /*constant=*/true);
+  KeptTileCase gathered(GetParam(), 37);
+  expectTilesKeptForOneLaunch(gathered, /*constant=*/true);
+  // The list of a K loop's tiles is then the launch's too: the next launch
+  // reuses their storage for other weights (here the second's), and a list
+  // kept past its launch would multiply by them.
+  KeptTileCase first(GetParam(), 38, LoadMode::Plain, /*aRows=*/32);
+  KeptTileCase second(GetParam(), 39, LoadMode::Plain, /*aRows=*/32);
+  rememberConstant(first.b.data(), first.b.bytes.size());
+  rememberConstant(second.b.data(), second.b.bytes.size());
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(first.fused(), first.bySteps(), "the first weights");
+  setLaunchId(newLaunchId());
+  ascendprec_rt_block_begin();
+  expectSameBits(second.fused(), second.bySteps(), "the second weights, a later launch");
+  expectSameBits(first.fused(), first.bySteps(), "the first weights again");
+  forgetConstant(first.b.data());
+  forgetConstant(second.b.data());
+  setLaunchId(0);
 }
 
 TEST_P(CubeLoop, PlainFp32BOfOneTileOfAIsReadInGm) {
@@ -662,20 +714,7 @@ TEST_P(CubeLoop, KeptTilesOfAConstantOutliveLaunches) {
   // Memory given to rememberConstant is never written: its tiles of B are
   // kept across launches until it is forgotten.
   KeptTileCase c(GetParam(), 33);
-  std::vector<float> before = c.bySteps();
-  rememberConstant(c.b.data(), c.b.bytes.size());
-  setLaunchId(newLaunchId());
-  ascendprec_rt_block_begin();
-  c.fused();
-  c.b.fill(c.random, false); // (a test's breach of the contract shows what was kept)
-  setLaunchId(newLaunchId());
-  ascendprec_rt_block_begin();
-  expectSameBits(c.fused(), before, "a later launch");
-  forgetConstant(c.b.data());
-  setLaunchId(newLaunchId());
-  ascendprec_rt_block_begin();
-  expectSameBits(c.fused(), c.bySteps(), "after forgetConstant");
-  setLaunchId(0);
+  expectTilesKeptAcrossLaunches(c);
 }
 
 TEST_P(CubeLoop, PlainBPastTheLaunchCapIsReadInPlace) {
