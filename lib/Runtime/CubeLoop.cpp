@@ -458,16 +458,15 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
   bool keepB = bReadOnly && bTile.contiguous() &&
                (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
                 bLoad == LoadMode::GroupedFilter);
-  // Plain tiles too: every M tile of an N offset multiplies the same tiles
-  // (read from GM instead, their rows lie GM's stride apart, and each
-  // multiply copied or planned them again).
+  // Plain tiles for the launch only: every M tile of an N offset multiplies
+  // the same tiles (read from GM instead, their rows lie GM's stride apart,
+  // and each multiply copied or planned them again). Not across launches:
+  // kept in the constant tiles, BERT-base's weights took 160 MB more at
+  // the peak (the tiles' cap) for 0-6% of its run time (session 43).
   bool keepPlainB = bReadOnly && bTile.contiguous() && bLoad == LoadMode::Plain;
   // A model's weights: their tiles are kept across launches while the
-  // constant tiles have room (their cap bounds the copies: BERT-base's
-  // fp32 weights are 340 MB, of which the first 160 are kept), else for
-  // the launch. Each launch copied and planned a matmul's plain weights
-  // again, 13% of its time.
-  bool constantB = (keepB || keepPlainB) && isRememberedConstant(bGm);
+  // constant tiles have room, else for the launch.
+  bool constantB = keepB && isRememberedConstant(bGm);
 
   // A packed depthwise group's patches multiply straight from the map when
   // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
