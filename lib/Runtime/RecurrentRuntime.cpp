@@ -344,25 +344,6 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
     if (layer.cell == RecurrentCell::Rnn) {
       for (int64_t j = 0; j < hidden; ++j)
         next[j] = layer.tanh(pre(0, j));
-    } else if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer)) {
-      // fp32 copies: every value here is one (a sum rounded to fp32, a
-      // value of the data dtype).
-      thread_local std::vector<float> floats;
-      floats.resize(3 * rows + 2 * hidden);
-      float *xwF = floats.data(), *hrF = xwF + rows, *biasF = hrF + rows;
-      float *cF = biasF + rows, *hF = cF + hidden;
-      for (int64_t row = 0; row < rows; ++row) {
-        xwF[row] = static_cast<float>(xw[row]);
-        hrF[row] = static_cast<float>(hr[row]);
-        biasF[row] = static_cast<float>(biasSum[row]);
-      }
-      for (int64_t j = 0; j < hidden; ++j)
-        cF[j] = static_cast<float>(c[j]);
-      lstmStepInFloat(layer, hidden, xwF, hrF, biasF, cF, hF);
-      for (int64_t j = 0; j < hidden; ++j) {
-        c[j] = cF[j];
-        next[j] = hF[j];
-      }
     } else if (layer.cell == RecurrentCell::Lstm) {
       for (int64_t j = 0; j < hidden; ++j) {
         double i = layer.sigmoid(pre(0, j)), o = layer.sigmoid(pre(1, j));
@@ -418,11 +399,15 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
   }
 }
 
-/// Two threads meeting once per step: they spin (each has a core), then
-/// yield, so that a host with one core still makes progress.
+/// The threads of a layer (one or two) meeting once per step: two spin
+/// (each has a core), then yield, so that a host with one core still makes
+/// progress; one never waits.
 class StepBarrier {
 public:
+  explicit StepBarrier(int parties) : parties_(parties) {}
   void wait() {
+    if (parties_ == 1)
+      return;
     int phase = phase_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
       arrived_.store(0, std::memory_order_relaxed);
@@ -441,23 +426,29 @@ public:
   }
 
 private:
+  int parties_;
   std::atomic<int> arrived_{0}, phase_{0};
 };
 
-/// What the two threads of a layer share: h of the step before, in the
-/// input dtype's bytes (two buffers, by step parity: one is read while the
-/// next is written), and the barrier that ends each step.
+/// What the threads of a layer share: h of the step before, in the input
+/// dtype's bytes (two buffers, by step parity: one is read while the next
+/// is written), and the barrier that ends each step.
 struct SharedSteps {
   std::vector<uint8_t> h[2];
   StepBarrier barrier;
+
+  SharedSteps(const Layer &layer, int threads) : barrier(threads) {
+    h[0].resize(layer.hidden * elementBytes(layer.inputType));
+    h[1].resize(h[0].size());
+  }
 };
 
-/// One direction of one batch row for hidden units [first, first + units),
-/// the other units on the other thread: the same operations as
-/// runDirection's LSTM path with gatesInFloat, on the units' gate columns
-/// of W and R (a sum of h * R is one column's, whichever columns a multiply
-/// takes), in fp32 arrays throughout (each value is one: a sum rounded to
-/// fp32 or a value of the data dtype).
+/// One direction of one batch row for hidden units [first, first + units)
+/// (any others on the other thread): runDirection's LSTM step, each value
+/// the same, on the units' gate columns of W and R (a sum of h * R is one
+/// column's, whichever columns a multiply takes) and in fp32 arrays
+/// throughout (each value is one: a sum rounded to fp32 or a value of the
+/// data dtype; lstmStepInFloat says why the bits are the same).
 void runUnits(const Layer &layer, const GateWeights &w, const GateWeights &r, int64_t first,
               int64_t units, int64_t direction, bool reverse, int64_t n, SharedSteps &shared) {
   int64_t hidden = layer.hidden, rows = 4 * hidden, columns = 4 * units;
@@ -523,16 +514,17 @@ void runUnits(const Layer &layer, const GateWeights &w, const GateWeights &r, in
               layer.overflow);
 }
 
-/// An LSTM layer (gatesInFloat) on two threads, each computing half of the
-/// hidden units of every step, directions one after the other. Running the
-/// directions on a thread each, every step read a direction's whole R (1 MiB
-/// at 256 units) from L3; each thread's half now stays in its L2 for the
-/// whole sequence. The threads meet once per step, to exchange h.
-void runLstmOnTwoThreads(const Layer &layer, int64_t directions, bool reverseOnly) {
-  SharedSteps shared;
-  shared.h[0].resize(layer.hidden * elementBytes(layer.inputType));
-  shared.h[1].resize(shared.h[0].size());
-  int64_t half = layer.hidden / 2;
+/// An LSTM layer (gatesInFloat) on `threads` threads (1 or 2), each
+/// computing its share of the hidden units of every step, directions one
+/// after the other. Running the directions on a thread each, every step
+/// read a direction's whole R (1 MiB at 256 units) from L3; each thread's
+/// half now stays in its L2 for the whole sequence. Two threads meet once
+/// per step, to exchange h. One thread takes every unit the same way
+/// (a 2-layer bidirectional LSTM of 256: 28 -> 20 ms against the
+/// per-element path's conversions through double).
+void runLstmInFloats(const Layer &layer, int64_t directions, bool reverseOnly, int threads) {
+  SharedSteps shared(layer, threads);
+  int64_t half = threads == 1 ? layer.hidden : layer.hidden / 2;
   auto work = [&](int part) {
     int64_t first = part == 0 ? 0 : half, units = part == 0 ? half : layer.hidden - half;
     for (int64_t direction = 0; direction < directions; ++direction) {
@@ -542,6 +534,10 @@ void runLstmOnTwoThreads(const Layer &layer, int64_t directions, bool reverseOnl
         runUnits(layer, w, r, first, units, direction, reverseOnly || direction == 1, n, shared);
     }
   };
+  if (threads == 1) {
+    work(0);
+    return;
+  }
   std::thread other(work, 1);
   work(0);
   other.join();
@@ -591,9 +587,9 @@ void ascendprec_rt_recurrent(int64_t xRank, void *xDesc, int64_t wRank, void *wD
   layer.gates = layer.r.sizes[1] / layer.hidden;
   auto dir = static_cast<RecurrentDirection>(direction);
   int64_t directions = dir == RecurrentDirection::Bidirectional ? 2 : 1;
-  if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer) && onTheCube(layer) &&
-      threadsOfRun.load(std::memory_order_relaxed) >= 2 && layer.hidden >= 16) {
-    runLstmOnTwoThreads(layer, directions, dir == RecurrentDirection::Reverse);
+  if (layer.cell == RecurrentCell::Lstm && gatesInFloat(layer) && onTheCube(layer)) {
+    bool twoThreads = threadsOfRun.load(std::memory_order_relaxed) >= 2 && layer.hidden >= 16;
+    runLstmInFloats(layer, directions, dir == RecurrentDirection::Reverse, twoThreads ? 2 : 1);
     return;
   }
   std::vector<DirectionWeights> weights;
