@@ -153,7 +153,31 @@ KeepDTypeAnswer Policy::keepDType(const OpQuery &op) const {
   return answer;
 }
 
+namespace {
+
+/// IM-7 (docs/decisions.md): the CANN this tool models does not support HF32
+/// (its op_precision_mode reference says so of enable_hi_float_32_execution;
+/// ATC's --allow_hf32 is reserved). The mode is kept as asked, and said to
+/// change nothing: the op computes in fp32, at the fp32 cube rate.
+void warnOfHiFloat32(const OpQuery &op, const ImplModeAnswer &answer, DiagnosticList &diags) {
+  if (answer.mode && *answer.mode == "enable_hi_float_32_execution")
+    diags.warning(answer.why.source,
+                  op.nodeName + " (" + op.opType +
+                      "): enable_hi_float_32_execution changes nothing: CANN does not "
+                      "support HF32 in this version, so the op computes in fp32 and is "
+                      "estimated at the fp32 cube rate",
+                  "IM-7");
+}
+
+} // namespace
+
 ImplModeAnswer Policy::implMode(const OpQuery &op, DiagnosticList &diags) const {
+  ImplModeAnswer answer = implModeAsked(op, diags);
+  warnOfHiFloat32(op, answer, diags);
+  return answer;
+}
+
+ImplModeAnswer Policy::implModeAsked(const OpQuery &op, DiagnosticList &diags) const {
   ImplModeAnswer answer;
   // IM-5: ByNodeName > ByOpType > op_select_implmode > the op's default.
   if (opPrecisionMode) {

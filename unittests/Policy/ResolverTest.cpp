@@ -375,6 +375,30 @@ TEST(Resolver, IM_7_KernelModesReachTheOp) {
   EXPECT_TRUE(diags.empty()) << diags.format();
 }
 
+TEST(Resolver, IM_7_HiFloat32IsKeptAndSaidToChangeNothing) {
+  // CANN does not support HF32 in this version: the mode is the op's as
+  // asked, with a warning that it computes in fp32 (docs/decisions.md).
+  TempDir dir;
+  std::string path = dir.write("p.ini", "MatMulV2=enable_hi_float_32_execution\n"
+                                        "[ByNodeName]\nconv=enable_hi_float_32_execution\n");
+  Policy policy = mustBuild({"--soc_version=Ascend910B3", "--op_precision_mode=" + path});
+  DiagnosticList diags;
+  EXPECT_EQ(policy.implMode(op("MatMulV2", "fc", {F32, F32}, {F32}), diags).mode,
+            "enable_hi_float_32_execution");
+  const Diagnostic *warning = findDiag(diags, "IM-7", "fc (MatMulV2): enable_hi_float_32_execution "
+                                                      "changes nothing");
+  ASSERT_NE(warning, nullptr) << diags.format();
+  EXPECT_EQ(warning->loc.line, 1u);
+  DiagnosticList byName;
+  EXPECT_EQ(policy.implMode(op("Conv2D", "conv", {F32, F32}, {F32}), byName).mode,
+            "enable_hi_float_32_execution");
+  EXPECT_NE(findDiag(byName, "IM-7", "computes in fp32"), nullptr) << byName.format();
+  // Other modes say nothing.
+  DiagnosticList none;
+  policy.implMode(op("BatchMatMulV2", "bmm", {F32, F32}, {F32}), none);
+  EXPECT_TRUE(none.empty()) << none.format();
+}
+
 //===--- PM facts the planning rules read from the library ---===//
 
 TEST(Resolver, PM_5_VectorAndCubeOpsHaveFp16Rows) {

@@ -96,7 +96,8 @@ public:
   /// CD-3, CD-4, CD-6: the customize_dtypes pin for the op. A CD-3 arity
   /// error is reported to `diags`.
   PinAnswer customizeDTypes(const OpQuery &op, DiagnosticList &diags) const;
-  /// IM-5/IM-6: the op's implementation mode.
+  /// IM-5/IM-6: the op's implementation mode (IM-7: a warning when it is
+  /// enable_hi_float_32_execution, which changes nothing).
   ImplModeAnswer implMode(const OpQuery &op, DiagnosticList &diags) const;
   /// CD-5: the op's kernel rows left after `pin` (all rows without a pin);
   /// reports an error naming the rows when a pin leaves none.
@@ -142,6 +143,10 @@ public:
 
   SessionOptions options;
   DiagnosticList buildDiagnostics; ///< warnings from build(), for the report
+
+private:
+  /// implMode's answer by IM-5/IM-6 alone.
+  ImplModeAnswer implModeAsked(const OpQuery &op, DiagnosticList &diags) const;
 };
 
 } // namespace ascendprec::policy
