@@ -334,7 +334,8 @@ void runDirection(const Layer &layer, const DirectionWeights &weights, int64_t d
       multiplyRow(layer, xRow + t * layer.x.strides[0] * layer.x.bytes, layer.x.strides[2],
                   weights.w.data(), rows, weights.w.plan(), layer.input, rows, xw);
     toInputBytes(layer, h, hBytes);
-    multiplyRow(layer, hBytes.data(), 1, weights.r.data(), rows, weights.r.plan(), hidden, rows, hr);
+    multiplyRow(layer, hBytes.data(), 1, weights.r.data(), rows, weights.r.plan(), hidden, rows,
+                hr);
     // Pre-activation of gate `gate`, row j: one fixpipe rounding.
     auto pre = [&](int64_t gate, int64_t j) {
       int64_t row = gate * hidden + j;

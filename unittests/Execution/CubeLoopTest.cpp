@@ -661,7 +661,8 @@ TEST_P(CubeLoop, PlainTilesOfBLastOneLaunchEvenForConstants) {
 /// Sets the constant tiles' cap for a scope (0: nothing fits).
 struct ConstantTilesCap {
   size_t before;
-  explicit ConstantTilesCap(size_t bytes) : before(detail::setConstantTilesCap(bytes ? bytes : 1)) {}
+  explicit ConstantTilesCap(size_t bytes)
+      : before(detail::setConstantTilesCap(bytes ? bytes : 1)) {}
   ~ConstantTilesCap() { detail::setConstantTilesCap(before); }
 };
 

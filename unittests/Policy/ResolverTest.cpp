@@ -194,11 +194,17 @@ TEST(Resolver, CD_1_UnmatchedCustomizeDTypesEntriesWarnAtTheirLine) {
   EXPECT_EQ(diags.all().front().loc.line, 2u);
 }
 
+/// A policy for `soc` with an op_precision_mode file (in `dir`) holding `ini`.
+Policy withOpPrecisionMode(TempDir &dir, const std::string &soc, const std::string &ini) {
+  return mustBuild({"--soc_version=" + soc, "--op_precision_mode=" + dir.write("p.ini", ini)});
+}
+
 TEST(Resolver, IM_4_UnmatchedOpPrecisionModeEntriesWarn) {
   TempDir dir;
-  std::string path = dir.write("p.ini", "[ByOpType]\nRelu=high_precision\nGhostOp=high_precision\n"
-                                        "[ByNodeName]\nconv1=high_performance\nghost=high_precision\n");
-  Policy policy = mustBuild({"--soc_version=Ascend910", "--op_precision_mode=" + path});
+  Policy policy = withOpPrecisionMode(
+      dir, "Ascend910",
+      "[ByOpType]\nRelu=high_precision\nGhostOp=high_precision\n"
+      "[ByNodeName]\nconv1=high_performance\nghost=high_precision\n");
   DiagnosticList diags;
   policy.reportUnusedSettings({"conv1"}, {"Relu"}, diags);
   EXPECT_NE(findDiag(diags, "IM-4", "2 op_precision_mode entries match no op in the model: "
@@ -331,9 +337,10 @@ TEST(Resolver, IM_3_OptypelistRestrictsTheMode) {
 
 TEST(Resolver, IM_5_ByNodeNameBeatsByOpType) {
   TempDir dir;
-  std::string path = dir.write("p.ini", "[ByOpType]\nSoftmaxV2=high_performance\n"
-                                        "[ByNodeName]\nattn/sm = high_precision\n");
-  Policy policy = mustBuild({"--soc_version=Ascend910", "--op_precision_mode=" + path});
+  Policy policy = withOpPrecisionMode(
+      dir, "Ascend910",
+      "[ByOpType]\nSoftmaxV2=high_performance\n"
+      "[ByNodeName]\nattn/sm = high_precision\n");
   DiagnosticList diags;
   ImplModeAnswer named = policy.implMode(op("SoftmaxV2", "attn/sm", {F32}, {F32}), diags);
   EXPECT_EQ(named.mode, "high_precision");
@@ -348,9 +355,10 @@ TEST(Resolver, IM_5_ByNodeNameBeatsByOpType) {
 
 TEST(Resolver, IM_6_SingleModeOpsAndUnsupportedModes) {
   TempDir dir;
-  std::string path = dir.write("p.ini", "Rsqrt=high_performance\nAdd=high_precision\n"
-                                        "GatherV2=keep_fp16\n");
-  Policy policy = mustBuild({"--soc_version=Ascend910", "--op_precision_mode=" + path});
+  Policy policy = withOpPrecisionMode(
+      dir, "Ascend910",
+      "Rsqrt=high_performance\nAdd=high_precision\n"
+      "GatherV2=keep_fp16\n");
   DiagnosticList diags;
   ImplModeAnswer rsqrt = policy.implMode(op("Rsqrt", "r", {F32}, {F32}), diags);
   EXPECT_EQ(rsqrt.mode, "high_precision");
@@ -365,8 +373,9 @@ TEST(Resolver, IM_6_SingleModeOpsAndUnsupportedModes) {
 
 TEST(Resolver, IM_7_KernelModesReachTheOp) {
   TempDir dir;
-  std::string path = dir.write("p.ini", "LayerNorm=keep_fp16\nMatMulV2=enable_float_32_execution\n");
-  Policy policy = mustBuild({"--soc_version=Ascend910B", "--op_precision_mode=" + path});
+  Policy policy = withOpPrecisionMode(
+      dir, "Ascend910B",
+      "LayerNorm=keep_fp16\nMatMulV2=enable_float_32_execution\n");
   DiagnosticList diags;
   EXPECT_EQ(policy.implMode(op("LayerNorm", "ln", {F16, F16, F16}, {F16, F16, F16}), diags).mode,
             "keep_fp16");
@@ -379,9 +388,10 @@ TEST(Resolver, IM_7_HiFloat32IsKeptAndSaidToChangeNothing) {
   // CANN does not support HF32 in this version: the mode is the op's as
   // asked, with a warning that it computes in fp32 (docs/decisions.md).
   TempDir dir;
-  std::string path = dir.write("p.ini", "MatMulV2=enable_hi_float_32_execution\n"
-                                        "[ByNodeName]\nconv=enable_hi_float_32_execution\n");
-  Policy policy = mustBuild({"--soc_version=Ascend910B3", "--op_precision_mode=" + path});
+  Policy policy = withOpPrecisionMode(
+      dir, "Ascend910B3",
+      "MatMulV2=enable_hi_float_32_execution\n"
+      "[ByNodeName]\nconv=enable_hi_float_32_execution\n");
   DiagnosticList diags;
   EXPECT_EQ(policy.implMode(op("MatMulV2", "fc", {F32, F32}, {F32}), diags).mode,
             "enable_hi_float_32_execution");
