@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -415,8 +416,16 @@ public:
       phase_.store(phase + 1, std::memory_order_release);
       return;
     }
+    // Spin for a step's time at most: past it the other thread has lost its
+    // core, and spinning on keeps it off this one (with another process
+    // busy on one core, 4096 pauses per wait took the LSTM below from 7.4
+    // to 34-40 ms; one thread takes 17).
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+    bool spinning = true;
     for (unsigned spins = 0; phase_.load(std::memory_order_acquire) == phase; ++spins) {
-      if (spins < 4096) {
+      if (spinning && (spins & 63) == 0)
+        spinning = std::chrono::steady_clock::now() < deadline;
+      if (spinning) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
