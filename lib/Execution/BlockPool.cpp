@@ -30,27 +30,31 @@ BlockPool::~BlockPool() {
 }
 
 void BlockPool::run(int64_t count, const std::function<void(int64_t)> &task) {
-  if (workers.empty() || count <= 1) {
+  if (workers.empty() || count <= 1 || count > kMaxBlocks) {
     for (int64_t block = 0; block < count; ++block)
       task(block);
     return;
   }
+  uint64_t launch;
   {
     std::lock_guard<std::mutex> lock(mutex);
     current = &task;
+    launch = (generation.load(std::memory_order_relaxed) + 1) & 0xFFFFFF;
+    total.store(count, std::memory_order_relaxed);
+    finished.store(0, std::memory_order_relaxed);
     int64_t n = threads();
     for (int64_t t = 0; t < n; ++t) {
-      shares[t].next.store(t * count / n, std::memory_order_relaxed);
-      shares[t].end = (t + 1) * count / n;
+      auto first = static_cast<uint64_t>(t * count / n), end = static_cast<uint64_t>((t + 1) * count / n);
+      shares[t].state.store(launch << 40 | first << 20 | end, std::memory_order_relaxed);
     }
-    busy.store(workers.size(), std::memory_order_relaxed);
-    generation.fetch_add(1, std::memory_order_release);
+    generation.store(launch, std::memory_order_release);
   }
   wake.notify_all();
-  drain(0);
-  spinUntil([&] { return busy.load(std::memory_order_acquire) == 0; });
+  drain(0, launch, task);
+  auto allRun = [&] { return finished.load(std::memory_order_acquire) == count; };
+  spinUntil(allRun);
   std::unique_lock<std::mutex> lock(mutex);
-  done.wait(lock, [&] { return busy.load(std::memory_order_acquire) == 0; });
+  done.wait(lock, allRun);
   current = nullptr;
 }
 
@@ -68,16 +72,41 @@ template <typename Ready> void BlockPool::spinUntil(Ready ready) {
   }
 }
 
+bool BlockPool::claim(Share &share, uint64_t launch, int64_t &block) {
+  uint64_t state = share.state.load(std::memory_order_acquire);
+  for (;;) {
+    uint64_t next = state >> 20 & 0xFFFFF, end = state & 0xFFFFF;
+    if (state >> 40 != launch || next >= end)
+      return false;
+    if (share.state.compare_exchange_weak(state, state + (uint64_t(1) << 20),
+                                          std::memory_order_acq_rel, std::memory_order_acquire)) {
+      block = static_cast<int64_t>(next);
+      return true;
+    }
+  }
+}
+
 /// Thread `self`'s share first, then the others' in turn, each block
 /// claimed from the front of its share: every block runs once, whoever
-/// takes it.
-void BlockPool::drain(unsigned self) {
+/// takes it. The blocks a thread ran are counted once it finds none left
+/// (a shared count per block cost PP-OCR's recognizer 3.5%); the thread
+/// that completes the count wakes the caller.
+void BlockPool::drain(unsigned self, uint64_t launch, const std::function<void(int64_t)> &task) {
   unsigned n = threads();
+  int64_t ran = 0;
   for (unsigned k = 0; k < n; ++k) {
     Share &share = shares[(self + k) % n];
-    for (int64_t block = share.next.fetch_add(1, std::memory_order_relaxed); block < share.end;
-         block = share.next.fetch_add(1, std::memory_order_relaxed))
-      (*current)(block);
+    int64_t block;
+    while (claim(share, launch, block)) {
+      task(block);
+      ++ran;
+    }
+  }
+  if (ran > 0 && finished.fetch_add(ran, std::memory_order_acq_rel) + ran ==
+                     total.load(std::memory_order_relaxed)) {
+    // Under the lock, so that a waiting run() cannot miss it.
+    std::lock_guard<std::mutex> lock(mutex);
+    done.notify_all();
   }
 }
 
@@ -85,18 +114,18 @@ void BlockPool::work(unsigned self) {
   uint64_t seen = 0;
   for (;;) {
     spinUntil([&] { return generation.load(std::memory_order_acquire) != seen; });
+    const std::function<void(int64_t)> *task;
     {
       std::unique_lock<std::mutex> lock(mutex);
       wake.wait(lock, [&] { return generation.load(std::memory_order_acquire) != seen; });
       if (stopping)
         return;
       seen = generation.load(std::memory_order_relaxed);
+      task = current;
     }
-    drain(self);
-    if (busy.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      // Under the lock, so that a waiting run() cannot miss it.
-      std::lock_guard<std::mutex> lock(mutex);
-      done.notify_all();
-    }
+    // A launch that ended meanwhile has no block left to claim (the task
+    // is then never called: its caller may have returned).
+    if (task)
+      drain(self, seen, *task);
   }
 }

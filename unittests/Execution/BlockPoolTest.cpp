@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -29,6 +30,40 @@ TEST(BlockPool, EveryBlockRunsOnceWhateverTheThreadsAndCounts) {
         EXPECT_EQ(runs[block].load(), 1)
             << threads << " threads, " << count << " blocks, block " << block;
     }
+  }
+}
+
+TEST(BlockPool, LaunchesEndWhenTheirBlocksHaveRunAndNoTaskRunsLate) {
+  // A launch returns once its blocks have run, whether or not every worker
+  // has seen it; a worker that wakes late must not run a block of a launch
+  // that ended, nor take one of the next launch with the old task. Many
+  // short launches back to back, each with its own task and its own
+  // counters on the heap (kept to the end, so that a late call shows).
+  struct Launch {
+    std::atomic<bool> open{true};
+    std::vector<std::atomic<int>> runs;
+    explicit Launch(int64_t count) : runs(count) {}
+  };
+  for (unsigned threads : {2u, 3u}) {
+    BlockPool pool(threads);
+    std::vector<std::unique_ptr<Launch>> launches;
+    std::atomic<int> stale{0};
+    for (int i = 0; i < 20000; ++i) {
+      int64_t count = 2 + i % 7;
+      Launch *launch = launches.emplace_back(std::make_unique<Launch>(count)).get();
+      pool.run(count, [launch, &stale](int64_t block) {
+        if (!launch->open.load())
+          stale.fetch_add(1);
+        launch->runs.at(block).fetch_add(1);
+      });
+      launch->open.store(false);
+    }
+    int wrong = 0;
+    for (const auto &launch : launches)
+      for (const std::atomic<int> &runs : launch->runs)
+        wrong += runs.load() != 1;
+    EXPECT_EQ(stale.load(), 0) << threads << " threads";
+    EXPECT_EQ(wrong, 0) << threads << " threads";
   }
 }
 
