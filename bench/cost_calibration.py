@@ -7,7 +7,7 @@ model's estimate (report.json's est_device_us), and the ratio of the
 estimated time to the measured one (target 0.8x-1.25x). Sources, and
 which figures are measured and which vendor peaks, in docs/cost-model.md.
 
-Usage: cost_calibration.py [--prec-compile build/bin/prec-compile] [--only matmul,models]
+Usage: cost_calibration.py [--prec-compile build/bin/prec-compile] [--only matmul,models,launch]
 """
 import argparse
 import json
@@ -42,6 +42,43 @@ MODELS_310P3 = [
     ("ResNet-50 int8, batch 1", "resnet50_int8", "input:1,3,224,224", 1, 4089.0,
      "cv/Resnet50_mlperf/README.md (CANN 6.3.RC1)"),
 ]
+
+
+# Tiny kernels' whole task durations (msprof), the figures the 3.5 us
+# launch rests on (docs/cost-model.md, "Launch"): (label, model, SoC,
+# precision mode, measured us, source).
+TINY_KERNELS = [
+    ("640-element fp16 elementwise, 1 core", "tiny_eltwise", "Ascend910B3", "force_fp16", 3.46,
+     "fast_gelu_grad on a 910B, CANN 9.0.0, a public injected-operator report"),
+    ("RMSNorm (2, 64, 256) fp32", "rms_norm", "Ascend910B4", "must_keep_origin_dtype", 5.62,
+     "compiler-team-ru/pyasc examples/08_rmsnorm, Ascend C kernel, CANN 8.5.0"),
+]
+
+
+def tiny_model(path, name):
+    """A 640-element fp16 Sigmoid (one vector kernel, no Casts), or an
+    RMSNorm over the last axis of a (2, 64, 256) fp32 tensor as PyTorch
+    exports it (Pow, ReduceMean, Add, Sqrt, Div, Mul)."""
+    if name == "tiny_eltwise":
+        nodes = [h.make_node("Sigmoid", ["x"], ["y"], name="sigmoid")]
+        inputs = [h.make_tensor_value_info("x", T.FLOAT16, [640])]
+        outputs = [h.make_tensor_value_info("y", T.FLOAT16, [640])]
+        inits = []
+    else:
+        nodes = [h.make_node("Pow", ["x", "two"], ["sq"], name="pow"),
+                 h.make_node("ReduceMean", ["sq"], ["ms"], name="mean", axes=[-1], keepdims=1),
+                 h.make_node("Add", ["ms", "eps"], ["mse"], name="add"),
+                 h.make_node("Sqrt", ["mse"], ["rms"], name="sqrt"),
+                 h.make_node("Div", ["x", "rms"], ["xn"], name="div"),
+                 h.make_node("Mul", ["xn", "w"], ["y"], name="scale")]
+        inputs = [h.make_tensor_value_info("x", T.FLOAT, [2, 64, 256])]
+        outputs = [h.make_tensor_value_info("y", T.FLOAT, [2, 64, 256])]
+        inits = [h.make_tensor("two", T.FLOAT, [], [2.0]), h.make_tensor("eps", T.FLOAT, [], [1e-6]),
+                 h.make_tensor("w", T.FLOAT, [256], np.ones(256, np.float32))]
+    graph = h.make_graph(nodes, name, inputs, outputs, inits)
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, path)
 
 
 def estimate_us(prec_compile, model, soc, mode, shapes, out):
@@ -83,7 +120,7 @@ def verdict(ratio):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prec-compile", default=os.path.join(ROOT, "build", "bin", "prec-compile"))
-    parser.add_argument("--only", default="matmul,models")
+    parser.add_argument("--only", default="matmul,models,launch")
     args = parser.parse_args()
     parts = args.only.split(",")
     outside = 0
@@ -125,6 +162,18 @@ def main():
                 ratio = measured / rate
                 outside += verdict(ratio) != "within"
                 print(f"{label:<30} {measured:>12.1f} {rate:>13.1f} {ratio:>10.2f}x  "
+                      f"{verdict(ratio)}  ({source})")
+        if "launch" in parts:
+            print("\nTiny kernels on the 910B (measured whole task, msprof): us")
+            print(f"{'kernel':<38} {'SoC':<12} {'measured us':>12} {'estimated us':>13} "
+                  f"{'est. ratio':>11}")
+            for label, name, soc, mode, measured, source in TINY_KERNELS:
+                path = os.path.join(work, name + ".onnx")
+                tiny_model(path, name)
+                us = estimate_us(args.prec_compile, path, soc, mode, "", os.path.join(work, name))
+                ratio = us / measured
+                outside += verdict(ratio) != "within"
+                print(f"{label:<38} {soc:<12} {measured:>12.2f} {us:>13.2f} {ratio:>10.2f}x  "
                       f"{verdict(ratio)}  ({source})")
     print(f"\n{outside} figure(s) outside 0.8x-1.25x" if outside else "\nevery figure within 0.8x-1.25x")
 

@@ -70,8 +70,8 @@ TEST_F(KernelCostTest, CubeTileWithoutOverlap) {
   EXPECT_DOUBLE_EQ(cost.cubeCycles, 64);
   EXPECT_NEAR(cost.moveCycles, 3 * 8192.0 / 67 + 2 * 8192.0 / 128, 1e-9);
   EXPECT_NEAR(cost.cycles, 64 + 3 * 8192.0 / 67 + 2 * 8192.0 / 128, 1e-9);
-  // 558.806 cycles at 1000 MHz, plus the 2 us launch.
-  EXPECT_NEAR(cost.us, (64 + 3 * 8192.0 / 67 + 128) / 1000 + 2.0, 1e-9);
+  // 558.806 cycles at 1000 MHz, plus the 3.5 us launch.
+  EXPECT_NEAR(cost.us, (64 + 3 * 8192.0 / 67 + 128) / 1000 + 3.5, 1e-9);
 }
 
 /// One [m, k] x [k, n] product of `type` on one core: loads, L1 -> L0
@@ -178,6 +178,20 @@ TEST_F(KernelCostTest, VectorStepsOverlapWithDoubleBuffering) {
   EXPECT_DOUBLE_EQ(cost.vectorCycles, 4 * 32);
   EXPECT_NEAR(cost.moveCycles, 4 * 4096.0 / 67, 1e-9);
   EXPECT_NEAR(cost.cycles, 128 + 4 * 4096.0 / 67 / 4, 1e-9);
+}
+
+TEST_F(KernelCostTest, LaunchIsTheSameWhateverTheCores) {
+  // The Exp kernel: 189.134 cycles at 1000 MHz plus the 3.5 us launch
+  // (the smallest whole task measured on a 910B); on 32 blocks the same
+  // launch, so a chip with more cores is never charged more for one.
+  KernelCost two = estimate(expKernel("f16"));
+  EXPECT_NEAR(two.us, (128 + 4 * 4096.0 / 67 / 4) / 1000 + 3.5, 1e-9);
+  std::string wide = expKernel("f16");
+  wide.replace(wide.find("block_dim = 2"), 13, "block_dim = 32");
+  wide.replace(wide.find("%c2 = arith.constant 2"), 22, "%c2 = arith.constant 32");
+  KernelCost thirtyTwo = estimate(wide);
+  EXPECT_NEAR(thirtyTwo.us - thirtyTwo.cycles / 1000, 3.5, 1e-9);
+  EXPECT_LT(thirtyTwo.us, two.us);
 }
 
 TEST_F(KernelCostTest, HighPrecisionComputesInFp32) {

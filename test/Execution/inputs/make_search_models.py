@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Models for the --search-precision tests, exported the way PyTorch and
 Paddle export them (opset 13). Usage: make_search_models.py OUT_DIR
-  cnn.onnx        Paddle-style CNN on [1, 3, 64, 64]: three Conv (no bias) +
+  cnn.onnx        Paddle-style CNN on [1, 3, 128, 128]: three Conv (no bias) +
                   BatchNormalization + Relu, global pool, Flatten, Gemm
   attention.onnx  PyTorch-style encoder layer on [1, 128, 256]: decomposed
                   LayerNorm, single-head attention (MatMul, Div by sqrt(d),
@@ -58,7 +58,7 @@ def cnn():
               n("Flatten", ["pool2d_0.tmp_0"], ["flatten_0.tmp_0"], name="flatten_0"),
               n("Gemm", ["flatten_0.tmp_0", "linear_0.w_0", "linear_0.b_0"], ["linear_0.tmp_1"],
                 name="linear_0", transB=1)]
-    save(nodes, inits, [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 64, 64])],
+    save(nodes, inits, [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 128, 128])],
          [h.make_tensor_value_info("linear_0.tmp_1", T.FLOAT, [1, 10])], "cnn")
 
 

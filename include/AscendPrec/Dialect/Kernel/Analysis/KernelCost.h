@@ -22,8 +22,11 @@ namespace ascendprec::kernel {
 
 /// Fixed costs the platform config does not give (docs/cost-model.md).
 struct CostConstants {
-  double aiCoreLaunchUs = 2.0;  ///< scheduling one AI Core kernel
-  double aiCpuLaunchUs = 20.0;  ///< one AI CPU task
+  /// An AI Core kernel's fixed time on the device (its task's duration
+  /// beyond the pipes' work: dispatch to its cores and their setup), the
+  /// smallest whole task measured on a 910B (docs/cost-model.md, "Launch").
+  double aiCoreLaunchUs = 3.5;
+  double aiCpuLaunchUs = 20.0;  ///< one AI CPU task (an assumption: no public figure)
   double aiCpuBytesPerCycle = 1.0; ///< AI CPU throughput, at the AI Core clock
   int64_t vectorBytesPerCycle = 256; ///< one vector repeat: 8 blocks of 32 bytes
 };
@@ -35,7 +38,7 @@ struct KernelCost {
   int64_t blockDim = 1;
   double cubeCycles = 0, vectorCycles = 0, moveCycles = 0;
   double cycles = 0; ///< after overlap
-  double us = 0;     ///< cycles at the clock, plus launch
+  double us = 0;     ///< cycles at the clock, plus the launch (CostConstants)
   std::vector<std::string> nodes;
 };
 
