@@ -115,6 +115,28 @@ void poolRowsOnFloats(const Buffer &input, const Buffer &output, const PoolGeome
       }
 }
 
+/// fp16 or bf16 input, contiguous input and output: widened to floats
+/// (exactly), pooled as fp32 pools, and each result written with the
+/// general loop's rounding. A max picks one of its inputs and an average in
+/// an fp32 accumulator rounds each addition to fp32 whatever the input
+/// dtype, so the bits are the general loop's (PoolRuntimeTest); a NaN keeps
+/// its sign and payload, quieted, as writing it from a double does.
+void poolHalvesOnFloats(const Buffer &input, const Buffer &output, ElementType in,
+                        ElementType out, const PoolGeometry &g, bool isMax, bool exclusive) {
+  thread_local std::vector<float> wideIn, wideOut;
+  int64_t inCount = input.numElements(), outCount = output.numElements();
+  wideIn.resize(inCount);
+  wideOut.resize(outCount);
+  widenToFloat(in, input.data, wideIn.data(), inCount);
+  Buffer floatIn = input, floatOut = output;
+  floatIn.data = reinterpret_cast<uint8_t *>(wideIn.data());
+  floatOut.data = reinterpret_cast<uint8_t *>(wideOut.data());
+  floatIn.bytes = floatOut.bytes = 4;
+  poolRowsOnFloats(floatIn, floatOut, g, isMax, exclusive);
+  for (int64_t i = 0; i < outCount; ++i)
+    writeValue(out, output.at(i), wideOut[i], Rounding::Rint, Overflow::IEEE);
+}
+
 } // namespace
 
 namespace {
@@ -326,6 +348,14 @@ void ascendprec_rt_pool(int64_t inRank, void *inDesc, int64_t outRank, void *out
     poolRowsOnFloats(input, output,
                      {kernel, stride, padBegin, inSize, outSize, inStride, outStride}, isMax,
                      exclusive != 0);
+    return;
+  }
+  bool halfInput = in == ElementType::F16 || in == ElementType::BF16;
+  if (overflowMode == Overflow::IEEE && halfInput && (isMax || acc == ElementType::F32) &&
+      input.contiguous() && output.contiguous()) {
+    poolHalvesOnFloats(input, output, in, out,
+                       {kernel, stride, padBegin, inSize, outSize, inStride, outStride}, isMax,
+                       exclusive != 0);
     return;
   }
   for (int64_t plane = 0; plane < planes; ++plane)

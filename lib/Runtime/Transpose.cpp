@@ -100,6 +100,34 @@ __attribute__((target("avx512f"))) void copyFewRowsTransposed32(const uint32_t *
   }
 }
 
+/// 16-bit elements (fp16, bf16, int16) in 16 x 16 blocks: each row widened
+/// to 32 bits, transposed as 32-bit elements and narrowed back (moves change
+/// no bit), the edges under masks. Element by element, the transposes of
+/// fp16 tiles took 6% of PP-OCR's classifier under force_fp16.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void
+copyTransposed16(const uint16_t *source, int64_t sourceStride, int64_t rows, int64_t cols,
+                 uint16_t *target, int64_t targetStride) {
+  for (int64_t i = 0; i < rows; i += 16) {
+    int64_t height = std::min<int64_t>(16, rows - i);
+    auto live = static_cast<__mmask16>((uint32_t{1} << height) - 1);
+    for (int64_t j = 0; j < cols; j += 16) {
+      int64_t width = std::min<int64_t>(16, cols - j);
+      auto columns = static_cast<__mmask16>((uint32_t{1} << width) - 1);
+      __m512 r[16];
+      for (int64_t k = 0; k < 16; ++k) {
+        __m256i row = k < height ? _mm256_maskz_loadu_epi16(
+                                       columns, source + (i + k) * sourceStride + j)
+                                 : _mm256_setzero_si256();
+        r[k] = _mm512_castsi512_ps(_mm512_cvtepu16_epi32(row));
+      }
+      transpose16x16(r);
+      for (int64_t l = 0; l < width; ++l)
+        _mm256_mask_storeu_epi16(target + (j + l) * targetStride + i, live,
+                                 _mm512_cvtepi32_epi16(_mm512_castps_si512(r[l])));
+    }
+  }
+}
+
 /// 16 x 8 blocks of 32-bit elements through AVX registers: each column of a
 /// block is 64 bytes, a whole cache line, written with streaming stores
 /// when asked and the target is aligned (a 100 MB activation does not stay
@@ -155,6 +183,12 @@ void ascendprec::runtime::detail::copyTransposed(const uint8_t *source, int64_t 
   if (bytes == 4 && avx2)
     return copyTransposed32(reinterpret_cast<const uint32_t *>(source), sourceStride, rows, cols,
                             reinterpret_cast<uint32_t *>(target), targetStride, streaming);
+  static const bool avx512bw = __builtin_cpu_supports("avx512f") &&
+                               __builtin_cpu_supports("avx512bw") &&
+                               __builtin_cpu_supports("avx512vl");
+  if (bytes == 2 && avx512bw)
+    return copyTransposed16(reinterpret_cast<const uint16_t *>(source), sourceStride, rows, cols,
+                            reinterpret_cast<uint16_t *>(target), targetStride);
 #else
   (void)streaming;
 #endif

@@ -1,4 +1,4 @@
-//===- PoolRuntimeTest.cpp - max pooling's fp32 path ----------------------===//
+//===- PoolRuntimeTest.cpp - pooling's float paths ------------------------===//
 //
 // Pooling fp32 into fp32 with IEEE overflow takes a loop on floats; every
 // other pooling the general loop on doubles. On values fp16 holds exactly,
@@ -7,7 +7,8 @@
 // value. On finite values, where saturation changes nothing, fp32 pooling
 // with IEEE overflow and with saturation (the general loop) must give the
 // same bits, max and average (padding counted or not), strided and
-// stride-1 windows.
+// stride-1 windows. fp16 and bf16 pooled on widened floats must write the
+// general loop's bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,35 @@ const PoolShape kStrided{{3, 2, 2, 2, 1, 1, 0, 1}, 4, 5};
 const PoolShape kSame{{3, 3, 1, 1, 1, 1, 1, 1}, kH, kW};
 
 /// Pools [kPlanes, kH, kW] of `type` with `shape`'s window.
+/// Pools raw [kPlanes, kH, kW] elements of `type` (bytes) with `shape`'s
+/// window, accumulating in `acc`; returns the output's bytes.
+std::vector<uint8_t> poolBytes(std::vector<uint8_t> in, ElementType type, ElementType acc,
+                               PoolKind kind, Overflow overflow, bool exclusive,
+                               const PoolShape &shape) {
+  int64_t outputs = kPlanes * shape.outH * shape.outW;
+  std::vector<uint8_t> out(outputs * elementBytes(type));
+  std::vector<int64_t> params = shape.params;
+  Memref input(in.data(), {kPlanes, kH, kW}), output(out.data(), {kPlanes, shape.outH, shape.outW}),
+      param(params.data(), {static_cast<int64_t>(params.size())});
+  int32_t code = static_cast<int32_t>(type);
+  ascendprec_rt_pool(3, input.descriptor(), 3, output.descriptor(), 1, param.descriptor(),
+                     static_cast<int32_t>(kind), code, code, static_cast<int32_t>(acc),
+                     exclusive ? 1 : 0, static_cast<int32_t>(overflow));
+  return out;
+}
+
+/// `values` as elements of a 16-bit float `type` (rounded to nearest even).
+std::vector<uint8_t> sixteenBitElements(const std::vector<float> &values, ElementType type) {
+  std::vector<uint8_t> in(2 * values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t bits = type == ElementType::BF16
+                        ? roundToBFloat16(values[i], Rounding::Rint, Overflow::IEEE)
+                        : roundToHalf(values[i], Rounding::Rint, Overflow::IEEE);
+    std::memcpy(&in[2 * i], &bits, 2);
+  }
+  return in;
+}
+
 std::vector<float> pool(const std::vector<float> &values, ElementType type,
                         PoolKind kind = PoolKind::Max, Overflow overflow = Overflow::IEEE,
                         bool exclusive = false, const PoolShape &shape = kStrided) {
@@ -111,29 +141,63 @@ TEST(PoolRuntime, Fp32MaxPoolingChoosesAsTheGeneralLoop) {
   EXPECT_FALSE(std::signbit(fp32[2])) << "+0 came first";
 }
 
-TEST(PoolRuntime, Fp32PoolingGivesTheGeneralLoopsBits) {
-  std::mt19937 random(4);
+/// Random values in [-100, 100) with -0 and `tiny` planted (a subnormal).
+std::vector<float> randomValues(unsigned seed, float tiny) {
+  std::mt19937 random(seed);
   std::uniform_real_distribution<float> value(-100.0f, 100.0f);
   std::vector<float> values(kPlanes * kH * kW);
   for (float &v : values)
     v = value(random);
   values[3] = -0.0f;
-  values[8] = 1e-30f;
+  values[8] = tiny;
+  return values;
+}
+
+/// Pooling `in` (elements of `type`, finite) with IEEE overflow takes a
+/// float path, with saturation the general loop: both must write the same
+/// bytes, max and average in `acc` (padding counted or not), strided and
+/// stride-1 windows.
+void expectFloatPathWritesTheGeneralLoopsBits(const std::vector<uint8_t> &in, ElementType type,
+                                              ElementType acc) {
   for (const PoolShape *shape : {&kStrided, &kSame})
-  for (PoolKind kind : {PoolKind::Max, PoolKind::Avg})
-    for (bool exclusive : {false, true}) {
-      std::vector<float> floats =
-          pool(values, ElementType::F32, kind, Overflow::IEEE, exclusive, *shape);
-      std::vector<float> general =
-          pool(values, ElementType::F32, kind, Overflow::Saturate, exclusive, *shape);
-      ASSERT_EQ(floats.size(), general.size());
-      for (size_t i = 0; i < floats.size(); ++i) {
-        uint32_t a, b;
-        std::memcpy(&a, &floats[i], 4);
-        std::memcpy(&b, &general[i], 4);
-        EXPECT_EQ(a, b) << (kind == PoolKind::Max ? "max " : "avg ") << exclusive << " at " << i;
-      }
-    }
+    for (PoolKind kind : {PoolKind::Max, PoolKind::Avg})
+      for (bool exclusive : {false, true})
+        EXPECT_EQ(poolBytes(in, type, acc, kind, Overflow::IEEE, exclusive, *shape),
+                  poolBytes(in, type, acc, kind, Overflow::Saturate, exclusive, *shape))
+            << "type " << static_cast<int>(type) << (kind == PoolKind::Max ? " max" : " avg")
+            << (exclusive ? " exclusive" : "");
+}
+
+TEST(PoolRuntime, Fp32PoolingGivesTheGeneralLoopsBits) {
+  std::vector<float> values = randomValues(4, 1e-30f);
+  std::vector<uint8_t> in(4 * values.size());
+  std::memcpy(in.data(), values.data(), in.size());
+  expectFloatPathWritesTheGeneralLoopsBits(in, ElementType::F32, ElementType::F32);
+}
+
+TEST(PoolRuntime, HalfPoolingGivesTheGeneralLoopsBits) {
+  // fp16 and bf16 pool on widened floats, averaging in an fp32 accumulator.
+  std::vector<float> values = randomValues(5, 1e-6f); // an fp16 subnormal
+  for (ElementType type : {ElementType::F16, ElementType::BF16})
+    expectFloatPathWritesTheGeneralLoopsBits(sixteenBitElements(values, type), type,
+                                             ElementType::F32);
+}
+
+TEST(PoolRuntime, HalfMaxPoolingKeepsANaNsSignAndPayloadQuieted) {
+  // A signalling fp16 NaN (payload 0x123) in a window wins the max and is
+  // written quiet with its sign and payload, as writing it from a double
+  // does: 0xFD23 -> 0xFF23.
+  std::vector<float> values(kPlanes * kH * kW, 1.0f);
+  std::vector<uint8_t> in = sixteenBitElements(values, ElementType::F16);
+  uint16_t signalling = 0xFD23;
+  std::memcpy(&in[0], &signalling, 2);
+  std::vector<uint8_t> out = poolBytes(in, ElementType::F16, ElementType::F16, PoolKind::Max,
+                                       Overflow::IEEE, false, kStrided);
+  uint16_t first, second;
+  std::memcpy(&first, &out[0], 2);
+  std::memcpy(&second, &out[2], 2);
+  EXPECT_EQ(first, 0xFF23);
+  EXPECT_EQ(second, 0x3C00); // 1.0: the NaN's window only
 }
 
 } // namespace
