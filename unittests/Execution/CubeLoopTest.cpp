@@ -231,6 +231,11 @@ TEST_P(CubeLoop, ConvolutionMatchesTheLoop) {
   // A depthwise convolution's group: one channel, one filter; its tile
   // keeps 9 of 16 K steps and 1 of 16 columns (the one-column multiply).
   checkConvolution({1, 9, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, GetParam(), false, 7, 24, 16, 16);
+  // Stride 2 across a wide map (PP-OCR's first convolution): output rows
+  // of 75 positions, gathered every other input 16 or 32 at a time, with
+  // the tail and the padded first column element by element.
+  checkConvolution({3, 5, 150, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, GetParam(), false, 35, 96, 16, 16);
+  checkConvolution({3, 5, 150, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, GetParam(), true, 36, 96, 16, 16);
 }
 
 TEST_P(CubeLoop, RowsPastTheMapMatchTheLoop) {
