@@ -26,15 +26,11 @@
 #include "RuntimeBuffers.h"
 #include "SparsePatches.h"
 #include "SpreadPatches.h"
+#include "StridedCopy.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
-#if defined(__x86_64__) && defined(__clang__)
-#include <immintrin.h>
-#endif
-
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -86,53 +82,6 @@ template <typename T> inline void copyRun(T *target, const T *source, int64_t co
     *target = *source;
 }
 
-#if defined(__x86_64__) && defined(__clang__)
-/// Every other element of `from` (a stride-2 convolution's inputs along a
-/// row) into `target`, a vector at a time through AVX-512 permutes of two
-/// vectors, `T` a 16- or 32-bit unsigned type; returns how many were
-/// copied (never reading past the last element taken, from[2 * (count -
-/// 1)]).
-template <typename T>
-__attribute__((target("avx512f,avx512bw"))) int64_t copyEveryOther(T *target, const T *from,
-                                                                   int64_t count) {
-  constexpr int64_t kLanes = 64 / sizeof(T);
-  alignas(64) static const std::array<T, kLanes> kEvens = [] {
-    std::array<T, kLanes> evens{};
-    for (int64_t i = 0; i < kLanes; ++i)
-      evens[i] = static_cast<T>(2 * i);
-    return evens;
-  }();
-  const __m512i evens = _mm512_load_si512(kEvens.data());
-  int64_t done = 0;
-  for (; done + kLanes + 1 <= count; done += kLanes) {
-    __m512i low = _mm512_loadu_si512(from + 2 * done);
-    __m512i high = _mm512_loadu_si512(from + 2 * done + kLanes);
-    if constexpr (sizeof(T) == 4)
-      _mm512_storeu_si512(target + done, _mm512_permutex2var_epi32(low, evens, high));
-    else
-      _mm512_storeu_si512(target + done, _mm512_permutex2var_epi16(low, evens, high));
-  }
-  return done;
-}
-#endif
-
-/// `count` elements from every `step`-th element of `from`: element by
-/// element, but for step 2 on AVX-512 hosts (element by element, the
-/// gathers of a 3x3 stride-2 convolution's patches took most of its time).
-template <typename T>
-inline void copyEvery(T *target, const T *from, int64_t count, int64_t step) {
-  int64_t done = 0;
-#if defined(__x86_64__) && defined(__clang__)
-  static const bool avx512bw =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  if constexpr (sizeof(T) == 2 || sizeof(T) == 4)
-    if (step == 2 && avx512bw)
-      done = copyEveryOther(target, from, count);
-#endif
-  for (const T *at = from + done * step; done < count; ++done, at += step)
-    target[done] = *at;
-}
-
 /// The img2col tile of rows [m0, m0 + rows) and columns [k0, k0 + cols),
 /// K-major: column j at out[j * rows]. The same elements as
 /// TileMovement.cpp's loadImg2Col (zero for padding, for channels past the
@@ -173,8 +122,8 @@ void gatherPatchesKMajor(const T *source, const PatchPlane &g, int64_t m0, int64
             copyRun(target + begin, line + w0 + begin, end - begin);
           } else {
             int64_t step = g.strideW * g.columnStride;
-            copyEvery(target + begin, line + (w0 + begin * g.strideW) * g.columnStride,
-                      end - begin, step);
+            copyStrided(line + (w0 + begin * g.strideW) * g.columnStride, step, target + begin,
+                        end - begin);
           }
           std::fill(target + end, target + run, T{});
         }

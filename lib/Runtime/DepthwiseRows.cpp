@@ -23,6 +23,7 @@
 #include "DepthwiseRows.h"
 
 #include "CubeTile.h"
+#include "StridedCopy.h"
 #include "Transpose.h"
 #include "VectorLanes.h"
 #include "VectorLevel.h"
@@ -142,19 +143,6 @@ void layOut(const PatchPlane &g, int64_t m0, int64_t rows, int64_t width, RowsLa
                         (oh - ohFirst) * l.sumsPitch + ow + p});
     }
   }
-}
-
-/// to[j] = from[j * stride] for j < count (stride 2 as a constant: a loop
-/// the compiler vectorizes; element by element, splitting a stride-2
-/// convolution's rows took longer than its multiply).
-void copyStrided(const float *from, int64_t stride, float *to, int64_t count) {
-  if (stride == 2) {
-    for (int64_t j = 0; j < count; ++j)
-      to[j] = from[2 * j];
-    return;
-  }
-  for (int64_t j = 0; j < count; ++j)
-    to[j] = from[j * stride];
 }
 
 /// to[i] = from[i] for i < count; returns whether one is inf, NaN or a

@@ -3,6 +3,7 @@
 #include "Transpose.h"
 
 #include "RuntimeBuffers.h"
+#include "VectorLevel.h"
 
 #include <algorithm>
 
@@ -183,10 +184,7 @@ void ascendprec::runtime::detail::copyTransposed(const uint8_t *source, int64_t 
   if (bytes == 4 && avx2)
     return copyTransposed32(reinterpret_cast<const uint32_t *>(source), sourceStride, rows, cols,
                             reinterpret_cast<uint32_t *>(target), targetStride, streaming);
-  static const bool avx512bw = __builtin_cpu_supports("avx512f") &&
-                               __builtin_cpu_supports("avx512bw") &&
-                               __builtin_cpu_supports("avx512vl");
-  if (bytes == 2 && avx512bw)
+  if (bytes == 2 && vectorLevel() == VectorLevel::Avx512Fma)
     return copyTransposed16(reinterpret_cast<const uint16_t *>(source), sourceStride, rows, cols,
                             reinterpret_cast<uint16_t *>(target), targetStride);
 #else

@@ -13,13 +13,14 @@ namespace ascendprec::runtime::detail {
 enum class VectorLevel { Plain, Avx2Fma, Avx512Fma };
 
 /// The widest of the levels this host runs, checked once (AVX-512 means
-/// F and BW, with AVX2 and FMA).
+/// F, BW and VL, with AVX2 and FMA).
 inline VectorLevel vectorLevel() {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   static const VectorLevel level = [] {
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
       return VectorLevel::Plain;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl"))
       return VectorLevel::Avx512Fma;
     return VectorLevel::Avx2Fma;
   }();

@@ -46,7 +46,6 @@ const PoolShape kStrided{{3, 2, 2, 2, 1, 1, 0, 1}, 4, 5};
 /// A 3x3 window, stride 1, every side padded by 1.
 const PoolShape kSame{{3, 3, 1, 1, 1, 1, 1, 1}, kH, kW};
 
-/// Pools [kPlanes, kH, kW] of `type` with `shape`'s window.
 /// Pools raw [kPlanes, kH, kW] elements of `type` (bytes) with `shape`'s
 /// window, accumulating in `acc`; returns the output's bytes.
 std::vector<uint8_t> poolBytes(std::vector<uint8_t> in, ElementType type, ElementType acc,
@@ -76,28 +75,19 @@ std::vector<uint8_t> sixteenBitElements(const std::vector<float> &values, Elemen
   return in;
 }
 
-std::vector<float> pool(const std::vector<float> &values, ElementType type,
-                        PoolKind kind = PoolKind::Max, Overflow overflow = Overflow::IEEE,
-                        bool exclusive = false, const PoolShape &shape = kStrided) {
-  size_t bytes = elementBytes(type);
-  int64_t outputs = kPlanes * shape.outH * shape.outW;
-  std::vector<uint8_t> in(values.size() * bytes), out(outputs * bytes);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (type == ElementType::F32) {
-      std::memcpy(&in[4 * i], &values[i], 4);
-    } else {
-      uint16_t half = roundToHalf(values[i], Rounding::Rint, Overflow::IEEE);
-      std::memcpy(&in[2 * i], &half, 2);
-    }
+/// Max-pools `values` as fp32 or fp16 elements with the strided window;
+/// the outputs as floats.
+std::vector<float> maxPool(const std::vector<float> &values, ElementType type) {
+  std::vector<uint8_t> in;
+  if (type == ElementType::F32) {
+    in.resize(4 * values.size());
+    std::memcpy(in.data(), values.data(), in.size());
+  } else {
+    in = sixteenBitElements(values, type);
   }
-  std::vector<int64_t> params = shape.params;
-  Memref input(in.data(), {kPlanes, kH, kW}), output(out.data(), {kPlanes, shape.outH, shape.outW}),
-      param(params.data(), {static_cast<int64_t>(params.size())});
-  int32_t code = static_cast<int32_t>(type);
-  ascendprec_rt_pool(3, input.descriptor(), 3, output.descriptor(), 1, param.descriptor(),
-                     static_cast<int32_t>(kind), code, code, code, exclusive ? 1 : 0,
-                     static_cast<int32_t>(overflow));
-  std::vector<float> result(outputs);
+  std::vector<uint8_t> out =
+      poolBytes(in, type, type, PoolKind::Max, Overflow::IEEE, false, kStrided);
+  std::vector<float> result(out.size() / elementBytes(type));
   for (size_t i = 0; i < result.size(); ++i) {
     if (type == ElementType::F32) {
       std::memcpy(&result[i], &out[4 * i], 4);
@@ -126,8 +116,8 @@ TEST(PoolRuntime, Fp32MaxPoolingChoosesAsTheGeneralLoop) {
   values[kH * kW + 31] = std::nanf("");
   for (int64_t i = 0; i < kH * kW; ++i)
     values[2 * kH * kW + i] = -INFINITY; // a plane of -inf: padding never wins
-  std::vector<float> fp32 = pool(values, ElementType::F32);
-  std::vector<float> fp16 = pool(values, ElementType::F16);
+  std::vector<float> fp32 = maxPool(values, ElementType::F32);
+  std::vector<float> fp16 = maxPool(values, ElementType::F16);
   for (size_t i = 0; i < fp32.size(); ++i) {
     if (std::isnan(fp16[i])) {
       EXPECT_TRUE(std::isnan(fp32[i])) << i;
