@@ -1,6 +1,7 @@
 //===- CompareModes.cpp - --compare-modes ---------------------------------===//
 
 #include "AscendPrec/Session/CompareModes.h"
+#include "AscendPrec/Session/HostKernels.h"
 
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
@@ -70,7 +71,8 @@ void session::countLowPrecision(const report::ReportData &report, int64_t &lowPr
 OwningOpRef<ModuleOp> session::planAndLower(ModuleOp imported,
                                            std::shared_ptr<const policy::Policy> policy,
                                            const ModeComparisonOptions &planning,
-                                           report::ReportData &report, std::string &why) {
+                                           report::ReportData &report, std::string &why,
+                                           int64_t hostBlocks) {
   MLIRContext *context = imported.getContext();
   // This plan's diagnostics are its own: the first error becomes the
   // reason, nothing is printed.
@@ -109,6 +111,7 @@ OwningOpRef<ModuleOp> session::planAndLower(ModuleOp imported,
     return nullptr;
   }
   report = ascend::collectReport(*module);
+  OwningOpRef<ModuleOp> forHost = hostBlocks > 0 ? module->clone() : nullptr;
   PassManager lowering(context);
   lowering.addPass(createConvertAscendToKernel(policy, /*allowUnlowered=*/true));
   lowering.enableVerifier(false);
@@ -117,6 +120,10 @@ OwningOpRef<ModuleOp> session::planAndLower(ModuleOp imported,
     return nullptr;
   }
   kernel::attachKernelEstimates(*module, report);
+  // The device kernels run as well (slower) when the host's lowering fails.
+  std::string hostWhy;
+  if (forHost && lowerForHost(*forHost, policy, hostBlocks, hostWhy))
+    return forHost;
   return module;
 }
 
@@ -126,7 +133,8 @@ namespace {
 /// the mode cannot be planned (the SoC lacks it, a rule cannot be met).
 OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOptions &options,
                                     const ModeComparisonOptions &planning,
-                                    report::ReportData &report, std::string &why) {
+                                    report::ReportData &report, std::string &why,
+                                    int64_t hostBlocks) {
   policy::DiagnosticList diags;
   std::optional<policy::Policy> built = policy::Policy::build(options, diags);
   if (!built) {
@@ -134,7 +142,7 @@ OwningOpRef<ModuleOp> planUnderMode(ModuleOp imported, const policy::SessionOpti
     return nullptr;
   }
   return planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*built)),
-                      planning, report, why);
+                      planning, report, why, hostBlocks);
 }
 
 } // namespace
@@ -164,7 +172,8 @@ session::compareModes(ModuleOp imported, const policy::SessionOptions &options,
     modeOptions.set("precision_mode", mode, {"--compare-modes"}, /*fromCommandLine=*/true, diags);
     report::ReportData report;
     std::string why;
-    OwningOpRef<ModuleOp> kernels = planUnderMode(imported, modeOptions, planning, report, why);
+    OwningOpRef<ModuleOp> kernels = planUnderMode(imported, modeOptions, planning, report, why,
+                                                  hostBlocksFor(run.threads));
     if (!kernels) {
       row.note = "not planned: " + why;
       rows.push_back(row);

@@ -1,6 +1,7 @@
 //===- PrecisionSearch.cpp - --search-precision ---------------------------===//
 
 #include "AscendPrec/Session/PrecisionSearch.h"
+#include "AscendPrec/Session/HostKernels.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
 
@@ -188,7 +189,8 @@ Evaluation Searcher::evaluate(const policy::PrecisionEdits &edits, bool measure,
     return evaluation;
   OwningOpRef<ModuleOp> kernels =
       planAndLower(imported, std::make_shared<const policy::Policy>(std::move(*policy)),
-                   settings.planning, evaluation.report, evaluation.why);
+                   settings.planning, evaluation.report, evaluation.why,
+                   measure ? hostBlocksFor(run.threads) : 0);
   if (!kernels)
     return evaluation;
   evaluation.planned = true;

@@ -215,6 +215,10 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   std::future<mlir::OwningOpRef<mlir::ModuleOp>> copied = std::async(
       std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> { return planned->clone(); });
   reportData = ascend::collectReport(*planned);
+  // Runs lower their own copy (HostKernels.h), taken before planned.mlir's
+  // writer swaps the weights out.
+  if (runFollows)
+    plannedForHost = planned->clone();
   kernels = copied.get();
   bool valid = verified.get();
   end();

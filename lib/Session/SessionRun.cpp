@@ -3,6 +3,7 @@
 #include "AscendPrec/Session/Session.h"
 
 #include "AscendPrec/Session/CompareModes.h"
+#include "AscendPrec/Session/HostKernels.h"
 #include "AscendPrec/Session/HostRun.h"
 #include "AscendPrec/Session/SearchOutput.h"
 
@@ -17,6 +18,21 @@ Status Session::notWritten() const {
     return {};
   return Status::user("", "the outputs were written: write() comes last (planned.mlir took the "
                           "plan's weights); plan the model again to measure more");
+}
+
+mlir::ModuleOp Session::kernelsToRun() {
+  // Lowered for the host by the first run, for its threads (a later run
+  // with other threads keeps them: the same bits, other tile counts).
+  if (plannedForHost) {
+    std::string why;
+    if (lowerForHost(*plannedForHost, resolvedPolicy, hostBlocksFor(runSettings.threads), why))
+      hostKernels = std::move(plannedForHost);
+    else
+      observer->warning("internal error while lowering the plan for the host (please report "
+                        "it with the model): " + why + "; the run uses the device's tiles");
+    plannedForHost = nullptr;
+  }
+  return hostKernels ? *hostKernels : *kernels;
 }
 
 Status Session::run(const InputSource &source, const RunSettings &run, OutputFolder *out) {
@@ -45,13 +61,14 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
     if (!kernels)
       return ErrorText("", Error::Kind::Internal)
              << "a run needs the plan's kernels, and lowering failed (see the warning above)";
-    mlir::func::FuncOp graph = graphOf(*kernels);
+    mlir::ModuleOp toRun = kernelsToRun();
+    mlir::func::FuncOp graph = graphOf(toRun);
     if (!graph)
       return Status::internal("the kernels have no graph function");
     inputs = {};
     if (Status prepared = prepareRunInputs(graph, source, runSettings, inputs); !prepared)
       return prepared;
-    if (Status ran = runOnHost(*kernels, runSettings, inputs, accuracyResult); !ran)
+    if (Status ran = runOnHost(toRun, runSettings, inputs, accuracyResult); !ran)
       return ran;
     if (out)
       if (Status staged = stageRunFiles(*accuracyResult, runSettings, inputs, *out); !staged)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ascendprec::kernel;
 
 namespace {
@@ -160,6 +162,79 @@ TEST(CubeTiling, LargeProductsWalkTilesInBands) {
   CubeTiling tiling = chooseCubeTiling(problem, ascend910b(), 24);
   EXPECT_EQ(tiling.band, tileBand(tiling.mPadded / tiling.mTile, tiling.nPadded / tiling.nTile, 24));
   EXPECT_GT(tiling.band, 1);
+}
+
+
+/// A device tiling as chooseCubeTiling records it, for hostCubeTiling.
+CubeTiling deviceTiling(int64_t batch, int64_t mTile, int64_t mPadded, int64_t nTile,
+                        int64_t nPadded, int64_t kTile, int64_t kPadded, int64_t cores) {
+  CubeTiling t;
+  t.mTile = mTile;
+  t.nTile = nTile;
+  t.kTile = kTile;
+  t.mPadded = mPadded;
+  t.nPadded = nPadded;
+  t.kPadded = kPadded;
+  t.kSteps = kPadded / kTile;
+  t.tiles = batch * (mPadded / mTile) * (nPadded / nTile);
+  t.blockDim = std::min(t.tiles, cores);
+  return t;
+}
+
+/// The host's M tile and what follows from it; K and N are the device's.
+void expectHostTiles(const CubeTiling &host, const CubeTiling &device, int64_t mTile,
+                     int64_t mPadded, int64_t tiles, int64_t blockDim) {
+  EXPECT_TRUE(host.forHost);
+  EXPECT_EQ(host.mTile, mTile);
+  EXPECT_EQ(host.mPadded, mPadded);
+  EXPECT_EQ(host.tiles, tiles);
+  EXPECT_EQ(host.blockDim, blockDim);
+  EXPECT_EQ(host.kTile, device.kTile);
+  EXPECT_EQ(host.kPadded, device.kPadded);
+  EXPECT_EQ(host.kSteps, device.kSteps);
+  EXPECT_EQ(host.nTile, device.nTile);
+  EXPECT_EQ(host.nPadded, device.nPadded);
+}
+
+TEST(HostCubeTiling, MergesATileRowIntoOne) {
+  // PP-OCR's 5x5 depthwise convolution on the 910B: 8 packed groups of a
+  // 2 x 96 map in tiles of 32 positions (48 tiles); for 8 host blocks, one
+  // tile per group covers the map. K is untouched.
+  CubeTiling device = deviceTiling(8, 32, 192, 16, 16, 400, 400, 20);
+  CubeTiling host = hostCubeTiling(device, {8, 192, 16, 400, 16}, ascend910b(), 8);
+  expectHostTiles(host, device, 192, 192, 8, 8);
+  EXPECT_EQ(host.kTile, 400);
+}
+
+TEST(HostCubeTiling, AccumulatorBoundsTheTile) {
+  // 1000 x 64 columns of 8 N tiles: 208 rows (5 M tiles) on the device.
+  // x2: 416 rows, 24 tiles; x3: 624, 16 tiles, M padded to 1248; x4: 832,
+  // 16 tiles padded to 1664; x5 (8 tiles) needs 1040 x 64 x 4 bytes, over
+  // 256 KiB. The fewest tiles, padding least: x3.
+  CubeTiling device = deviceTiling(1, 208, 1040, 64, 512, 64, 256, 20);
+  CubeTiling host = hostCubeTiling(device, {1, 1000, 512, 256, 16}, ascend910b(), 8);
+  expectHostTiles(host, device, 624, 1248, 16, 16);
+  EXPECT_EQ(host.band, 2); // the largest divisor of 2 M tiles under sqrt(16)
+}
+
+TEST(HostCubeTiling, PanelOfABoundsTheTile) {
+  // K = 8192 in one step of fp16: a 32-row panel of A is 512 KiB, a
+  // 48-row one more.
+  CubeTiling device = deviceTiling(1, 16, 1024, 16, 16, 8192, 8192, 20);
+  CubeTiling host = hostCubeTiling(device, {1, 1024, 16, 8192, 16}, ascend910b(), 8);
+  expectHostTiles(host, device, 32, 1024, 32, 20);
+}
+
+TEST(HostCubeTiling, FewTilesStayTheDevices) {
+  // Two tiles already: nothing to merge, and the result is the device's.
+  CubeTiling device = deviceTiling(1, 16, 16, 16, 32, 64, 64, 20);
+  CubeTiling host = hostCubeTiling(device, {1, 16, 32, 64, 16}, ascend910b(), 8);
+  EXPECT_FALSE(host.forHost);
+  EXPECT_EQ(host.mTile, 16);
+  EXPECT_EQ(host.tiles, 2);
+  // Nor with as many tiles as blocks: each would drop below.
+  CubeTiling eight = deviceTiling(1, 16, 128, 16, 16, 64, 64, 20);
+  EXPECT_FALSE(hostCubeTiling(eight, {1, 128, 16, 64, 16}, ascend910b(), 8).forHost);
 }
 
 } // namespace

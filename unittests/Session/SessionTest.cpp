@@ -8,11 +8,14 @@
 
 #include "AscendPrec/Session/Session.h"
 
+#include "AscendPrec/Dialect/Kernel/IR/KernelOps.h"
+
 #include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 using namespace ascendprec;
@@ -227,4 +230,44 @@ TEST(Session, WritesTheOutputFolderOnce) {
   ASSERT_FALSE(again.ok());
   EXPECT_FALSE(std::filesystem::exists(folder / "again"));
   std::filesystem::remove_all(folder);
+}
+
+TEST(Session, RunsKernelsTiledForTheHostWithTheDevicesBits) {
+  // A run after plan(runFollows) lowers a copy of the plan for the host
+  // executor: the device's K tiling, fewer and larger M tiles. Its outputs
+  // are those of the device's kernels (what a session planned without
+  // runFollows runs) bit for bit, as is every op's error.
+  auto planAndRun = [](bool runFollows, std::vector<runtime::HostTensor> &outputs,
+                       std::vector<double> &opErrors, int &hostTiled) {
+    Session session(optionsOf({{"soc_version", "Ascend910B3"},
+                               {"precision_mode", "allow_mix_precision"}}));
+    policy::DiagnosticList diagnostics;
+    ASSERT_TRUE(session.resolve(diagnostics).ok()) << diagnostics.format();
+    ASSERT_TRUE(session.loadFile(kExample).ok());
+    ASSERT_TRUE(session.plan(nullptr, runFollows).ok());
+    RunSettings run;
+    run.seed = 5;
+    run.threads = 2;
+    ASSERT_TRUE(session.run(InputSource{}, run).ok());
+    outputs = session.accuracy()->planOutputs;
+    for (const OpAccuracy &op : session.accuracy()->ops)
+      opErrors.push_back(op.vsReference.relRmse);
+    hostTiled = 0;
+    if (mlir::ModuleOp host = session.hostKernelModule())
+      host.walk([&](kernel::KernelOp kernel) { hostTiled += kernel.getHostTiling() ? 1 : 0; });
+  };
+  std::vector<runtime::HostTensor> device, host;
+  std::vector<double> deviceErrors, hostErrors;
+  int deviceTiled = 0, hostTiled = 0;
+  planAndRun(false, device, deviceErrors, deviceTiled);
+  planAndRun(true, host, hostErrors, hostTiled);
+  EXPECT_EQ(deviceTiled, 0);
+  EXPECT_GT(hostTiled, 0); // the example's 16- and 24-tile kernels
+  ASSERT_EQ(device.size(), host.size());
+  for (size_t i = 0; i < device.size(); ++i) {
+    ASSERT_EQ(device[i].byteSize(), host[i].byteSize());
+    EXPECT_EQ(std::memcmp(device[i].data(), host[i].data(), device[i].byteSize()), 0)
+        << "output " << i;
+  }
+  EXPECT_EQ(deviceErrors, hostErrors);
 }

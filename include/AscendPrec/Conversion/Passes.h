@@ -32,7 +32,8 @@ namespace ascendprec {
 /// per kernel (only those computing a node of `explainOnly`, when given).
 std::unique_ptr<Pass> createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
                                                   bool allowUnlowered, bool explain = false,
-                                                  ArrayRef<std::string> explainOnly = {});
+                                                  ArrayRef<std::string> explainOnly = {},
+                                                  int64_t hostBlocks = 0);
 
 /// Kernels the host executor runs itself rather than compiling them: DMA
 /// kernels (bytes move, no arithmetic) and AI CPU kernels.

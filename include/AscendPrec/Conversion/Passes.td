@@ -40,10 +40,21 @@ def ConvertAscendToKernel : Pass<"prec-convert-ascend-to-kernel", "::mlir::Modul
     on the module (`ascend.policy`). An op without a lowering (a generic op,
     a dynamic shape) is an error naming it and why, or with
     `allow-unlowered` a warning, the op kept as it is.
+
+    With `host-blocks=N` the kernels are for the host executor (`--run`),
+    not the device: each cube kernel keeps the device's K tiling (so every
+    sum adds the same products in the same order, with the same bits) and
+    grows its M tile so that about N tiles remain (hostCubeTiling), marked
+    `host_tiling` (its buffers may exceed the SoC's). The executor pays a
+    round of runtime calls per tile whatever its size, and the device's
+    tiles are sized for 20-odd cores, not 2 threads.
   }];
   let options = [
     Option<"allowUnlowered", "allow-unlowered", "bool", /*default=*/"false",
-           "Keep ops that cannot be lowered (a warning each) instead of failing">
+           "Keep ops that cannot be lowered (a warning each) instead of failing">,
+    Option<"hostBlocks", "host-blocks", "int64_t", /*default=*/"0",
+           "Lower for the host executor: cube kernels keep the device's K tiling "
+           "and grow their M tiles to leave about this many tiles (0: device kernels)">
   ];
   let dependentDialects = ["::ascendprec::kernel::KernelDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

@@ -31,12 +31,15 @@ struct ModeComparisonOptions {
 };
 
 /// The imported model planned under `policy` and lowered to kernels, with
-/// its report (estimates attached); null with `why` set when planning or
-/// lowering fails (the first error, nothing printed).
+/// its report (estimates attached, always the device kernels'); null with
+/// `why` set when planning or lowering fails (the first error, nothing
+/// printed). With `hostBlocks` > 0 the kernels returned are lowered for
+/// the host executor (HostKernels.h), to be run.
 mlir::OwningOpRef<mlir::ModuleOp> planAndLower(mlir::ModuleOp imported,
                                                std::shared_ptr<const policy::Policy> policy,
                                                const ModeComparisonOptions &planning,
-                                               report::ReportData &report, std::string &why);
+                                               report::ReportData &report, std::string &why,
+                                               int64_t hostBlocks = 0);
 
 /// Whether a report's dtype name is fp16 or bf16.
 bool isLowPrecisionDType(const std::string &dtype);

@@ -181,6 +181,10 @@ public:
   const std::vector<Diagnostic> &diagnostics() const { return collected; }
   mlir::ModuleOp plannedModule() { return planned ? *planned : nullptr; }
   mlir::ModuleOp kernelModule() { return kernels ? *kernels : nullptr; }
+  /// The kernels runs execute when lowered for the host (plan() with
+  /// runFollows, then a run; HostKernels.h); else null, and runs execute
+  /// kernelModule()'s.
+  mlir::ModuleOp hostKernelModule() { return hostKernels ? *hostKernels : nullptr; }
   mlir::MLIRContext &context() { return *mlirContext; }
   /// The source manager text models are parsed with (for carets).
   llvm::SourceMgr &sourceMgr() { return sources; }
@@ -189,6 +193,9 @@ private:
   /// --input_shape and graph_run_mode as the ONNX importer takes them.
   ONNXImportOptions onnxImportOptions() const;
   Status loaded(mlir::OwningOpRef<mlir::ModuleOp> module, class DiagnosticCollector &collector);
+  /// The kernels a run executes: the host's (HostKernels.h) when a copy of
+  /// the plan was kept for them, else the device's.
+  mlir::ModuleOp kernelsToRun();
   Status lower();
   /// Stages the search's CANN files (search/) in `out`, checked by planning
   /// them again.
@@ -221,6 +228,10 @@ private:
   std::optional<policy::ModelInputOptions> modelIo;
   std::shared_ptr<const policy::Policy> resolvedPolicy;
   mlir::OwningOpRef<mlir::ModuleOp> planned, imported, kernels;
+  /// A copy of the plan for runs (taken when a run follows planning), and
+  /// its kernels lowered for the host executor by the first run
+  /// (HostKernels.h).
+  mlir::OwningOpRef<mlir::ModuleOp> plannedForHost, hostKernels;
   bool isPlanned = false;
   llvm::StringMap<mlir::ElementsAttr> modelConstants;
   std::vector<report::ReportData::Diagnostic> loadDiagnostics;

@@ -14,6 +14,14 @@ Type ascendprec::kernel::cubeAccumulatorType(Type input) {
   return Float32Type::get(input.getContext());
 }
 
+CubeTiling ascendprec::kernel::cubeTilingFor(const CubeProblem &problem,
+                                            const LoweringContext &context) {
+  CubeTiling device = chooseCubeTiling(problem, context.facts, context.cubeCores);
+  if (context.hostBlocks <= 0)
+    return device;
+  return hostCubeTiling(device, problem, context.facts, context.hostBlocks);
+}
+
 void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec &spec) {
   const CubeTiling &t = spec.tiling;
   OpBuilder &b = kb.builder();
@@ -25,6 +33,8 @@ void ascendprec::kernel::buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec
   if (t.band > 1)
     facts.push_back({"band", t.band});
   kb.setTiling(facts);
+  if (t.forHost)
+    kb.setHostTiling();
   kb.setDoubleBuffer();
   Value aL1 = kb.alloc({t.mTile, t.kTile}, spec.inputType, MemorySpace::L1);
   Value bL1 = kb.alloc({t.kTile, t.nTile}, spec.inputType, MemorySpace::L1);

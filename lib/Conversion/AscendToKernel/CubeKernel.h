@@ -41,6 +41,11 @@ struct CubeKernelSpec {
 /// The accumulator dtype of the cube for `input` (f32, or i32 for int8).
 Type cubeAccumulatorType(Type input);
 
+/// The tiling of `problem` on the lowering's SoC (chooseCubeTiling), its M
+/// tiles grown for the host executor when the lowering is for it
+/// (LoweringContext::hostBlocks, hostCubeTiling).
+CubeTiling cubeTilingFor(const CubeProblem &problem, const LoweringContext &context);
+
 /// Builds the skeleton into `kb` and records the tiling on the kernel.
 void buildCubeKernel(KernelBuilder &kb, const CubeKernelSpec &spec);
 

@@ -83,7 +83,7 @@ PreparedCube prepareMatMul(KernelBuilder &kb, Operation *op, Value x1, Value x2,
   if (hasBias)
     cube.bias = kb.arg(2);
   cube.output = kb.reshapeGM(kb.output(), shape.c);
-  cube.spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
+  cube.spec.tiling = cubeTilingFor(shape.problem, context);
   cube.spec.outerSizes = {shape.c[0]};
   cube.spec.inputType = getElementTypeOrSelf(x1.getType());
   Location loc = kb.loc();
@@ -358,7 +358,7 @@ CubeKernelSpec ascendprec::kernel::convSpec(KernelBuilder &kb, Operation *op,
   ConvOperands c = convOperands(op);
   shape.problem.epilogueBytes = epilogueBytes;
   CubeKernelSpec spec;
-  spec.tiling = chooseCubeTiling(shape.problem, context.facts, context.cubeCores);
+  spec.tiling = cubeTilingFor(shape.problem, context);
   spec.outerSizes = {shape.images, shape.groups};
   spec.inputType = getElementTypeOrSelf(c.x.getType());
   // A transposed convolution is the convolution (stride 1) of its input

@@ -71,7 +71,7 @@ KernelBuilder::KernelBuilder(RewriterBase &rewriter, LoweringContext &context,
   kernelOp = KernelOp::create(detached, location, StringAttr::get(ctx, name),
                               EngineAttr::get(ctx, engine), detached.getI64IntegerAttr(1),
                               ArrayAttr::get(ctx, nodeNames), /*double_buffer=*/nullptr,
-                              /*tiling=*/nullptr);
+                              /*tiling=*/nullptr, /*host_tiling=*/nullptr);
   Block *entry = new Block();
   kernelOp.getBody().push_back(entry);
   for (Type type : inputs)

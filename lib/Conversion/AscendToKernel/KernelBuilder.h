@@ -81,6 +81,8 @@ public:
 
   void setTiling(ArrayRef<std::pair<StringRef, int64_t>> entries);
   void setDoubleBuffer() { kernelOp.setDoubleBuffer(true); }
+  /// Marks a kernel whose tiles were grown for the host (hostCubeTiling).
+  void setHostTiling() { kernelOp.setHostTiling(true); }
   /// Double-buffered steps of `tiling.tile` `unit`s (rows, planes, ...).
   void setStepTiling(StringRef unit, const VectorTiling &tiling, bool doubleBuffer = true) {
     if (doubleBuffer)

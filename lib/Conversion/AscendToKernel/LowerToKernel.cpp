@@ -293,6 +293,7 @@ struct ConvertAscendToKernelPass
     }
     context.cubeCores = std::max<int64_t>(context.cubeCores, 1);
     context.vectorCores = std::max<int64_t>(context.vectorCores, 1);
+    context.hostBlocks = std::max<int64_t>(hostBlocks, 0);
     context.deterministic = resolved.deterministic;
     context.enableSmallChannel = resolved.enableSmallChannel;
     return context;
@@ -370,9 +371,10 @@ struct ConvertAscendToKernelPass
 std::unique_ptr<Pass>
 ascendprec::createConvertAscendToKernel(std::shared_ptr<const policy::Policy> policy,
                                         bool allowUnlowered, bool explain,
-                                        ArrayRef<std::string> explainOnly) {
+                                        ArrayRef<std::string> explainOnly, int64_t hostBlocks) {
   ConvertAscendToKernelOptions options;
   options.allowUnlowered = allowUnlowered;
+  options.hostBlocks = hostBlocks;
   auto pass = std::make_unique<ConvertAscendToKernelPass>(options);
   pass->prebuilt = std::move(policy);
   pass->explain = explain;

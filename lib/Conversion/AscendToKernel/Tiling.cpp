@@ -106,6 +106,45 @@ CubeTiling ascendprec::kernel::chooseCubeTiling(const CubeProblem &problem,
   return best;
 }
 
+CubeTiling ascendprec::kernel::hostCubeTiling(const CubeTiling &device,
+                                              const CubeProblem &problem,
+                                              const CoreFacts &facts, int64_t hostBlocks) {
+  if (device.kTile == 0 || device.mTile == 0 || device.nTile == 0 || hostBlocks < 1)
+    return device;
+  int64_t inBytes = std::max<int64_t>(problem.inBits / 8, 1);
+  int64_t mFull = roundUp(problem.m, facts.cubeM);
+  int64_t nTiles = device.nPadded / device.nTile;
+  int64_t mTiles = ceilDiv(mFull, device.mTile);
+  // The factor leaving the fewest tiles that are still enough, padding M
+  // least among those.
+  int64_t best = 1, bestTiles = device.tiles, bestPadded = device.mPadded;
+  for (int64_t factor = 2; factor <= mTiles; ++factor) {
+    int64_t mTile = device.mTile * factor;
+    if (mTile * device.nTile * 4 > kHostAccumulatorBytes ||
+        mTile * device.kTile * inBytes > kHostPanelBytes)
+      break;
+    int64_t tiles = problem.batch * ceilDiv(mFull, mTile) * nTiles;
+    if (tiles < std::min(hostBlocks, device.tiles))
+      break;
+    int64_t padded = roundUp(mFull, mTile);
+    if (tiles < bestTiles || (tiles == bestTiles && padded < bestPadded)) {
+      best = factor;
+      bestTiles = tiles;
+      bestPadded = padded;
+    }
+  }
+  if (best == 1)
+    return device;
+  CubeTiling host = device;
+  host.mTile = device.mTile * best;
+  host.mPadded = bestPadded;
+  host.tiles = bestTiles;
+  host.blockDim = std::min(host.tiles, device.blockDim);
+  host.band = tileBand(host.mPadded / host.mTile, nTiles, host.blockDim);
+  host.forHost = true;
+  return host;
+}
+
 int64_t ascendprec::kernel::tileBand(int64_t mTiles, int64_t nTiles, int64_t blockDim) {
   // About as many rows as columns among the tiles the cores work on at
   // once (sqrt of the cores), and a divisor of the rows so every band is

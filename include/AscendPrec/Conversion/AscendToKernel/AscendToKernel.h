@@ -35,6 +35,9 @@ struct LoweringContext {
   CoreFacts facts;
   int64_t cubeCores = 1;   ///< after aicore_num
   int64_t vectorCores = 1; ///< after aicore_num
+  /// > 0: kernels for the host executor, whose cube tiles grow to leave
+  /// about this many per kernel (hostCubeTiling); 0: device kernels.
+  int64_t hostBlocks = 0;
   bool deterministic = false;   ///< OP-3: no atomic accumulation across cores
   bool enableSmallChannel = true; ///< OP-3: Conv with C <= 4 pads channels to 4
   SymbolTable *symbols = nullptr;

@@ -60,6 +60,8 @@ struct CubeTiling {
   /// once share B's panels through L2 (each is fetched from HBM once per
   /// band, not once per row) as well as A's. 1: row by row.
   int64_t band = 1;
+  /// Grown for the host executor (hostCubeTiling): not a device tiling.
+  bool forHost = false;
 };
 
 /// CubeTiling::band for `mTiles` x `nTiles` output tiles on `blockDim`
@@ -73,6 +75,24 @@ int64_t tileBand(int64_t mTiles, int64_t nTiles, int64_t blockDim);
 /// double buffering allows; ties go to fewer, larger tiles. `cores` is the
 /// cube core count after aicore_num (OP-3).
 CubeTiling chooseCubeTiling(const CubeProblem &problem, const CoreFacts &facts, int64_t cores);
+
+/// Byte bounds on a host tile (hostCubeTiling): its fp32 accumulator,
+/// and its panel of A (a gathered patch matrix when A is a convolution's
+/// input), so that a tile's working set stays in a host core's L2.
+constexpr int64_t kHostAccumulatorBytes = 256 * 1024;
+constexpr int64_t kHostPanelBytes = 512 * 1024;
+
+/// `device` (chooseCubeTiling's choice for the SoC) with its M tile grown
+/// to whole multiples for the host executor: the largest factor that
+/// leaves at least `hostBlocks` tiles (when the device has more) and
+/// keeps the tile's accumulator and A panel under the bounds above. K's
+/// tiling is the device's, so every sum adds the same products, in the same
+/// order, from the same padding: the host's tiles give the device's bits
+/// with a fraction of the tiles (each costs the executor a round of runtime
+/// calls whatever its size; PP-OCR's classifier ran 981 tiles for 2 host
+/// threads). The result is not a device tiling: it may overflow L0A/L0C.
+CubeTiling hostCubeTiling(const CubeTiling &device, const CubeProblem &problem,
+                          const CoreFacts &facts, int64_t hostBlocks);
 
 /// Tiles of a vector kernel over `elements` elements.
 struct VectorTiling {

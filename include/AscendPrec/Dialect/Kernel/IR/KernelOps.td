@@ -32,7 +32,10 @@ def Kernel_KernelOp : Kernel_Op<"kernel", [Symbol, SingleBlock, NoTerminator,
     by `block_dim`) may carry the unit attribute
     `akernel.independent_tiles`: each of its tiles writes its own part of
     the outputs, so any partition of the tiles among blocks computes the
-    same bits (the host gives each block a contiguous run).
+    same bits (the host gives each block a contiguous run). A kernel with
+    `host_tiling` was lowered for the host executor (the lowering's
+    `host-blocks`): its tiles are larger than the device's, and its buffers
+    are not checked against the SoC's.
 
     ```mlir
     akernel.kernel @conv1 attributes {block_dim = 32 : i64,
@@ -45,7 +48,8 @@ def Kernel_KernelOp : Kernel_Op<"kernel", [Symbol, SingleBlock, NoTerminator,
   let arguments = (ins SymbolNameAttr:$sym_name, Kernel_EngineAttr:$engine,
                        I64Attr:$block_dim, StrArrayAttr:$nodes,
                        UnitAttr:$double_buffer,
-                       OptionalAttr<DictionaryAttr>:$tiling);
+                       OptionalAttr<DictionaryAttr>:$tiling,
+                       UnitAttr:$host_tiling);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
