@@ -1167,10 +1167,21 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
                  iStride, iEnd - iBegin, count);
       return;
     }
-    int64_t block = byColumns ? kTransposeBlock : 1;
+    // Rows of the target whose elements are contiguous (a UB tile) are
+    // narrowed straight into place, a block of rows per call: row by row,
+    // through a staging row, the copies and calls took 8% of PP-OCR's
+    // classifier under force_fp16 (its tiles' rows are 16 wide).
+    bool rowsInPlace = !byColumns && jStride == 1;
+    int64_t block = byColumns || rowsInPlace ? kTransposeBlock : 1;
     bool streaming = streamsPastCache(target.numElements() * target.bytes);
     finished.resize(block * count);
     halves.resize(block * count);
+    auto narrow = [&](const float *from, uint16_t *to, int64_t n) {
+      if (out == ElementType::F16)
+        narrowToHalf(from, to, n, overflowMode);
+      else
+        narrowToBFloat16(from, to, n, overflowMode);
+    };
     for (int64_t i0 = iBegin; i0 < iEnd; i0 += block) {
       int64_t height = std::min(block, iEnd - i0);
       finishRows(reinterpret_cast<const float *>(source.data) + i0 * source.strides[0] + jBegin,
@@ -1180,11 +1191,25 @@ void ascendprec_rt_fixpipe(int64_t accRank, void *accDesc, int64_t dstRank, void
         for (int64_t j = 0; j < height * count; ++j)
           finished[j] = nearestFloat(finished[j], Overflow::Saturate);
       uint8_t *corner = target.at(base + i0 * iStride + jBegin * jStride);
-      if (out != ElementType::F32) {
-        if (out == ElementType::F16)
-          narrowToHalf(finished.data(), halves.data(), height * count, overflowMode);
-        else
-          narrowToBFloat16(finished.data(), halves.data(), height * count, overflowMode);
+      if (rowsInPlace) {
+        size_t bytes = target.bytes;
+        if (iStride == count) {
+          // The block's rows follow each other: one run.
+          if (out == ElementType::F32)
+            std::memcpy(corner, finished.data(), height * count * bytes);
+          else
+            narrow(finished.data(), reinterpret_cast<uint16_t *>(corner), height * count);
+          continue;
+        }
+        for (int64_t r = 0; r < height; ++r) {
+          uint8_t *line = corner + r * iStride * bytes;
+          if (out == ElementType::F32)
+            std::memcpy(line, finished.data() + r * count, count * bytes);
+          else
+            narrow(finished.data() + r * count, reinterpret_cast<uint16_t *>(line), count);
+        }
+      } else if (out != ElementType::F32) {
+        narrow(finished.data(), halves.data(), height * count);
         if (byColumns)
           storeTransposed(halves.data(), height, count, corner, jStride, streaming);
         else
