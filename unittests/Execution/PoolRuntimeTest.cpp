@@ -45,6 +45,9 @@ struct PoolShape {
 const PoolShape kStrided{{3, 2, 2, 2, 1, 1, 0, 1}, 4, 5};
 /// A 3x3 window, stride 1, every side padded by 1.
 const PoolShape kSame{{3, 3, 1, 1, 1, 1, 1, 1}, kH, kW};
+/// A 3x3 window, stride 3 (the float path's loop for other strides),
+/// every side padded by 1.
+const PoolShape kStride3{{3, 3, 3, 3, 1, 1, 1, 1}, 3, 3};
 
 /// Pools raw [kPlanes, kH, kW] elements of `type` (bytes) with `shape`'s
 /// window, accumulating in `acc`; returns the output's bytes.
@@ -149,7 +152,7 @@ std::vector<float> randomValues(unsigned seed, float tiny) {
 /// stride-1 windows.
 void expectFloatPathWritesTheGeneralLoopsBits(const std::vector<uint8_t> &in, ElementType type,
                                               ElementType acc) {
-  for (const PoolShape *shape : {&kStrided, &kSame})
+  for (const PoolShape *shape : {&kStrided, &kSame, &kStride3})
     for (PoolKind kind : {PoolKind::Max, PoolKind::Avg})
       for (bool exclusive : {false, true})
         EXPECT_EQ(poolBytes(in, type, acc, kind, Overflow::IEEE, exclusive, *shape),
