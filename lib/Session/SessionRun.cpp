@@ -22,7 +22,12 @@ Status Session::notWritten() const {
 
 mlir::ModuleOp Session::kernelsToRun() {
   // Lowered for the host by the first run, for its threads (a later run
-  // with other threads keeps them: the same bits, other tile counts).
+  // with other threads keeps them: the same bits, other tile counts). The
+  // copy of the plan is taken by plan(runFollows), or here when no
+  // planned.mlir was written from the plan (its writer swaps the weights
+  // out): the C++ and Python APIs plan without an output folder.
+  if (!plannedForHost && !hostKernels && !plannedWritten.valid() && planned)
+    plannedForHost = planned->clone();
   if (plannedForHost) {
     std::string why;
     if (lowerForHost(*plannedForHost, resolvedPolicy, hostBlocksFor(runSettings.threads), why))

@@ -181,9 +181,10 @@ public:
   const std::vector<Diagnostic> &diagnostics() const { return collected; }
   mlir::ModuleOp plannedModule() { return planned ? *planned : nullptr; }
   mlir::ModuleOp kernelModule() { return kernels ? *kernels : nullptr; }
-  /// The kernels runs execute when lowered for the host (plan() with
-  /// runFollows, then a run; HostKernels.h); else null, and runs execute
-  /// kernelModule()'s.
+  /// The kernels runs execute, lowered for the host by the first run
+  /// (HostKernels.h); null before it, or when the plan's weights were
+  /// written out first (plan() into a folder without runFollows), where
+  /// runs execute kernelModule()'s.
   mlir::ModuleOp hostKernelModule() { return hostKernels ? *hostKernels : nullptr; }
   mlir::MLIRContext &context() { return *mlirContext; }
   /// The source manager text models are parsed with (for carets).
@@ -228,8 +229,8 @@ private:
   std::optional<policy::ModelInputOptions> modelIo;
   std::shared_ptr<const policy::Policy> resolvedPolicy;
   mlir::OwningOpRef<mlir::ModuleOp> planned, imported, kernels;
-  /// A copy of the plan for runs (taken when a run follows planning), and
-  /// its kernels lowered for the host executor by the first run
+  /// A copy of the plan for runs (taken by plan(runFollows), else by the
+  /// first run), and its kernels lowered for the host executor by that run
   /// (HostKernels.h).
   mlir::OwningOpRef<mlir::ModuleOp> plannedForHost, hostKernels;
   bool isPlanned = false;
