@@ -7,7 +7,7 @@ model's estimate (report.json's est_device_us), and the ratio of the
 estimated time to the measured one (target 0.8x-1.25x). Sources, and
 which figures are measured and which vendor peaks, in docs/cost-model.md.
 
-Usage: cost_calibration.py [--prec-compile build/bin/prec-compile] [--only matmul,models,launch]
+Usage: cost_calibration.py [--prec-compile build/bin/prec-compile] [--only matmul,models,launch,paths]
 """
 import argparse
 import json
@@ -53,6 +53,37 @@ TINY_KERNELS = [
     ("RMSNorm (2, 64, 256) fp32", "rms_norm", "Ascend910B4", "must_keep_origin_dtype", 5.62,
      "compiler-team-ru/pyasc examples/08_rmsnorm, Ascend C kernel, CANN 8.5.0"),
 ]
+
+# One 910B1 core's copy bandwidth at 32 KiB (the lowering's largest L0
+# tile), GB/s, L2 hits: Huawei's msKPP (Ascend/mskpp, csrc/prof_data/
+# resource910b.cpp, read at xiaobingling93-pixel/Ascend-mskpp 8573151),
+# against the #akernel.target rate the model uses for that path
+# (docs/cost-model.md, "Measured data paths").
+MSKPP_PATHS_910B1 = [
+    ("L1 -> L0A (MTE1)", "L1_TO_L0A", 433.99, "l1_l0a_rate"),
+    ("L1 -> L0B (MTE1)", "L1_TO_L0B", 218.77, "l1_l0b_rate"),
+    ("UB -> GM (MTE3)", "UB_TO_GM", 108.39, "ub_ddr_rate"),
+    ("GM -> L1, NZ source, L2 re-read", "GM_TO_L1", 147.37, "l2_rate"),
+    ("GM -> L1, ND to NZ, L2 re-read", "GM_TO_L1_TRANS", 70.1, "l2_rate"),
+    ("GM -> UB, L2 re-read", "GM_TO_UB", 77.19, "l2_rate"),
+    ("L0C -> GM (fixpipe)", "L0C_TO_GM", 201.33, "ddr_write_rate"),
+]
+MSKPP_CLOCK_HZ = 1.8e9  # msKPP converts its GB/s (2^30 bytes) at 1.8 GHz
+
+
+def target_rates(kernels_mlir):
+    """The integer parameters of the #akernel.target in a kernels.mlir."""
+    with open(kernels_mlir) as f:
+        text = f.read()
+    start = text.index("#akernel.target<")
+    body = text[start:text.index(">", text.index("ub_ddr_rate", start))]
+    rates = {}
+    for part in body.split(","):
+        key, _, value = part.partition("=")
+        value = value.strip()
+        if value.isdigit():
+            rates[key.strip()] = int(value)
+    return rates
 
 
 def tiny_model(path, name):
@@ -120,7 +151,7 @@ def verdict(ratio):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prec-compile", default=os.path.join(ROOT, "build", "bin", "prec-compile"))
-    parser.add_argument("--only", default="matmul,models,launch")
+    parser.add_argument("--only", default="matmul,models,launch,paths")
     args = parser.parse_args()
     parts = args.only.split(",")
     outside = 0
@@ -175,6 +206,20 @@ def main():
                 outside += verdict(ratio) != "within"
                 print(f"{label:<38} {soc:<12} {measured:>12.2f} {us:>13.2f} {ratio:>10.2f}x  "
                       f"{verdict(ratio)}  ({source})")
+        if "paths" in parts:
+            print("\nCopies on one Ascend910B1 core, 32 KiB (msKPP, measured, L2 hits): bytes/cycle")
+            print(f"{'path':<34} {'msKPP':>6} {'model':>6} {'est. ratio':>11}")
+            out = os.path.join(work, "paths")
+            matmul_model(os.path.join(work, "mm1024.onnx"), 1024)
+            estimate_us(args.prec_compile, os.path.join(work, "mm1024.onnx"), "Ascend910B1",
+                        "force_fp16", "", out)
+            rates = target_rates(os.path.join(out, "kernels.mlir"))
+            for label, table, gbps, key in MSKPP_PATHS_910B1:
+                measured = gbps * 2 ** 30 / MSKPP_CLOCK_HZ
+                ratio = measured / rates[key]
+                outside += verdict(ratio) != "within"
+                print(f"{label:<34} {measured:>6.1f} {rates[key]:>6} {ratio:>10.2f}x  "
+                      f"{verdict(ratio)}  ({table}_910b1; model: {key})")
     print(f"\n{outside} figure(s) outside 0.8x-1.25x" if outside else "\nevery figure within 0.8x-1.25x")
 
 

@@ -134,20 +134,6 @@ TEST_F(KernelCostTest, L1ToL0CopiesRunOnTheirOwnPipeAtTheirRates) {
   EXPECT_NEAR(cost.cycles, 512 + cost.moveCycles, 1e-9);
 }
 
-TEST_F(KernelCostTest, L1ToL0CopiesOnThe910BRunAtTheirMeasuredShare) {
-  // The same product on a 910B: msKPP measured its L1 -> L0 copies at 51%
-  // of the .ini's rates, so the feed is 32 KiB / (512 * 0.51) + 32 KiB /
-  // (256 * 0.51) = 125.5 + 251.0 = 376.5 cycles (192 at the .ini's rates).
-  std::string target = std::string(kTarget);
-  target.replace(target.find("\"Ascend910\""), 11, "\"Ascend910B3\"");
-  kTargetText = target.substr(0, target.size() - 1) +
-                ", ddr_write_rate = 32, l1_l0a_rate = 512, l1_l0b_rate = 256>";
-  KernelCost cost = estimate(productKernel("f16", 128, 128, 128));
-  double feed = 32768.0 / (512 * 0.51) + 32768.0 / (256 * 0.51);
-  EXPECT_NEAR(feed, 376.47, 0.01);
-  EXPECT_NEAR(cost.moveCycles, 65536.0 / 67 + feed + 32768.0 / 32, 1e-9);
-}
-
 TEST(GmReadCycles, APanelReadAgainSoonComesFromL2) {
   // 8 MiB read by one of 4 cores: its 4 MiB share of the 16 MiB buffer
   // from DDR (32 B/cycle) the first time. The other 4 MiB are re-reads:

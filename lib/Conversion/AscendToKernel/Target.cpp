@@ -25,6 +25,25 @@ Type cubeInputType(MLIRContext *context, policy::DType dtype) {
   }
 }
 
+/// Rates measured on a family's cores that the model takes over its
+/// platform config's (docs/cost-model.md, "Measured data paths"): Huawei's
+/// msKPP measured the 910B1's L1 -> L0A and L1 -> L0B copies at 437 and
+/// 219 GB/s, flat over every copy size, 261 and 131 bytes per cycle at
+/// 1.8 GHz, where the family's .ini files say 512 and 256. No other family
+/// has such a measurement.
+struct MeasuredRates {
+  const char *family; ///< the platform config's Short_SoC_version
+  int64_t l1ToL0a, l1ToL0b;
+};
+constexpr MeasuredRates kMeasuredRates[] = {{"Ascend910B", 261, 131}};
+
+const MeasuredRates *measuredRatesOf(const policy::PlatformInfo &platform) {
+  for (const MeasuredRates &rates : kMeasuredRates)
+    if (platform.shortSocVersion == rates.family)
+      return &rates;
+  return nullptr;
+}
+
 } // namespace
 
 TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
@@ -45,6 +64,11 @@ TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
   int64_t cubeCores = count(platform.cubeCoreCount ? platform.cubeCoreCount : platform.aiCoreCount);
   int64_t vectorCores =
       count(platform.vectorCoreCount ? platform.vectorCoreCount : platform.aiCoreCount);
+  int64_t l1ToL0a = count(platform.l1ToL0aRate), l1ToL0b = count(platform.l1ToL0bRate);
+  if (const MeasuredRates *measured = measuredRatesOf(platform)) {
+    l1ToL0a = measured->l1ToL0a;
+    l1ToL0b = measured->l1ToL0b;
+  }
   return TargetAttr::get(context, StringAttr::get(context, platform.socVersion), cubeCores,
                          vectorCores, count(platform.aiCpuCount), count(platform.cubeM),
                          count(platform.cubeN), count(platform.cubeK), count(platform.cubeFreqMHz),
@@ -52,6 +76,6 @@ TargetAttr ascendprec::kernel::buildTarget(MLIRContext *context,
                          count(platform.l0cSize), count(platform.ubSize), count(platform.l2Size),
                          count(platform.ddrRate),
                          count(platform.l2Rate), ArrayAttr::get(context, inputs),
-                         count(platform.ddrWriteRate), count(platform.l1ToL0aRate),
-                         count(platform.l1ToL0bRate), count(platform.ubToDdrRate));
+                         count(platform.ddrWriteRate), l1ToL0a, l1ToL0b,
+                         count(platform.ubToDdrRate));
 }

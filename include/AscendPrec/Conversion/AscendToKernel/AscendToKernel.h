@@ -48,6 +48,8 @@ struct LoweringContext {
 
 /// The `#akernel.target` for a SoC: its platform config (OP-4) and the
 /// input dtypes the library's MatMulV2 kernel rows multiply on the cube.
+/// A family's L1 -> L0 rates measured on the device replace the config's
+/// (the 910B's; docs/cost-model.md, "Measured data paths").
 TargetAttr buildTarget(MLIRContext *context, const policy::PlatformInfo &platform,
                        const policy::OpLibrary &library);
 

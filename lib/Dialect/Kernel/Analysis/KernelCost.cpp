@@ -192,12 +192,6 @@ void addRecurrentCost(RecurrentOp rnn, TargetAttr target, const CostConstants &k
   units.move += trips * (weights + steps * bytesOf(x) / x.getDimSize(0)) / ddr;
 }
 
-/// The share of the .ini's L1 -> L0 rates the copies reach: measured on
-/// the 910B family (every variant's name starts so), 1 elsewhere.
-double l1ToL0Share(TargetAttr target, const CostConstants &k) {
-  return target.getSoc().getValue().starts_with("Ascend910B") ? k.measuredL1ToL0Share910B : 1.0;
-}
-
 void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostConstants &k,
                const CubeSides &sides, UnitCycles &units) {
   double ddr = std::max<int64_t>(target.getDdrRate(), 1);
@@ -231,11 +225,10 @@ void addOpCost(Operation *op, TargetAttr target, int64_t blockDim, const CostCon
       .Case([&](CopyOp copy) {
         double bytes = trips * bytesOf(copy.getSource().getType());
         std::optional<MemorySpace> to = memorySpaceOf(copy.getTarget().getType());
-        double share = l1ToL0Share(target, k);
         if (to == MemorySpace::L0A && target.getL1L0aRate() > 0)
-          units.feed += bytes / (target.getL1L0aRate() * share);
+          units.feed += bytes / target.getL1L0aRate();
         else if (to == MemorySpace::L0B && target.getL1L0bRate() > 0)
-          units.feed += bytes / (target.getL1L0bRate() * share);
+          units.feed += bytes / target.getL1L0bRate();
         else if (to == MemorySpace::L0A || to == MemorySpace::L0B)
           units.feed += bytes / onChip;
         else

@@ -29,12 +29,6 @@ struct CostConstants {
   double aiCpuLaunchUs = 20.0;  ///< one AI CPU task (an assumption: no public figure)
   double aiCpuBytesPerCycle = 1.0; ///< AI CPU throughput, at the AI Core clock
   int64_t vectorBytesPerCycle = 256; ///< one vector repeat: 8 blocks of 32 bytes
-  /// The share of the platform config's L1 -> L0A/L0B rates that these
-  /// copies reach on the 910B family: Huawei's msKPP measured 437 and 219
-  /// GB/s on a 910B1 (261 and 131 bytes per cycle at 1.8 GHz) against the
-  /// .ini's 512 and 256 (docs/cost-model.md, "Measured data paths"). The
-  /// 910 and 310P families have no such measurement: their rates stand.
-  double measuredL1ToL0Share910B = 0.51;
 };
 
 /// The estimate of one kernel on its busiest core.
