@@ -13,14 +13,12 @@ using namespace ascendprec::kernel;
 
 namespace {
 
-/// The rates of CANN's Ascend910B2.ini and Ascend910A.ini (data/ops).
+/// A platform config with the memory rates CANN's 910A and 910B files
+/// share (data/ops): all buildTarget reads that matters here.
 policy::PlatformInfo platformOf(const char *soc, const char *family) {
   policy::PlatformInfo platform;
   platform.socVersion = soc;
   platform.shortSocVersion = family;
-  platform.aiCoreCount = platform.cubeCoreCount = 24;
-  platform.cubeM = platform.cubeN = platform.cubeK = 16;
-  platform.cubeFreqMHz = 1800;
   platform.ddrRate = platform.ddrWriteRate = 32;
   platform.l2Rate = 110;
   platform.l1ToL0aRate = 512;
