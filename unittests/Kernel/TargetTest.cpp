@@ -35,11 +35,12 @@ protected:
 };
 
 TEST_F(TargetTest, The910BFamilyTakesItsMeasuredL1ToL0Rates) {
-  // msKPP's 437 / 219 GB/s on a 910B1 at 1.8 GHz: 437 * 2^30 / 1.8e9 =
-  // 260.7 and 219 * 2^30 / 1.8e9 = 130.6 bytes per cycle.
+  // msKPP's port widths, 256 and 128 bytes per cycle (its 910B1 curves:
+  // 434 GB/s = 258.9 B/cycle and 218.8 GB/s = 130.5 at 32 KiB, 1.8 GHz),
+  // in place of the .ini's 512 and 256.
   TargetAttr target = buildTarget(&context, platformOf("Ascend910B2", "Ascend910B"), library);
-  EXPECT_EQ(target.getL1L0aRate(), 261);
-  EXPECT_EQ(target.getL1L0bRate(), 131);
+  EXPECT_EQ(target.getL1L0aRate(), 256);
+  EXPECT_EQ(target.getL1L0bRate(), 128);
   // The rest is the config's, as given.
   EXPECT_EQ(target.getL2Rate(), 110);
   EXPECT_EQ(target.getDdrWriteRate(), 32);
