@@ -174,30 +174,52 @@ std::vector<std::string> likelyMeant(const std::string &word,
     return folded;
   };
   std::string typed = normal(word);
-  std::vector<std::string> same, prefixed;
+  std::vector<std::string> same, longer, shorter, oneEdit;
   for (const std::string &candidate : candidates) {
     std::string folded = normal(candidate);
-    if (folded == typed)
+    if (folded == typed) {
       same.push_back(candidate);
-    else if (typed.size() >= 3 && folded.size() >= 3 &&
-             (llvm::StringRef(folded).starts_with(typed) ||
-              llvm::StringRef(typed).starts_with(folded)))
-      prefixed.push_back(candidate);
+      continue;
+    }
+    bool prefixes = typed.size() >= 3 && folded.size() >= 3;
+    if (prefixes && llvm::StringRef(folded).starts_with(typed))
+      longer.push_back(candidate);
+    else if (prefixes && llvm::StringRef(typed).starts_with(folded))
+      shorter.push_back(candidate);
+    if (typed.size() <= 64 && llvm::StringRef(typed).edit_distance(folded) == 1)
+      oneEdit.push_back(candidate);
   }
   if (!same.empty())
     return {same.front()};
-  if (!prefixed.empty()) {
-    // The shortest ones: Ascend310 means a family (Ascend310P, Ascend310B),
-    // not one of its many versions.
-    size_t shortest = prefixed.front().size();
-    for (const std::string &candidate : prefixed)
-      shortest = std::min(shortest, candidate.size());
-    std::vector<std::string> best;
-    for (const std::string &candidate : prefixed)
-      if (candidate.size() == shortest && best.size() < 3)
-        best.push_back(candidate);
-    return best;
+  auto bySize = [](std::vector<std::string> names, bool shortest, size_t most) {
+    size_t best = names.front().size();
+    for (const std::string &name : names)
+      best = shortest ? std::min(best, name.size()) : std::max(best, name.size());
+    std::vector<std::string> chosen;
+    for (const std::string &name : names)
+      if (name.size() == best && chosen.size() < most)
+        chosen.push_back(name);
+    return chosen;
+  };
+  // A prefix of some candidates: the shortest of them, a family before its
+  // members (Ascend310 means Ascend310P or Ascend310B).
+  if (!longer.empty())
+    return bySize(longer, /*shortest=*/true, 3);
+  // One letter off: every such candidate, a letter replaced before one
+  // added or dropped (Ascend910B5 is one of the variants Ascend910B1-B4,
+  // not the family Ascend910B).
+  if (!oneEdit.empty()) {
+    std::vector<std::string> replaced;
+    for (const std::string &name : oneEdit)
+      if (name.size() == word.size())
+        replaced.push_back(name);
+    std::vector<std::string> &chosen = replaced.empty() ? oneEdit : replaced;
+    chosen.resize(std::min<size_t>(chosen.size(), 4));
+    return chosen;
   }
+  // Some candidates are prefixes of it: the longest, the most specific.
+  if (!shorter.empty())
+    return bySize(shorter, /*shortest=*/false, 3);
   std::string closest = closestMatch(word, candidates);
   if (closest.empty())
     return {};

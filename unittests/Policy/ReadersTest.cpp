@@ -127,7 +127,7 @@ TEST(Diagnostics, DidYouMeanFindsCloseWordsOnly) {
   EXPECT_EQ(closestMatch("zzz", {"precision_mode"}), "");
 }
 
-TEST(Diagnostics, LikelyMeantIgnoresCaseAndDashesThenPrefersPrefixes) {
+TEST(Diagnostics, LikelyMeantIgnoresCaseAndDashesThenPrefersPrefixesAndOneLetterOff) {
   using V = std::vector<std::string>;
   // '-' against '_' and case do not count.
   EXPECT_EQ(likelyMeant("compare_modes", {"compare-modes", "run"}), V{"compare-modes"});
@@ -135,6 +135,12 @@ TEST(Diagnostics, LikelyMeantIgnoresCaseAndDashesThenPrefersPrefixes) {
   EXPECT_EQ(likelyMeant("output_dir", {"output", "op_debug_level"}), V{"output"});
   EXPECT_EQ(likelyMeant("Ascend310", {"Ascend910", "Ascend310P", "Ascend310P1", "Ascend310B"}),
             (V{"Ascend310P", "Ascend310B"}));
+  // One letter off: every such candidate; else the longest prefix of it.
+  EXPECT_EQ(likelyMeant("Ascend910B5", {"Ascend910", "Ascend910B", "Ascend910B1", "Ascend910B2",
+                                        "Ascend910B3", "Ascend910B4", "Ascend910B2C"}),
+            (V{"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"}));
+  EXPECT_EQ(likelyMeant("Ascend910B9x", {"Ascend910", "Ascend910B", "Ascend910B1"}),
+            V{"Ascend910B"});
   // Else the closest by edit distance, or nothing.
   EXPECT_EQ(likelyMeant("runn", {"run", "threads"}), V{"run"});
   EXPECT_EQ(likelyMeant("zzz", {"precision_mode"}), V{});
