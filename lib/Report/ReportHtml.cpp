@@ -329,7 +329,7 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
   if (!report.unlowered.empty())
     os << "; " << report.unlowered.size() << " ops have no kernel and no estimate: "
        << escapeHtml(join(report.unlowered));
-  os << ". Estimates from the SoC's platform config; docs/cost-model.md has the formulas.</p>\n";
+  os << ". Estimates from the SoC's platform config and published measurements; docs/cost-model.md has the formulas and their sources.</p>\n";
   os << "<table class=\"engines\"><tr><th>engine</th><th>est us</th><th>share</th></tr>";
   for (const auto &[engine, us] : report.estUsByEngine()) {
     double share = total > 0 ? 100.0 * us / total : 0;
