@@ -66,7 +66,7 @@ BLOCKS = {
     "estimate": Block(
         "$ " + EXAMPLE + "    --output=build/demo",
         EXAMPLE_RUN + " --output=build/demo",
-        keep=[(r"^SoC ", r"^node "), (r"^Device time", r"^  Longest")]),
+        keep=[(r"^SoC ", r"^node "), (r"^Device time", r"^Device time")]),
     # Section 4: --explain for three nodes.
     "explain": Block(
         "$ " + EXAMPLE + "    --output=out --explain=stem.conv,attn.softmax,ln",

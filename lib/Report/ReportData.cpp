@@ -84,6 +84,18 @@ double ReportData::estCastUs() const {
   return total;
 }
 
+double ReportData::estLaunchUs() const {
+  double total = 0;
+  for (const KernelEstimate &kernel : kernels)
+    if (kernel.counted)
+      total += kernel.launchUs;
+  return total;
+}
+
+size_t ReportData::countedLaunches() const {
+  return kernels.size() - uncountedLaunches();
+}
+
 std::map<std::string, double> ReportData::estUsByEngine() const {
   std::map<std::string, double> byEngine;
   for (const KernelEstimate &kernel : kernels)

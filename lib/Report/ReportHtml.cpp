@@ -323,6 +323,9 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
      << " of " << distinct << (distinct == 1 ? " distinct kernel" : " distinct kernels");
   if (report.estCastUs() > 0)
     os << ", of which " << formatUs(report.estCastUs()) << " in inserted Casts";
+  if (report.estLaunchUs() > 0)
+    os << "; " << formatUs(report.estLaunchUs())
+       << " of the total is the launches' fixed cost (docs/cost-model.md, Launch)";
   if (size_t uncounted = report.uncountedLaunches())
     os << "; each If counts its longer branch (" << uncounted
        << (uncounted == 1 ? " launch" : " launches") << " of shorter branches not in the total)";

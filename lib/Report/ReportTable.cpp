@@ -278,7 +278,14 @@ std::string ascendprec::report::errorCell(const std::optional<double> &error) {
 std::string ascendprec::report::reportTimeLine(const ReportData &report, size_t top) {
   if (!report.lowered || report.kernels.empty())
     return "";
-  std::string line = "Device time (est.) " + formatUs(report.estDeviceUs()) + ":";
+  std::string line = "Device time (est.) " + formatUs(report.estDeviceUs());
+  // The fixed launch costs are most of a small model's estimate: say so.
+  if (double launches = report.estLaunchUs(); launches > 0) {
+    size_t count = report.countedLaunches();
+    line += " (" + formatUs(launches) + " of it the " + std::to_string(count) +
+            (count == 1 ? " launch's" : " launches'") + " fixed cost)";
+  }
+  line += ":";
   bool first = true;
   for (const auto &[engine, us] : report.estUsByEngine()) {
     line += std::string(first ? " " : ", ") + engine + " " + formatUs(us);

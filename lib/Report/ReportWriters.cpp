@@ -72,6 +72,7 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
         json.attribute("unlowered_ops", static_cast<int64_t>(report.unlowered.size()));
         json.attribute("est_device_us", roundedUs(report.estDeviceUs()));
         json.attribute("est_cast_us", roundedUs(report.estCastUs()));
+        json.attribute("est_launch_us", roundedUs(report.estLaunchUs()));
         json.attributeObject("est_us_by_engine", [&] {
           for (const auto &[engine, us] : report.estUsByEngine())
             json.attribute(engine, roundedUs(us));

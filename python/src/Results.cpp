@@ -85,6 +85,7 @@ py::dict summaryOf(const report::ReportData &report) {
   summary["distinct_kernels"] = report.distinctKernels();
   summary["unlowered"] = report.unlowered;
   summary["est_device_us"] = report.estDeviceUs();
+  summary["est_launch_us"] = report.estLaunchUs();
   summary["est_us_by_engine"] = report.estUsByEngine();
   summary["options"] = report.options;
   summary["text"] = report::reportSummaryLine(report);

@@ -100,6 +100,7 @@ struct KernelEstimate {
   std::string node;
   int64_t blockDim = 1;
   double us = 0, cubeUs = 0, vectorUs = 0, moveUs = 0;
+  double launchUs = 0; ///< of `us`, the launch's fixed part
   std::vector<std::string> nodes;
   bool castOnly = false; ///< computes only inserted Casts
   /// In the totals: false for the launches of an If's shorter branch (an If
@@ -149,6 +150,10 @@ struct ReportData {
   size_t uncountedLaunches() const;
   /// Of which in kernels that only compute inserted Casts.
   double estCastUs() const;
+  /// Of which the launches' fixed part (docs/cost-model.md, "Launch").
+  double estLaunchUs() const;
+  /// The counted launches (the summary line's "in N kernel launches").
+  size_t countedLaunches() const;
   /// Estimated time by kernel engine (cube, vector, mix, aicpu).
   std::map<std::string, double> estUsByEngine() const;
   /// The `count` longest launches, longest first, earlier first among

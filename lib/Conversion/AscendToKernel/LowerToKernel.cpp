@@ -269,11 +269,15 @@ struct ConvertAscendToKernelPass
     }
     remark << "; " << describeKernelPrecision(kernel) << "; est " << us(cost.us) << " us";
     if (cost.engine == Engine::AICPU)
-      remark << " on the AI CPU, with launch";
+      remark << " on the AI CPU = launch " << us(cost.launchUs) << " + "
+             << us(cost.us - cost.launchUs) << " of work";
     else
-      remark << " (cube " << us(cost.cubeCycles / freq) << ", vector "
-             << us(cost.vectorCycles / freq) << ", data movement " << us(cost.moveCycles / freq)
-             << ", with launch)";
+      // The pipes' busy times overlap (docs/cost-model.md, "Overlap"): they
+      // do not add up to the estimate, which also holds the launch.
+      remark << " = launch " << us(cost.launchUs) << " + " << us(cost.us - cost.launchUs)
+             << " on the pipes, which overlap (busy: cube " << us(cost.cubeCycles / freq)
+             << ", vector " << us(cost.vectorCycles / freq) << ", data movement "
+             << us(cost.moveCycles / freq) << " over its pipes)";
   }
 
   LoweringContext makeContext(ModuleOp module, const policy::Policy &resolved) {

@@ -373,7 +373,8 @@ KernelCost ascendprec::kernel::estimateKernel(KernelOp kernel, TargetAttr target
   double freqMHz = std::max<int64_t>(target.getFreqMhz(), 1);
   if (cost.engine == Engine::AICPU) {
     cost.cycles = units.aicpu;
-    cost.us = cost.cycles / freqMHz + constants.aiCpuLaunchUs;
+    cost.launchUs = constants.aiCpuLaunchUs;
+    cost.us = cost.cycles / freqMHz + cost.launchUs;
     return cost;
   }
   double sum = units.cube + units.vector + units.movement();
@@ -382,7 +383,8 @@ KernelCost ascendprec::kernel::estimateKernel(KernelOp kernel, TargetAttr target
   // Double buffering overlaps the pipes step by step: the longest runs
   // throughout, the others show only while the pipeline fills (one step).
   cost.cycles = kernel.getDoubleBuffer() ? longest + (sum - longest) / stepsOf(kernel) : sum;
-  cost.us = cost.cycles / freqMHz + constants.aiCoreLaunchUs;
+  cost.launchUs = constants.aiCoreLaunchUs;
+  cost.us = cost.cycles / freqMHz + cost.launchUs;
   return cost;
 }
 

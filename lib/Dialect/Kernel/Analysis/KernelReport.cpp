@@ -88,6 +88,7 @@ void ascendprec::kernel::attachKernelEstimates(ModuleOp module, report::ReportDa
     estimate.engine = stringifyEngine(cost.engine).str();
     estimate.blockDim = cost.blockDim;
     estimate.us = cost.us;
+    estimate.launchUs = cost.launchUs;
     estimate.cubeUs = cost.cubeCycles / freqMHz;
     estimate.vectorUs = cost.vectorCycles / freqMHz;
     estimate.moveUs = cost.moveCycles / freqMHz;

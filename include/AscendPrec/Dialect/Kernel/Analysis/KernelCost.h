@@ -37,8 +37,9 @@ struct KernelCost {
   Engine engine = Engine::Vector;
   int64_t blockDim = 1;
   double cubeCycles = 0, vectorCycles = 0, moveCycles = 0;
-  double cycles = 0; ///< after overlap
-  double us = 0;     ///< cycles at the clock, plus the launch (CostConstants)
+  double cycles = 0;   ///< after overlap
+  double us = 0;       ///< cycles at the clock, plus the launch (CostConstants)
+  double launchUs = 0; ///< of which the launch
   std::vector<std::string> nodes;
 };
 
