@@ -63,13 +63,22 @@ size_t ReportData::distinctKernels() const {
   return names.size();
 }
 
-double ReportData::estDeviceUs() const {
+namespace {
+
+/// The sum of `field` over the launches in the totals (each If's longer
+/// branch), only those computing nothing but inserted Casts if `castsOnly`.
+double sumOfCounted(const std::vector<KernelEstimate> &kernels, double KernelEstimate::*field,
+                    bool castsOnly = false) {
   double total = 0;
   for (const KernelEstimate &kernel : kernels)
-    if (kernel.counted)
-      total += kernel.us;
+    if (kernel.counted && (!castsOnly || kernel.castOnly))
+      total += kernel.*field;
   return total;
 }
+
+} // namespace
+
+double ReportData::estDeviceUs() const { return sumOfCounted(kernels, &KernelEstimate::us); }
 
 size_t ReportData::uncountedLaunches() const {
   return static_cast<size_t>(llvm::count_if(
@@ -77,19 +86,11 @@ size_t ReportData::uncountedLaunches() const {
 }
 
 double ReportData::estCastUs() const {
-  double total = 0;
-  for (const KernelEstimate &kernel : kernels)
-    if (kernel.castOnly && kernel.counted)
-      total += kernel.us;
-  return total;
+  return sumOfCounted(kernels, &KernelEstimate::us, /*castsOnly=*/true);
 }
 
 double ReportData::estLaunchUs() const {
-  double total = 0;
-  for (const KernelEstimate &kernel : kernels)
-    if (kernel.counted)
-      total += kernel.launchUs;
-  return total;
+  return sumOfCounted(kernels, &KernelEstimate::launchUs);
 }
 
 size_t ReportData::countedLaunches() const {
