@@ -22,18 +22,25 @@ loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext
                              << "': it is a folder, not a file";
     return {};
   }
-  llvm::StringRef extension = llvm::StringRef(path).rsplit('.').second;
-  if (extension == "onnx")
-    return ascendprec::importONNXFile(path, &context, nullptr, importOptions);
-  if (!importOptions.inputShapes.empty()) {
-    mlir::emitError(fileLoc) << "--input_shape applies to ONNX models; an .mlir model's "
-                                "shapes are its function's types";
+  // A mistyped path says so first, whatever its extension or options.
+  if (!llvm::sys::fs::exists(path)) {
+    mlir::emitError(fileLoc) << "cannot read the model '" << policy::escapeForDisplay(path)
+                             << "': no such file";
     return {};
   }
+  // The extension's case does not matter: model.ONNX is an ONNX model.
+  std::string extension = llvm::StringRef(path).rsplit('.').second.lower();
+  if (extension == "onnx")
+    return ascendprec::importONNXFile(path, &context, nullptr, importOptions);
   if (extension != "mlir") {
     mlir::emitError(fileLoc) << "unsupported model file '"
                              << policy::escapeForDisplay(path)
                              << "'; expected .onnx or .mlir (ascend dialect)";
+    return {};
+  }
+  if (!importOptions.inputShapes.empty()) {
+    mlir::emitError(fileLoc) << "--input_shape applies to ONNX models; an .mlir model's "
+                                "shapes are its function's types";
     return {};
   }
   // A regular file, read up to the size it had when opened.

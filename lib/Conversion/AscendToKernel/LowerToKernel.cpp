@@ -259,7 +259,9 @@ struct ConvertAscendToKernelPass
     }
     if (nodes && !nodes.empty() && kernel.getSymName() != cast<StringAttr>(nodes[0]).getValue())
       remark << " (shared with the ops of the same signature)";
-    remark << ": " << stringifyEngine(kernel.getEngine()) << " on " << kernel.getBlockDim()
+    remark << ": " << stringifyEngine(kernel.getEngine())
+           << (kernel.getEngine() == Engine::Mix ? " (cube and vector in one kernel)" : "")
+           << " on " << kernel.getBlockDim()
            << (kernel.getBlockDim() == 1 ? " core" : " cores");
     if (DictionaryAttr tiling = kernel.getTilingAttr()) {
       remark << ", tiles";

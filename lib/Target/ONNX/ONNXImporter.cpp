@@ -601,9 +601,16 @@ LogicalResult Importer::applyInputShapes() {
     onnx::TensorShapeProto *shape =
         input->mutable_type()->mutable_tensor_type()->mutable_shape();
     if (shape->dim_size() != 0 && shape->dim_size() != static_cast<int>(dims.size())) {
+      // Shown as --input_shape takes it, -1 for a dynamic dimension, so it
+      // can be copied and filled in.
+      std::string modelShape;
+      for (const onnx::TensorShapeProto_Dimension &dim : shape->dim())
+        modelShape += (modelShape.empty() ? "" : ",") +
+                      (dim.has_dim_value() ? std::to_string(dim.dim_value()) : std::string("-1"));
       emitError(fileLoc())
           << "--input_shape gives input '" << policy::escapeForDisplay(name) << "' "
-          << dims.size() << " dimensions; the model's has " << shape->dim_size();
+          << dims.size() << " dimensions; the model's has " << shape->dim_size() << ": "
+          << policy::escapeForDisplay(name) << ":" << modelShape << " (-1: dynamic)";
       return failure();
     }
     for (size_t i = 0; i < dims.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "PolicyBridge.h"
 
 #include "AscendPrec/Policy/DTypeRequests.h"
+#include "AscendPrec/Policy/OnnxOpTypes.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/RuleDiagnostics.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
@@ -180,8 +181,10 @@ LogicalResult PrecisionPlanner::describeOp(AscendOpInterface op, OpShape &shape)
   SmallVector<StringRef> originalNames = op.getOriginalNames();
   for (StringRef name : llvm::drop_begin(originalNames))
     shape.query.absorbedNames.push_back(name.str());
-  // Names and types are only needed for the unused-settings warnings.
-  bool byName = policy.keepDTypeList || policy.customizeList || policy.opPrecisionMode;
+  // Names and types are only needed for the unused-settings warnings and
+  // for suggesting what an --explain name that matches nothing meant.
+  bool byName = policy.keepDTypeList || policy.customizeList || policy.opPrecisionMode ||
+                !explainOnly.empty();
   if (byName) {
     nodeNames.insert(shape.query.nodeName);
     nodeNames.insert(shape.query.absorbedNames.begin(), shape.query.absorbedNames.end());
@@ -513,9 +516,30 @@ bool PrecisionPlanner::shouldExplain(const policy::OpQuery &op) {
 void PrecisionPlanner::reportModelWarnings(Location loc) {
   policy::DiagnosticList diags;
   std::vector<std::string> unexplained;
-  for (const std::string &key : explainOnly)
-    if (!explainMatched.count(key))
-      unexplained.push_back(key);
+  std::vector<std::string> types(opTypes.begin(), opTypes.end());
+  std::vector<std::string> names(nodeNames.begin(), nodeNames.end());
+  for (const std::string &key : explainOnly) {
+    if (explainMatched.count(key))
+      continue;
+    // What it likely meant among the model's node names or op types; an
+    // ONNX op type by its CANN name first (OpType::MatMul is BatchMatMulV2).
+    std::vector<std::string> meant;
+    llvm::StringRef type = key;
+    if (type.consume_front("OpType::")) {
+      std::string cann = policy::cannOpTypeForOnnx(type.str());
+      if (cann != type && opTypes.count(cann))
+        meant = {cann};
+      else
+        meant = policy::likelyMeant(type.str(), types);
+      for (std::string &choice : meant)
+        choice = "OpType::" + choice;
+    } else {
+      meant = policy::likelyMeant(key, names);
+    }
+    unexplained.push_back(meant.empty() ? key
+                                        : key + " (did you mean " +
+                                              policy::joinChoices(meant) + "?)");
+  }
   if (explain && !unexplained.empty())
     diags.warning({"<command line>"},
                   "--explain names what matches no op of the model: " +
