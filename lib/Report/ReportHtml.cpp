@@ -343,19 +343,23 @@ void timeSection(raw_ostream &os, const ReportData &report, size_t top = 10) {
   os << "</table>\n";
   std::vector<const KernelEstimate *> sorted = report.longestKernels(top);
   os << "<table id=\"kernels\"><tr><th>launch (node)</th><th>engine</th><th>blocks</th>"
-        "<th>est us</th><th>cube us</th><th>vector us</th><th>data movement us</th>"
-        "<th>nodes</th></tr>\n";
+        "<th>est us</th><th>launch us</th><th>cube busy us</th><th>vector busy us</th>"
+        "<th>data movement busy us</th><th>nodes</th></tr>\n";
   for (size_t i = 0; i < sorted.size(); ++i) {
     const KernelEstimate &k = *sorted[i];
     os << "<tr><td>" << escapeHtml(k.node)
        << (k.node != k.name ? " (kernel " + k.name + ")" : std::string()) << "</td><td>"
        << escapeHtml(k.engine) << "</td><td>"
        << k.blockDim << "</td><td>" << llvm::format("%.3g", k.us) << "</td><td>"
-       << llvm::format("%.3g", k.cubeUs) << "</td><td>" << llvm::format("%.3g", k.vectorUs)
+       << llvm::format("%.3g", k.launchUs) << "</td><td>" << llvm::format("%.3g", k.cubeUs) << "</td><td>" << llvm::format("%.3g", k.vectorUs)
        << "</td><td>" << llvm::format("%.3g", k.moveUs) << "</td><td>"
        << escapeHtml(join(k.nodes)) << "</td></tr>\n";
   }
   os << "</table>\n";
+  // The busy times overlap (double buffering), so they do not add up to
+  // the estimate: a new user read them as a sum.
+  os << "<p>A kernel's estimate is its launch plus its pipes' work; the pipes run at once, so "
+        "their busy times overlap and do not add up to it (docs/cost-model.md, Overlap).</p>\n";
   if (report.kernels.size() > top)
     os << "<p>The " << top << " longest of " << report.kernels.size()
        << " kernels; every node's kernel and estimate are in the table below and in "
