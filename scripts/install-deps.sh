@@ -19,7 +19,8 @@ RUNTIMES=(libclang-rt-22-dev)
 # Test-only: lit timeouts, ONNX model generation, the ONNX test-data sweep,
 # the HTML report's browser test (headless chromium) and the Python
 # package's tests (pytest; numpy is also what the package hands arrays in).
-TESTS=(python3-psutil python3-onnx python3-numpy python3-pytest libonnx-testdata chromium)
+TESTS=(python3-psutil python3-onnx python3-numpy python3-pytest libonnx-testdata chromium
+       python3-distributed espeak-ng python3-pil fonts-dejavu-core)
 
 PACKAGES=("${REQUIRED[@]}" "${FAST[@]}" "${RUNTIMES[@]}" "${TESTS[@]}")
 

@@ -21,9 +21,16 @@ from ._results import (ErrorStats, ModeResult, Op, OpAccuracy, OutputAccuracy,
 from ._api import (Comparison, Plan, PlanWarning, SearchResult, compare_modes,
                    plan, search_precision)
 from ._ascendprec import default_kernel_cache, set_kernel_cache
+from ._dataset import Dataset, Sample
+from ._dataset_api import evaluate
+from ._dataset_search import DatasetComparison, DatasetSearchResult
+from ._evaluate import Evaluation
+from ._pipeline import Pipeline
 
 __all__ = [
-    "plan", "compare_modes", "search_precision",
+    "plan", "compare_modes", "search_precision", "evaluate",
+    "Dataset", "Sample", "Evaluation", "DatasetComparison", "DatasetSearchResult",
+    "Pipeline",
     "set_kernel_cache", "default_kernel_cache",
     "Plan", "Comparison", "SearchResult", "PlanWarning",
     "Op", "ErrorStats", "OutputAccuracy", "OpAccuracy", "RunResult",

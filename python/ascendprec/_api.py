@@ -16,6 +16,8 @@ import numpy
 
 from . import _ascendprec
 from ._errors import pythonic
+from ._dataset_api import compare_modes_on_data, search_on_dataset
+from ._plans import make_spec
 from ._results import (Op, OutputAccuracy, mode_result, run_result,
                        search_step)
 
@@ -41,6 +43,16 @@ def _option_text(name, value):
         raise TypeError("%s takes a value as CANN spells it (a string or a number), "
                         "not a %s" % (name, type(value).__name__))
     return str(value)
+
+
+_DATASET_SETTINGS = ("labels", "data_axis", "class_axes", "jobs", "client",
+                     "reference_cache", "limit", "chunk")
+
+
+def _dataset_settings(options):
+    """The dataset settings among keyword arguments, and the CANN options."""
+    settings = {k: options[k] for k in _DATASET_SETTINGS if k in options}
+    return settings, {k: v for k, v in options.items() if k not in _DATASET_SETTINGS}
 
 
 def _whole(name, value, low):
@@ -175,6 +187,7 @@ class Plan:
         self.summary = session.summary()
         self.ops = [Op(**op) for op in session.ops()]
         self._last_run = None
+        self._spec = None
 
     @property
     def soc_version(self):
@@ -282,7 +295,18 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
                                  fusion_respects_pins=fusion_respects_pins,
                                  full_constants=full_constants,
                                  progress=progress)
-    return Plan(session, explained=explain)
+    planned = Plan(session, explained=explain)
+    planned._spec = _spec_of(model, options, keep_io_dtypes, fusion_respects_pins)
+    return planned
+
+
+def _spec_of(model, options, keep_io_dtypes, fusion_respects_pins):
+    """The plan as data (_plans.PlanSpec): what a dataset evaluation's
+    threads and workers plan again."""
+    named = {name: _option_text(name, value)
+             for name, value in options.items() if value is not None}
+    return make_spec(model, named, keep_io_dtypes=keep_io_dtypes,
+                     fusion_respects_pins=fusion_respects_pins)
 
 
 class Comparison:
@@ -332,9 +356,20 @@ def _measured(model, soc_version, precision_mode, inputs, run_folder, seed,
 def compare_modes(model, soc_version=None, precision_mode=None, *, inputs=None,
                   run_folder=None, seed=0, ranges=None, threads=1,
                   progress=None, keep_io_dtypes=True,
-                  fusion_respects_pins=False, **cann_options):
+                  fusion_respects_pins=False, data=None, **cann_options):
     """Plans, estimates and runs ``model`` under every precision mode on
-    the same inputs (prec-compile --compare-modes)."""
+    the same inputs (prec-compile --compare-modes). With ``data`` (a
+    dataset: docs/reference/datasets.md) every mode runs on every sample
+    and the result is a DatasetComparison: figures with 95% intervals and
+    paired tests between modes; the dataset settings (``labels``,
+    ``data_axis``, ``class_axes``, ``jobs``, ``client``,
+    ``reference_cache``, ``limit``) go with it."""
+    if data is not None:
+        settings, cann_options = _dataset_settings(cann_options)
+        settings.update(threads=threads, progress=progress)
+        return compare_modes_on_data(model, data, soc_version, precision_mode, settings,
+                                     cann_options, {"keep_io_dtypes": keep_io_dtypes,
+                                                    "fusion_respects_pins": fusion_respects_pins})
     planned, run = _measured(model, soc_version, precision_mode, inputs,
                              run_folder, seed, ranges, threads, progress,
                              keep_io_dtypes, fusion_respects_pins,
@@ -380,10 +415,21 @@ def search_precision(model, target="cosine>=0.9999", soc_version=None,
                      precision_mode=None, *, budget=24, inputs=None,
                      run_folder=None, seed=0, ranges=None, threads=1,
                      progress=None, keep_io_dtypes=True,
-                     fusion_respects_pins=False, **cann_options):
+                     fusion_respects_pins=False, data=None, **cann_options):
     """The fastest plan whose outputs meet ``target`` (prec-compile
     --search-precision): starts from the fastest mode and keeps the ops
-    that cost the most accuracy in their origin dtype."""
+    that cost the most accuracy in their origin dtype. With ``data`` the
+    target is on the dataset's figures ('top1_agreement>=0.995',
+    'cosine.p1>=0.9995', ...) and holds at their 95% intervals' worse end;
+    the result is a DatasetSearchResult."""
+    if data is not None:
+        settings, cann_options = _dataset_settings(cann_options)
+        settings.update(threads=threads, progress=progress)
+        _whole("budget", budget, 1)
+        return search_on_dataset(model, data, target, soc_version, precision_mode, budget,
+                                 settings, cann_options,
+                                 {"keep_io_dtypes": keep_io_dtypes,
+                                  "fusion_respects_pins": fusion_respects_pins})
     if not isinstance(target, str):
         raise TypeError("target is a condition such as 'cosine>=0.9999', not %r" % (target,))
     if target.startswith("Ascend"):

@@ -16,6 +16,7 @@
 #include "AscendPrec/Report/Report.h"
 #include "AscendPrec/Session/CompareModes.h"
 #include "AscendPrec/Session/HostRun.h"
+#include "AscendPrec/Session/RunIo.h"
 #include "AscendPrec/Session/SearchOutput.h"
 #include "AscendPrec/Session/Session.h"
 
@@ -178,6 +179,31 @@ public:
     step("run", [&] { return engine->run(source, settings); });
   }
 
+  /// One dataset sample through the plan ("plan") or the fp32 reference
+  /// ("reference") alone: the outputs by name.
+  py::dict runSample(const py::dict &inputs, const std::string &kind, unsigned threads) {
+    session::InputSource source;
+    source.arraysGiven = true;
+    for (auto [name, value] : inputs) {
+      std::string text = py::str(name).cast<std::string>();
+      source.given.push_back({text, toHostTensor(value, text)});
+    }
+    if (kind != "plan" && kind != "reference")
+      throw py::value_error("kind is 'plan' or 'reference'");
+    if (threads == 0)
+      throw py::value_error("threads is a whole number from 1");
+    session::Session::SampleRun which = kind == "plan" ? session::Session::SampleRun::Plan
+                                                       : session::Session::SampleRun::Reference;
+    std::vector<runtime::HostTensor> tensors;
+    std::vector<std::string> names;
+    step("run", [&] { return engine->runSample(source, which, threads, tensors, names); });
+    py::dict dict;
+    for (size_t i = 0; i < tensors.size(); ++i)
+      dict[py::str(i < names.size() ? names[i] : "output_" + std::to_string(i))] =
+          toNumpy(tensors[i]);
+    return dict;
+  }
+
   void compareModes() {
     step("compare", [&] { return engine->compareModes(); });
   }
@@ -241,6 +267,27 @@ public:
   std::string inputsFrom() const {
     requireIdle();
     return engine->runInputs().from;
+  }
+  /// The graph's inputs as a run takes them: (name, shape with -1 for a
+  /// dynamic dim, "float" or "int").
+  py::list modelInputs() {
+    requireIdle();
+    py::list list;
+    mlir::ModuleOp kernels = engine->kernelModule();
+    mlir::func::FuncOp graph = kernels ? session::graphOf(kernels) : nullptr;
+    if (!graph)
+      return list;
+    for (mlir::BlockArgument argument : graph.getArguments()) {
+      unsigned index = argument.getArgNumber();
+      auto named = graph.getArgAttrOfType<mlir::StringAttr>(index, "ascend.name");
+      auto shaped = mlir::cast<mlir::ShapedType>(argument.getType());
+      py::list shape;
+      for (int64_t dim : shaped.getShape())
+        shape.append(mlir::ShapedType::isDynamic(dim) ? -1 : dim);
+      list.append(py::make_tuple(named ? named.str() : "input " + std::to_string(index), shape,
+                                 shaped.getElementType().isIntOrIndex() ? "int" : "float"));
+    }
+    return list;
   }
   py::list modes() const {
     requireIdle();
@@ -362,6 +409,15 @@ void bindSession(py::module_ &module) {
       raise("search", session::Status::user("", message), records);
     }
   });
+  // One ONNX TensorProto file (a test_data_set_* folder's input_<i>.pb):
+  // (its name, the array); an OSError-like RunError naming the file.
+  module.def("_read_tensor", [](const std::string &path) {
+    std::string error;
+    std::optional<session::NamedTensor> tensor = session::readTensorFile(path, error);
+    if (!tensor)
+      raise("run", session::Status::user(path, error));
+    return py::make_tuple(tensor->name, toNumpy(tensor->tensor));
+  });
   py::class_<PySession>(module, "_Session")
       .def(py::init([](const py::dict &options, bool explain,
                        std::vector<std::string> explainOnly, bool keepIoDtypes,
@@ -389,6 +445,8 @@ void bindSession(py::module_ &module) {
       .def("run", &PySession::run, py::arg("inputs") = py::none(), py::arg("run_folder") = "",
            py::arg("threads") = 1, py::arg("iterations") = 1, py::arg("seed") = 0,
            py::arg("ranges") = "")
+      .def("run_sample", &PySession::runSample, py::arg("inputs"), py::arg("kind"),
+           py::arg("threads") = 1)
       .def("compare_modes", &PySession::compareModes)
       .def("search_precision", &PySession::searchPrecision, py::arg("target"),
            py::arg("budget") = 24)
@@ -400,6 +458,7 @@ void bindSession(py::module_ &module) {
       .def("accuracy", &PySession::accuracy)
       .def("outputs", &PySession::outputs, py::arg("reference") = false)
       .def("inputs_from", &PySession::inputsFrom)
+      .def("model_inputs", &PySession::modelInputs)
       .def("modes", &PySession::modes)
       .def("search", &PySession::search)
       .def("search_files", &PySession::searchFiles)

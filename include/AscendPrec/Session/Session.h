@@ -43,12 +43,15 @@
 #include "AscendPrec/Session/Status.h"
 #include "AscendPrec/Target/ONNX/ImportONNX.h"
 
+#include "AscendPrec/Execution/GraphRun.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -146,6 +149,18 @@ public:
   /// run/output_<i>.pb and accuracy.json are staged.
   Status run(const InputSource &source, const RunSettings &settings = {},
              OutputFolder *out = nullptr);
+
+  /// One sample of a dataset (the Python package's evaluate()): only the
+  /// plan's outputs, or only the fp32 reference's, on `source`'s given
+  /// arrays, checked as run() checks them. The runner of each kind is
+  /// prepared once and kept, so a dataset pays for the JIT once and a plan
+  /// run costs no reference run (the reference is cached per sample
+  /// elsewhere). `outputs` holds one tensor per model output, in the order
+  /// of `outputNames`. After plan(); does not change accuracy().
+  enum class SampleRun { Plan, Reference };
+  Status runSample(const InputSource &source, SampleRun kind, unsigned threads,
+                   std::vector<runtime::HostTensor> &outputs,
+                   std::vector<std::string> &outputNames);
 
   /// Plans, estimates and runs every precision mode on the run's inputs.
   /// With `out`, compare.json is staged.
@@ -252,6 +267,8 @@ private:
   OutputFolder *runStagedInto = nullptr, *compareStagedInto = nullptr,
                *searchStagedInto = nullptr;
   bool isWritten = false;
+  /// runSample's runners, by kind and thread count.
+  std::map<std::pair<int, unsigned>, std::unique_ptr<exec::GraphRunner>> sampleRunners;
 };
 
 } // namespace ascendprec::session

@@ -1,0 +1,458 @@
+"""A plan judged on a dataset: every sample run, measured, aggregated.
+
+Each sample runs through the plan alone (Session::runSample) and is
+compared with its fp32 reference, which is run once per sample and cached
+on disk (_refcache.py), so comparing eight modes costs eight plan runs
+and one reference run per sample. With ``per_op`` the first plan also
+runs in lockstep with its reference, to count where the error first
+jumps on each sample.
+
+The same function evaluates a chunk of samples in this process, in a
+thread of it (``jobs``) or on a Dask worker (``client``): every figure is
+computed where the sample ran, and the aggregates from the per-sample
+figures in sample order, so a cluster gives the JSON a local run gives.
+"""
+
+import array
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy
+
+from ._dataset import Dataset, check_sample, read_shipped
+from ._errors import RunError
+from ._metrics import sample_metrics
+from ._plans import model_inputs, plan_of
+from ._refcache import ReferenceCache, default_folder, reference_key, sample_digest
+from ._stats import aggregate
+
+
+# -- one chunk of samples (runs in a thread or on a worker) ----------------
+
+def _reference_outputs(reference_spec, inputs, cache, threads):
+    key = reference_key(reference_spec.model_digest,
+                        [reference_spec.options, [f[2] for f in reference_spec.files],
+                         reference_spec.flags], sample_digest(inputs))
+    cached = cache.get(key)
+    if cached is not None:
+        return cached, True
+    outputs = plan_of(reference_spec)._session.run_sample(inputs, "reference", threads)
+    cache.put(key, outputs)
+    return outputs, False
+
+
+def evaluate_chunk(task):
+    """Runs one chunk: `task` is a dict (plan specs, the samples or what
+    reads them, settings). Returns one record per sample, in order."""
+    spec = task["spec"]
+    reference_spec = task["reference_spec"]
+    cache = ReferenceCache(task["cache_folder"])
+    threads = task["threads"]
+    plan = plan_of(spec)
+    inputs_of_model = model_inputs(plan)
+    records = []
+    for index, entry in task["samples"]:
+        sample = read_shipped(entry, list(inputs_of_model))
+        check_sample(sample, inputs_of_model)
+        started = time.perf_counter()
+        reference, was_cached = _reference_outputs(reference_spec, sample.inputs, cache, threads)
+        reference_s = time.perf_counter() - started
+        started = time.perf_counter()
+        jumps = None
+        if task["per_op"]:
+            run = plan.run(sample.inputs, threads=threads)
+            outputs = run.outputs
+            jumps = list(run.error_jumps)
+        else:
+            outputs = plan._session.run_sample(sample.inputs, "plan", threads)
+        run_s = time.perf_counter() - started
+        record = {"index": index, "id": sample.id,
+                  "metrics": sample_metrics(outputs, reference, label=sample.label,
+                                            class_axes=task["class_axes"]),
+                  "run_s": run_s, "reference_s": 0.0 if was_cached else reference_s,
+                  "reference_cached": was_cached}
+        if jumps is not None:
+            record["error_jumps"] = jumps
+        records.append(record)
+    return records
+
+
+# -- scheduling chunks ------------------------------------------------------
+
+class _Progress:
+    """A progress line with an ETA on a terminal, or a progress(event,
+    text) callback."""
+
+    def __init__(self, progress, label, total):
+        self.callback = progress if callable(progress) else None
+        self.terminal = progress is True or (progress is None and sys.stderr.isatty())
+        self.label = label
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        if self.callback:
+            self.callback("begin", "%s: %s samples" % (label, total if total else "?"))
+
+    def advance(self, count):
+        with self.lock:
+            self.done += count
+            elapsed = time.monotonic() - self.started
+            text = "%s: %d%s samples" % (self.label, self.done,
+                                         "/%d" % self.total if self.total else "")
+            if self.total and self.done:
+                text += ", ETA %.0f s" % (elapsed / self.done * (self.total - self.done))
+            if self.callback:
+                self.callback("step", text)
+            elif self.terminal:
+                sys.stderr.write("\r  " + text + " " * 8)
+                sys.stderr.flush()
+
+    def finish(self):
+        if self.callback:
+            self.callback("end", "")
+        elif self.terminal:
+            sys.stderr.write("\r  %s: %d samples in %.1f s%s\n" % (
+                self.label, self.done, time.monotonic() - self.started, " " * 12))
+
+
+def _chunks(dataset, start, stop, size):
+    """(index, shipped sample) lists of at most `size`, over [start, stop)."""
+    chunk = []
+    if dataset.has_length():
+        stop = min(stop, len(dataset))
+        for index in range(start, stop):
+            chunk.append((index, dataset.shipped([index])[0]))
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    else:
+        for index, sample in enumerate(dataset):
+            if index < start:
+                continue
+            if index >= stop:
+                break
+            chunk.append((index, (sample.id, _InMemory(sample), sample.label)))
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    if chunk:
+        yield chunk
+
+
+class _InMemory:
+    """A sample given as arrays (an iterable dataset), shipped as such."""
+
+    def __init__(self, sample):
+        self.inputs = sample.inputs
+        self.path = sample.source
+
+    def read(self, input_names):
+        return self.inputs, {}
+
+
+def run_chunks(tasks, *, client=None, jobs=1, progress=None):
+    """Runs every task (evaluate_chunk's dict, or another chunk function's
+    under "function"), in order of submission, locally, in `jobs` threads,
+    or on `client`'s cluster. Yields each task's records in order."""
+    if client is not None:
+        yield from _run_on_cluster(tasks, client, progress)
+        return
+    if jobs <= 1:
+        for task in tasks:
+            records = _chunk_function(task)(task)
+            if progress:
+                progress.advance(len(records))
+            yield records
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        pending = []
+        for task in tasks:
+            pending.append(pool.submit(_counted, task, progress))
+            while len(pending) > 2 * jobs:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
+
+
+def _chunk_function(task):
+    return task.get("function", evaluate_chunk)
+
+
+def _counted(task, progress):
+    records = _chunk_function(task)(task)
+    if progress:
+        progress.advance(len(records))
+    return records
+
+
+def _run_on_cluster(tasks, client, progress):
+    """Each task a Dask future (pure: a worker lost mid-task is retried by
+    the scheduler and its records arrive once); results gathered in
+    order."""
+    from distributed import as_completed
+    tasks = list(tasks)
+    if not tasks:
+        return
+    spec_futures = {}
+    spec_keys = [k for k in ("spec", "reference_spec") if k in tasks[0]]
+    for task in tasks:
+        for key in spec_keys:
+            spec = task[key]
+            if spec.digest not in spec_futures:
+                spec_futures[spec.digest] = client.scatter(spec, broadcast=True)
+    futures = []
+    for number, task in enumerate(tasks):
+        shipped = dict(task, **{k: spec_futures[task[k].digest] for k in spec_keys})
+        futures.append(client.submit(_cluster_chunk, shipped, pure=False,
+                                     key="ascendprec-chunk-%s-%d" % (os.urandom(6).hex(), number)))
+    results = {}
+    order = {future.key: number for number, future in enumerate(futures)}
+    for future in as_completed(futures):
+        records = future.result()
+        results[order[future.key]] = records
+        if progress:
+            progress.advance(len(records))
+    for number in range(len(futures)):
+        yield results[number]
+
+
+def _cluster_chunk(task):
+    return _chunk_function(task)(task)
+
+
+# -- the whole dataset --------------------------------------------------------
+
+class Evaluation:
+    """One plan on a dataset: each sample's figures, kept as columns (8
+    bytes a figure, so 10,000 samples cost about a megabyte), and per
+    output and metric the aggregates with their 95% intervals
+    (``summary``, ``stat()``); where the error first jumps, counted over
+    samples. Records arrive in chunks (``add``), in sample order."""
+
+    def __init__(self, label, records=(), est_device_us=None, precision_mode=None):
+        self.label = label
+        self.est_device_us = est_device_us
+        self.precision_mode = precision_mode
+        self.n = 0
+        self.ids = []
+        #: {output: [metric, ...]} measured on every sample.
+        self.metrics = {}
+        self._columns = {}
+        self._stats = {}
+        self.error_jump_counts = {}
+        self.jump_samples = 0
+        self.reference_runs = 0
+        self.run_seconds = 0.0
+        self.reference_seconds = 0.0
+        self.add(records)
+
+    def add(self, records):
+        """Takes more samples' records (in sample order)."""
+        for record in sorted(records, key=lambda r: r["index"]):
+            if not self.metrics:
+                self.metrics = {output: [m for m in figures if m not in ("elements", "non_finite")]
+                                for output, figures in record["metrics"].items()}
+                self._columns = {(o, m): array.array("d") for o, ms in self.metrics.items()
+                                 for m in ms}
+            for (output, metric), column in self._columns.items():
+                value = record["metrics"].get(output, {}).get(metric)
+                column.append(math.nan if value is None else value)
+            self.ids.append(record["id"])
+            self.n += 1
+            if "error_jumps" in record:
+                self.jump_samples += 1
+                for node in dict.fromkeys(record["error_jumps"]):
+                    self.error_jump_counts[node] = self.error_jump_counts.get(node, 0) + 1
+            self.reference_runs += 0 if record["reference_cached"] else 1
+            self.run_seconds += record["run_s"]
+            self.reference_seconds += record["reference_s"]
+        self._stats.clear()
+        return self
+
+    def stat(self, output, metric):
+        """The aggregates of one metric (computed on first use: a search
+        judges a few of them after every look)."""
+        key = (output, metric)
+        if key not in self._stats:
+            self._stats[key] = aggregate(self.values(output, metric), metric, self.ids)
+        return self._stats[key]
+
+    @property
+    def summary(self):
+        """{output: {metric: aggregates}} for every metric measured."""
+        return {output: {metric: self.stat(output, metric) for metric in metrics}
+                for output, metrics in self.metrics.items()}
+
+    def values(self, output, metric):
+        """Per-sample values of one metric, in sample order (NaN: not
+        measured on that sample)."""
+        return numpy.frombuffer(self._columns[(output, metric)], dtype=numpy.float64) \
+            if self.n else numpy.zeros(0)
+
+    def figure(self, output, metric, aggregate_name="mean"):
+        return self.stat(output, metric).get(aggregate_name)
+
+    def to_dict(self):
+        return {"label": self.label, "precision_mode": self.precision_mode,
+                "est_device_us": self.est_device_us, "samples": self.n,
+                "reference_runs": self.reference_runs,
+                "outputs": self.summary,
+                "error_jumps": [{"node": node, "samples": count, "of": self.jump_samples}
+                                for node, count in sorted(self.error_jump_counts.items(),
+                                                          key=lambda kv: (-kv[1], kv[0]))]}
+
+    def to_json(self):
+        return json.dumps(_finite(self.to_dict()), indent=2, sort_keys=True) + "\n"
+
+    def sample_rows(self):
+        """Each sample's figures: {"id", "metrics": {output: {metric: value}}}."""
+        for i, sample_id in enumerate(self.ids):
+            yield {"id": sample_id, "metrics": {
+                output: {m: self._columns[(output, m)][i] for m in metrics}
+                for output, metrics in self.metrics.items()}}
+
+    def write_samples(self, path):
+        """The per-sample figures as JSON Lines (one sample a line)."""
+        with open(path, "w") as stream:
+            for row in self.sample_rows():
+                stream.write(json.dumps(_finite(row), sort_keys=True) + "\n")
+
+    @property
+    def text(self):
+        return summary_text(self)
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "<ascendprec.Evaluation %s on %d samples>" % (self.label, self.n)
+
+
+def _finite(value):
+    """JSON without Infinity/NaN: those are null, as accuracy.json has it."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+_SHOWN = ["cosine", "rel_rmse", "max_abs_err", "top1_agreement", "top1_accuracy", "kl"]
+
+
+def _number(value):
+    if value is None:
+        return "-"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
+    if abs(value) >= 0.99 and abs(value) < 1.0:
+        return "%.6f" % value
+    return "%.3g" % value
+
+
+def summary_text(evaluation):
+    lines = ["%s on %d samples (%d fp32 reference runs, the rest cached):"
+             % (evaluation.label, evaluation.n, evaluation.reference_runs)]
+    for output, measured in evaluation.metrics.items():
+        lines.append("  output '%s':" % output)
+        for metric in _SHOWN:
+            if metric not in measured or not evaluation.stat(output, metric).get("n"):
+                continue
+            s = evaluation.stat(output, metric)
+            low, high = s["mean_ci"]
+            lines.append("    %-16s mean %s [95%% CI %s, %s]  worst %s  p1 %s  p5 %s"
+                         % (metric, _number(s["mean"]), _number(low), _number(high),
+                            _number(s["worst"]), _number(s["p1"]), _number(s["p5"])))
+        cosine = evaluation.stat(output, "cosine") if "cosine" in measured else {}
+        if cosine.get("worst_samples"):
+            lines.append("    worst samples (cosine): " + ", ".join(
+                "%s %s" % (sid, _number(v)) for sid, v in cosine["worst_samples"][:3]))
+    if evaluation.error_jump_counts:
+        top = sorted(evaluation.error_jump_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+        lines.append("  the error first jumps at: " + ", ".join(
+            "%s on %d of %d" % (node, count, evaluation.jump_samples) for node, count in top))
+    return "\n".join(lines)
+
+
+class Runner:
+    """Evaluates plans of one model on one dataset with one reference."""
+
+    def __init__(self, reference_plan, data, *, labels=None, data_axis=None, class_axes=None,
+                 threads=1, jobs=1, client=None, reference_cache=True, progress=None,
+                 chunk=None, limit=None, input_names=None):
+        self.reference_spec = reference_plan._spec if reference_plan is not None else None
+        inputs = model_inputs(reference_plan) if reference_plan is not None else \
+            dict.fromkeys(input_names or [])
+        self.dataset = Dataset(data, axis=data_axis, labels=labels,
+                               input_names=list(inputs), limit=limit)
+        if reference_cache is True:
+            self.cache_folder = default_folder()
+        elif reference_cache in (False, None, "off"):
+            # Nothing kept after this call, but the modes and search steps
+            # of one call still share one reference run per sample.
+            self.cache_folder = tempfile.mkdtemp(prefix="ascendprec-references-")
+            weakref.finalize(self, shutil.rmtree, self.cache_folder, True)
+        else:
+            self.cache_folder = os.fspath(reference_cache)
+        self.class_axes = class_axes
+        self.threads = threads
+        self.jobs = jobs
+        self.client = client
+        self.progress = progress
+        self.chunk = chunk
+        self.sample_runs = 0
+
+    def length(self):
+        return len(self.dataset) if self.dataset.has_length() else None
+
+    def records(self, spec, into, start=0, stop=None, per_op=False, label="evaluate"):
+        """Runs `spec` on samples [start, stop), adding them to the
+        Evaluation `into`."""
+        return self.run_task({"spec": spec, "reference_spec": self.reference_spec,
+                              "per_op": per_op}, into, start, stop, label)
+
+    def run_task(self, task, into, start=0, stop=None, label="evaluate"):
+        """Runs `task` (evaluate_chunk's dict without its samples) on
+        samples [start, stop), adding them to the Evaluation `into`."""
+        stop = math.inf if stop is None else stop
+        total = self.length()
+        count = None if total is None else max(0, min(stop, total) - start)
+        size = self.chunk or self._chunk_size(count)
+        tasks = (dict(task, samples=chunk, cache_folder=self.cache_folder,
+                      threads=self.threads, class_axes=self.class_axes)
+                 for chunk in _chunks(self.dataset, start, stop, size))
+        progress = None
+        if self.progress is not False:
+            progress = _Progress(self.progress, label, count)
+        before = into.n
+        try:
+            for chunk_records in run_chunks(tasks, client=self.client, jobs=self.jobs,
+                                            progress=progress):
+                into.add(chunk_records)
+        finally:
+            if progress:
+                progress.finish()
+        self.sample_runs += into.n - before
+        if into.n == 0:
+            raise RunError("the dataset has no samples", step="data",
+                           file=self.dataset.description)
+        return into
+
+    def _chunk_size(self, count):
+        workers = self.jobs
+        if self.client is not None:
+            workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        if count is None:
+            return 8
+        return max(1, min(64, math.ceil(count / (4 * workers))))

@@ -1,0 +1,155 @@
+"""Plans as data: what a worker needs to make the same plan again.
+
+A dataset evaluation may run in other threads or on a Dask cluster's
+workers, so a plan travels as a PlanSpec: the model's bytes, the CANN
+options by name, the files they name (their contents), and the
+front-end flags. Planning is deterministic, so a worker's plan is the
+client's, and its runs give the same bits. Each process keeps the plans
+it made (a few, by the spec's digest) so a worker plans once per plan,
+not once per task.
+"""
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from . import _ascendprec
+
+_FLAGS = ("keep_io_dtypes", "fusion_respects_pins")
+
+
+@dataclass(frozen=True)
+class PlanSpec:
+    model: bytes            # the .onnx or .mlir file's bytes
+    model_name: str         # the path as given, for messages
+    options: tuple          # ((name, text), ...) sorted by name
+    files: tuple            # ((option, path, sha256, bytes), ...) files options name
+    flags: tuple            # ((flag, bool), ...)
+
+    @property
+    def digest(self):
+        digest = hashlib.sha256(self.model)
+        digest.update(json.dumps([self.options, [f[:3] for f in self.files], self.flags,
+                                  self.model_name.endswith(".mlir")]).encode())
+        return digest.hexdigest()
+
+    @property
+    def model_digest(self):
+        return hashlib.sha256(self.model).hexdigest()
+
+    def option(self, name):
+        return dict(self.options).get(name)
+
+    def with_options(self, **changes):
+        """The same model and flags under other options (None removes one);
+        a changed path-valued option's file is read now."""
+        options = dict(self.options)
+        files = {f[0]: f for f in self.files}
+        for name, value in changes.items():
+            files.pop(name, None)
+            if value is None:
+                options.pop(name, None)
+                continue
+            options[name] = str(value)
+            if _ascendprec._option_kind(name) == "path":
+                files[name] = _file_entry(name, str(value))
+        return PlanSpec(self.model, self.model_name, tuple(sorted(options.items())),
+                        tuple(sorted(files.values())), self.flags)
+
+
+def _file_entry(option, path):
+    with open(path, "rb") as stream:
+        content = stream.read()
+    return (option, path, hashlib.sha256(content).hexdigest(), content)
+
+
+def make_spec(model, options, **flags):
+    """The spec of `model` (a path or ONNX bytes) under `options` (CANN's
+    names, as text) and the front-end flags."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data, name = bytes(model), "<bytes>.onnx"
+    else:
+        name = os.fspath(model)
+        with open(name, "rb") as stream:
+            data = stream.read()
+    files = []
+    for option, value in options.items():
+        if _ascendprec._option_kind(option) == "path" and value:
+            try:
+                files.append(_file_entry(option, value))
+            except OSError:
+                pass  # planning names the missing file with its own message
+    return PlanSpec(data, name, tuple(sorted(options.items())), tuple(sorted(files)),
+                    tuple(sorted((k, bool(flags.get(k, k == "keep_io_dtypes"))) for k in _FLAGS)))
+
+
+class _Materialized:
+    """Files a spec names, written where this process can read them when
+    the original path is not there (another machine) or differs."""
+
+    def __init__(self):
+        self.folder = None
+        self.lock = threading.Lock()
+
+    def path_for(self, option, path, sha, content, suffix=""):
+        try:
+            with open(path, "rb") as stream:
+                if hashlib.sha256(stream.read()).hexdigest() == sha:
+                    return path
+        except OSError:
+            pass
+        with self.lock:
+            if self.folder is None:
+                self.folder = tempfile.mkdtemp(prefix="ascendprec-plan-files-")
+        target = os.path.join(self.folder, sha + (suffix or os.path.splitext(path)[1]))
+        if not os.path.exists(target):
+            with open(target + ".tmp%d" % threading.get_ident(), "wb") as stream:
+                stream.write(content)
+            os.replace(target + ".tmp%d" % threading.get_ident(), target)
+        return target
+
+
+_MATERIALIZED = _Materialized()
+_LOCAL = threading.local()
+_KEPT_PLANS = 12
+
+
+def plan_of(spec):
+    """This thread's plan for `spec`, planned on first use."""
+    from ._api import Plan, _session  # late: _api imports this module
+    cache = getattr(_LOCAL, "plans", None)
+    if cache is None:
+        cache = _LOCAL.plans = OrderedDict()
+    key = spec.digest
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    options = dict(spec.options)
+    for option, path, sha, content in spec.files:
+        options[option] = _MATERIALIZED.path_for(option, path, sha, content)
+    flags = dict(spec.flags)
+    if spec.model_name.endswith(".mlir") or spec.model_name.startswith("<bytes>"):
+        model = spec.model if spec.model_name.startswith("<bytes>") else \
+            _MATERIALIZED.path_for("model", spec.model_name, spec.model_digest, spec.model)
+    else:
+        model = _MATERIALIZED.path_for("model", spec.model_name, spec.model_digest, spec.model)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the client showed them when it planned
+        session = _session(model, options, keep_io_dtypes=flags["keep_io_dtypes"],
+                           fusion_respects_pins=flags["fusion_respects_pins"])
+    plan = Plan(session)
+    plan._spec = spec
+    cache[key] = plan
+    while len(cache) > _KEPT_PLANS:
+        cache.popitem(last=False)
+    return plan
+
+
+def model_inputs(plan):
+    """{name: (shape, "float" | "int")} of a plan's graph."""
+    return {name: (list(shape), kind) for name, shape, kind in plan._session.model_inputs()}
