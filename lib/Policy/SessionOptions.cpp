@@ -3,6 +3,8 @@
 #include "AscendPrec/Policy/Json.h"
 #include "AscendPrec/Policy/Options.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -95,10 +97,18 @@ static bool normalizeValue(const OptionSpec &spec, std::string &text,
                         spec.rule);
             return false;
           }
+      // No value a letter or two off: the values that contain what was
+      // written ('bf16' -> allow_mix_precision_bf16, allow_fp32_to_bf16).
+      std::vector<std::string> containing;
+      if (hint.empty() && text.size() >= 3)
+        for (const std::string &value : spec.allowedValues)
+          if (llvm::StringRef(value).contains_insensitive(text))
+            containing.push_back("'" + value + "'");
+      std::string meant = !hint.empty() ? "'" + hint + "'" : joinChoices(containing);
       diags.error(loc, "invalid value '" + text + "' for option '" + spec.name +
                            "'; valid values: " +
                            joinChoices(spec.allowedValues, ", ") +
-                           (hint.empty() ? "" : " (did you mean '" + hint + "'?)"),
+                           (meant.empty() ? "" : " (did you mean " + meant + "?)"),
                   spec.rule);
       return false;
     }

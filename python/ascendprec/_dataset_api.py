@@ -5,6 +5,7 @@ import os
 
 from ._dataset_search import compare_on_data, search_on_data
 from ._evaluate import Evaluation, Runner
+from ._plans import is_dynamic, model_inputs
 
 
 def _whole(name, value, low):
@@ -41,7 +42,19 @@ def _planned(model_or_plan, soc_version, precision_mode, cann_options, flags):
         if model_or_plan._spec is None:
             raise ValueError("this plan was not made by ascendprec.plan()")
         return model_or_plan
-    return plan(model_or_plan, soc_version, precision_mode, **flags, **cann_options)
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        planned = plan(model_or_plan, soc_version, precision_mode, **flags, **cann_options)
+    inputs = model_inputs(planned)
+    for warning in caught:
+        # A model with dynamic dims is planned again per sample shape: the
+        # first plan's "not lowered: dynamic shape" warnings do not apply.
+        if is_dynamic(inputs) and "dynamic shape" in str(warning.message):
+            continue
+        warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                               warning.lineno)
+    return planned
 
 
 def evaluate(model, data, soc_version=None, precision_mode=None, *, labels=None,
@@ -61,7 +74,7 @@ def evaluate(model, data, soc_version=None, precision_mode=None, *, labels=None,
                                       client=client, reference_cache=reference_cache,
                                       progress=progress, limit=limit, chunk=chunk))
     label = plan.precision_mode
-    evaluation = runner.records(plan._spec, Evaluation(label, (), plan.est_device_us,
+    evaluation = runner.records(plan._spec, Evaluation(label, (), runner.plan.est_device_us,
                                                        plan.precision_mode),
                                 per_op=per_op, label=label)
     evaluation.sample_runs = runner.sample_runs
@@ -71,10 +84,12 @@ def evaluate(model, data, soc_version=None, precision_mode=None, *, labels=None,
 def compare_modes_on_data(model, data, soc_version, precision_mode, settings, cann_options,
                           flags):
     plan = _planned(model, soc_version, precision_mode, cann_options, flags)
-    return compare_on_data(_runner(plan, data, settings), plan)
+    runner = _runner(plan, data, settings)
+    return compare_on_data(runner, plan)
 
 
 def search_on_dataset(model, data, target, soc_version, precision_mode, budget, settings,
                       cann_options, flags):
     plan = _planned(model, soc_version, precision_mode, cann_options, flags)
-    return search_on_data(_runner(plan, data, settings), plan, target, budget)
+    runner = _runner(plan, data, settings)
+    return search_on_data(runner, plan, target, budget)

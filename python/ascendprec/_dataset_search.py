@@ -30,7 +30,7 @@ import tempfile
 
 import numpy
 
-from ._errors import SearchError
+from ._errors import RunError, SearchError
 from ._evaluate import Evaluation
 from ._metrics import AGREEMENT
 from ._plans import plan_of
@@ -119,12 +119,13 @@ def compare_on_data(runner, base_plan, progress_label="compare"):
     base_spec = base_plan._spec
     evaluations, notes = {}, {}
     for mode in MODES:
-        plan, why = _planned(_mode_spec(base_spec, mode))
+        spec = _mode_spec(base_spec, mode)
+        plan, why = _planned(runner.for_estimate(spec))
         if plan is None:
             notes[mode] = why
             continue
-        evaluations[mode] = runner.records(plan._spec, Evaluation(mode, (), plan.est_device_us,
-                                                                  mode), label=mode)
+        evaluations[mode] = runner.records(spec, Evaluation(mode, (), plan.est_device_us, mode),
+                                           label=mode)
     pairs = []
     if evaluations:
         first = next(iter(evaluations.values()))
@@ -315,7 +316,10 @@ def _ranked_ops(runner, start_plan, samples):
     reduced = {op.name for op in start_plan.ops
                if op.compute_dtype in ("float16", "bfloat16") and not op.inserted_cast}
     for sample in samples:
-        run = start_plan.run(sample.inputs, threads=runner.threads)
+        try:
+            run = start_plan.run(sample.inputs, threads=runner.threads)
+        except RunError:
+            continue  # another shape than the plan's (a model with dynamic dims)
         for op in run.ops:
             if not op.nodes:
                 continue
@@ -335,6 +339,11 @@ def start_search(runner, target):
     if total is None:
         raise TypeError("a search reads the data several times: give a path, a list, or a "
                         "Dataset, not a one-shot iterator")
+    too_few = sample_size_notes(conditions, total)
+    if too_few:
+        message = "; ".join(too_few) + "; nothing was run"
+        raise SearchError(message, step="search", file="<options>",
+                          text="<command line>: error: " + message)
     result = DatasetSearchResult()
     result.target = target
     return conditions, total, result
@@ -346,7 +355,7 @@ def search_on_data(runner, base_plan, target, budget=24):
     candidates, passing = [], []
     for mode in MODES:
         spec = _mode_spec(base_spec, mode)
-        plan, why = _planned(spec)
+        plan, why = _planned(runner.for_estimate(spec))
         if plan is None:
             result.notes.append("%s does not plan: %s" % (mode, why))
             continue
@@ -355,10 +364,16 @@ def search_on_data(runner, base_plan, target, budget=24):
     evaluated = 0
     best = None
     for candidate in candidates:
-        if best is not None and candidate.est > best.est * (1 + ESTIMATE_NOISE):
+        if best is not None:
+            # Sorted by estimate: nothing after a passing mode is faster
+            # beyond the estimate's noise, and a built-in mode is no simpler.
+            slower = candidate.est > best.est * (1 + ESTIMATE_NOISE)
             result.steps.append({"plan": candidate.label, "est_device_us": candidate.est,
                                  "samples": 0, "verdict": "pruned",
-                                 "note": "estimated slower than %s, which passes" % best.label})
+                                 "note": "%s %s, which passes" % (
+                                     "estimated slower than" if slower else
+                                     "no faster (within the estimate's 1% noise) than",
+                                     best.label)})
             continue
         if evaluated >= budget:
             break
@@ -380,7 +395,7 @@ def search_on_data(runner, base_plan, target, budget=24):
         result.kind = "not_met"
         result.message = ("no plan tried meets the target at its 95%% interval on these %d "
                           "samples, not even %s" % (total, _most_accurate(candidates)))
-        raise_not_met(result)
+        raise_not_met(result, conditions, total)
     _finish(result, best, base_spec)
     return result
 
@@ -393,8 +408,29 @@ def _most_accurate(candidates):
     return "the most accurate mode"
 
 
-def raise_not_met(result):
-    raise SearchError(result.message, step="search", file="",
+def sample_size_notes(conditions, total):
+    """Conditions no plan can meet on `total` samples however accurate: a
+    perfect agreement's 95% interval still reaches below the bound."""
+    from ._stats import Z95
+    notes = []
+    for condition in conditions:
+        if condition.metric in AGREEMENT and condition.aggregate == "mean" and \
+                condition.bound < 1:
+            perfect_low = total / (total + Z95 ** 2)
+            if perfect_low < condition.bound:
+                needed = math.ceil(Z95 ** 2 * condition.bound / (1 - condition.bound))
+                notes.append("%s cannot be shown on %d samples: even with every sample "
+                             "agreeing, the 95%% interval reaches down to %.4f; it needs at "
+                             "least %d samples (or a lower bound)"
+                             % (condition.text, total, perfect_low, needed))
+    return notes
+
+
+def raise_not_met(result, conditions=(), total=0):
+    too_few = sample_size_notes(conditions, total)
+    if too_few:
+        result.message += ": " + "; ".join(too_few)
+    raise SearchError(result.message, step="search", file="", details=result.text.splitlines(),
                       text="search: " + result.message + "\n" + result.text)
 
 
@@ -411,7 +447,7 @@ def _search_keep_lists(runner, start, conditions, total, result, best, budget, e
             with open(path, "w") as stream:
                 stream.write("".join(node + "\n" for node in ranked[:k]))
             spec = start.spec.with_options(keep_dtype=path)
-            plan, why = _planned(spec)
+            plan, why = _planned(runner.for_estimate(spec))
             if plan is None:
                 return None
             return _Candidate("%s + keep_dtype (%d ops)" % (start.label, k), spec, plan,

@@ -55,6 +55,7 @@ class Error(Exception):
         self.rule = rule
         self.details = list(details)
         self.diagnostics = list(diagnostics)
+        self.command_line_text = ""
 
     @property
     def location(self):
@@ -109,7 +110,10 @@ def from_engine(step, kind, file, line, column, node, rule, message, details,
     cls = InternalError if kind == "internal" else _BY_STEP.get(step, Error)
     diagnostics = [dict(d, message=pythonic(d["message"]), file=pythonic(d["file"]))
                    for d in diagnostics]
-    return cls(pythonic(message), step=step, kind=kind, file=pythonic(file),
-               line=line, column=column, node=node, rule=rule,
-               details=[pythonic(d) for d in details], diagnostics=diagnostics,
-               text=pythonic(text))
+    error = cls(pythonic(message), step=step, kind=kind, file=pythonic(file),
+                line=line, column=column, node=node, rule=rule,
+                details=[pythonic(d) for d in details], diagnostics=diagnostics,
+                text=pythonic(text))
+    # prec-compile --data prints the engine's own words (--input_shape).
+    error.command_line_text = text
+    return error

@@ -30,7 +30,7 @@ import numpy
 from ._dataset import Dataset, check_sample, read_shipped
 from ._errors import RunError
 from ._metrics import sample_metrics
-from ._plans import model_inputs, plan_of
+from ._plans import is_dynamic, model_inputs, plan_of, shaped_spec
 from ._refcache import ReferenceCache, default_folder, reference_key, sample_digest
 from ._stats import aggregate
 
@@ -58,12 +58,19 @@ def evaluate_chunk(task):
     threads = task["threads"]
     plan = plan_of(spec)
     inputs_of_model = model_inputs(plan)
+    dynamic = is_dynamic(inputs_of_model)
     records = []
     for index, entry in task["samples"]:
         sample = read_shipped(entry, list(inputs_of_model))
         check_sample(sample, inputs_of_model)
+        sample_reference = reference_spec
+        if dynamic:
+            # Planned for this sample's shapes, as ATC's --input_shape would.
+            plan = plan_of(shaped_spec(spec, inputs_of_model, sample.inputs))
+            sample_reference = shaped_spec(reference_spec, inputs_of_model, sample.inputs)
         started = time.perf_counter()
-        reference, was_cached = _reference_outputs(reference_spec, sample.inputs, cache, threads)
+        reference, was_cached = _reference_outputs(sample_reference, sample.inputs, cache,
+                                                   threads)
         reference_s = time.perf_counter() - started
         started = time.perf_counter()
         jumps = None
@@ -351,19 +358,22 @@ def _finite(value):
 _SHOWN = ["cosine", "rel_rmse", "max_abs_err", "top1_agreement", "top1_accuracy", "kl"]
 
 
-def _number(value):
+def _number(value, metric=""):
     if value is None:
         return "-"
     if isinstance(value, float) and not math.isfinite(value):
         return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
-    if abs(value) >= 0.99 and abs(value) < 1.0:
+    if metric == "cosine":
+        return "%.9f" % value
+    if 0.99 <= abs(value) < 1.0:
         return "%.6f" % value
     return "%.3g" % value
 
 
 def summary_text(evaluation):
-    lines = ["%s on %d samples (%d fp32 reference runs, the rest cached):"
-             % (evaluation.label, evaluation.n, evaluation.reference_runs)]
+    lines = ["%s on %d samples (fp32 reference: %d run, %d from the cache):"
+             % (evaluation.label, evaluation.n, evaluation.reference_runs,
+                evaluation.n - evaluation.reference_runs)]
     for output, measured in evaluation.metrics.items():
         lines.append("  output '%s':" % output)
         for metric in _SHOWN:
@@ -372,12 +382,13 @@ def summary_text(evaluation):
             s = evaluation.stat(output, metric)
             low, high = s["mean_ci"]
             lines.append("    %-16s mean %s [95%% CI %s, %s]  worst %s  p1 %s  p5 %s"
-                         % (metric, _number(s["mean"]), _number(low), _number(high),
-                            _number(s["worst"]), _number(s["p1"]), _number(s["p5"])))
+                         % (metric, _number(s["mean"], metric), _number(low, metric),
+                            _number(high, metric), _number(s["worst"], metric),
+                            _number(s["p1"], metric), _number(s["p5"], metric)))
         cosine = evaluation.stat(output, "cosine") if "cosine" in measured else {}
         if cosine.get("worst_samples"):
             lines.append("    worst samples (cosine): " + ", ".join(
-                "%s %s" % (sid, _number(v)) for sid, v in cosine["worst_samples"][:3]))
+                "%s %s" % (sid, _number(v, "cosine")) for sid, v in cosine["worst_samples"][:3]))
     if evaluation.error_jump_counts:
         top = sorted(evaluation.error_jump_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
         lines.append("  the error first jumps at: " + ", ".join(
@@ -391,11 +402,23 @@ class Runner:
     def __init__(self, reference_plan, data, *, labels=None, data_axis=None, class_axes=None,
                  threads=1, jobs=1, client=None, reference_cache=True, progress=None,
                  chunk=None, limit=None, input_names=None):
-        self.reference_spec = reference_plan._spec if reference_plan is not None else None
         inputs = model_inputs(reference_plan) if reference_plan is not None else \
             dict.fromkeys(input_names or [])
         self.dataset = Dataset(data, axis=data_axis, labels=labels,
                                input_names=list(inputs), limit=limit)
+        # The reference of every plan judged here: the user's plan, whose
+        # dynamic dims (if any) each sample's shapes fix (evaluate_chunk).
+        self.reference_spec = reference_plan._spec if reference_plan is not None else None
+        #: The user's plan as estimated: a model with dynamic dims is
+        #: estimated at the first sample's shapes.
+        self.plan = reference_plan
+        self._inputs = inputs
+        self._first_sample = None
+        if reference_plan is not None and is_dynamic(inputs) and self.dataset.has_length() \
+                and len(self.dataset):
+            self._first_sample = next(iter(Dataset(self.dataset, limit=1)))
+            check_sample(self._first_sample, inputs)
+            self.plan = plan_of(self.for_estimate(reference_plan._spec))
         if reference_cache is True:
             self.cache_folder = default_folder()
         elif reference_cache in (False, None, "off"):
@@ -412,6 +435,13 @@ class Runner:
         self.progress = progress
         self.chunk = chunk
         self.sample_runs = 0
+
+    def for_estimate(self, spec):
+        """`spec` at the first sample's shapes when the model's are dynamic
+        (its estimate and its ops); `spec` itself otherwise."""
+        if self._first_sample is None:
+            return spec
+        return shaped_spec(spec, self._inputs, self._first_sample.inputs)
 
     def length(self):
         return len(self.dataset) if self.dataset.has_length() else None

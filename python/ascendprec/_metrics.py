@@ -127,7 +127,10 @@ def kl_divergence(actual, reference, axis=-1):
     a = _rows(actual, axis)
     if numpy.any(~numpy.isfinite(a)):
         return math.inf
+    # The plan's rows, renormalized: an fp16 softmax sums to 1 only within
+    # its rounding, and KL is defined between distributions.
     a = numpy.clip(a, 1e-12, None)
+    a = a / a.sum(axis=-1, keepdims=True)
     mask = r > 0
     terms = numpy.where(mask, r * (numpy.log(numpy.where(mask, r, 1)) - numpy.log(a)), 0.0)
     return float(terms.sum(axis=-1).mean())

@@ -159,7 +159,7 @@ class Pipeline:
         if best is None:
             result.message = "no combination of modes tried meets the target on these %d " \
                              "samples" % total
-            raise_not_met(result)
+            raise_not_met(result, conditions, total)
         result.kind = "built_in_mode"
         result.precision_mode = best[1]
         result.est_device_us = best[0]

@@ -153,3 +153,17 @@ def plan_of(spec):
 def model_inputs(plan):
     """{name: (shape, "float" | "int")} of a plan's graph."""
     return {name: (list(shape), kind) for name, shape, kind in plan._session.model_inputs()}
+
+
+def is_dynamic(inputs):
+    """Whether any input of {name: (shape, kind)} has a dynamic dim."""
+    return any(dim < 0 for shape, _ in inputs.values() for dim in shape)
+
+
+def shaped_spec(spec, inputs, arrays):
+    """`spec` planned for the shapes of `arrays` (ATC's --input_shape, by
+    input name): a model with dynamic dims is planned per sample shape,
+    and each shape's plan is kept (plan_of)."""
+    shapes = ";".join("%s:%s" % (name, ",".join(str(d) for d in arrays[name].shape))
+                      for name in inputs if name in arrays)
+    return spec.with_options(input_shape=shapes)

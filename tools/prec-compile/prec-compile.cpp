@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AtcOptions.h"
+#include "DatasetHandoff.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCode.h"
 #include "Help.h"
@@ -94,6 +95,9 @@ struct DriverFlags {
   /// --search-precision=TARGET and --search-budget=N.
   std::optional<policy::AccuracyTarget> searchTarget;
   unsigned searchBudget = 24;
+  /// --data=PATH: the plan judged on a dataset, by the Python package
+  /// (DatasetHandoff.h), which reads the dataset flags itself.
+  bool dataset = false;
 };
 
 /// A positive count from a flag, or an error naming it.
@@ -145,6 +149,30 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
     flags.run = *run == "true" ? "" : *run;
   }
   flags.compareModes = isSet("compare-modes");
+  if (const std::string *data = flag("data")) {
+    if (data->empty() || *data == "true") {
+      diags.error({"<command line>"}, "--data names the dataset: --data=PATH (a folder of "
+                                      "samples or a .npy/.npz file; docs/reference/datasets.md)");
+      return std::nullopt;
+    }
+    for (const char *name : {"run", "run-seed", "run-range", "run-iterations"})
+      if (flag(name)) {
+        diags.error({"<command line>"},
+                    std::string("--data runs every sample of the dataset and --") + name +
+                        " one input set: leave out one of the two");
+        return std::nullopt;
+      }
+    // The dataset run reads its target (dataset metrics such as
+    // top1_agreement>=0.995) and the rest of its flags itself.
+    flags.dataset = true;
+    return flags;
+  }
+  for (const std::string &name : datasetFlags())
+    if (flag(name)) {
+      diags.error({"<command line>"},
+                  "--" + name + " applies to a dataset run: add --data=PATH");
+      return std::nullopt;
+    }
   if (const std::string *target = flag("search-precision")) {
     flags.searchTarget = policy::parseAccuracyTarget(*target == "true" ? "" : *target, diags);
     if (!flags.searchTarget)
@@ -169,12 +197,15 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   for (const char *name : {"run-seed", "run-range"}) {
     if (!flag(name))
       continue;
-    if (!flags.run || !flags.run->empty()) {
+    if (!flags.run) {
+      flags.run = ""; // shaping random inputs asks for a run of them
+      continue;
+    }
+    if (!flags.run->empty()) {
       diags.error({"<command line>"},
                   std::string("--") + name +
-                      (flags.run ? " shapes random inputs, and --run=DIR reads them from its "
-                                   "files: leave out one of the two"
-                                 : " applies to a run: add --run (random inputs)"));
+                      " shapes random inputs, and --run=DIR reads them from its files: "
+                      "leave out one of the two");
       return std::nullopt;
     }
   }
@@ -390,16 +421,27 @@ std::optional<int> informationRequest(const std::vector<std::string> &args) {
   return std::nullopt;
 }
 
+/// Replaces this process with the dataset run; returns only when that
+/// cannot start.
+int handOff(const std::vector<std::string> &args) {
+  std::string error;
+  std::cout.flush();
+  handOffToDatasetRun(args, error);
+  std::cerr << "<command line>: error: " << error << "\n";
+  return UserError;
+}
+
 int run(const std::vector<std::string> &args) {
   if (std::optional<int> answered = informationRequest(args))
     return *answered;
   policy::DiagnosticList diags;
-  std::optional<policy::ParsedCommandLine> parsed = policy::parseCannArguments(
-      args,
-      {"output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
-       "run", "run-iterations", "run-seed", "run-range", "threads", "compare-modes",
-       "search-precision", "search-budget", "kernel-cache"},
-      diags);
+  std::vector<std::string> toolFlags = {
+      "output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
+      "run", "run-iterations", "run-seed", "run-range", "threads", "compare-modes",
+      "search-precision", "search-budget", "kernel-cache"};
+  toolFlags.insert(toolFlags.end(), datasetFlags().begin(), datasetFlags().end());
+  std::optional<policy::ParsedCommandLine> parsed =
+      policy::parseCannArguments(args, toolFlags, diags);
   auto failWith = [&](int code) {
     std::cerr << diags.format();
     return code;
@@ -415,6 +457,8 @@ int run(const std::vector<std::string> &args) {
   std::optional<DriverFlags> flags = readDriverFlags(*parsed, diags);
   if (!flags)
     return failWith(UserError);
+  if (flags->dataset)
+    return handOff(args);
   if (flags->kernelCache)
     exec::KernelCache::configure(*flags->kernelCache);
   // Before any work: whether the folder may be written at all.
