@@ -53,6 +53,12 @@ if os.path.exists(system_python) and subprocess.call(
 config.substitutions.append(("%system_python", system_python))
 llvm_config.add_tool_substitutions(["prec-translate"], [config.ascendprec_tools_dir])
 
+# prec-compile --data runs in the Python package next to the tools (not in
+# the sanitizer build, which leaves the package out).
+if os.path.exists(os.path.join(config.ascendprec_tools_dir, "..", "python", "ascendprec",
+                               "_cli.py")):
+    config.available_features.add("python-package")
+
 # `script` gives a command a pseudo-terminal (the progress test).
 import shutil
 if shutil.which("script"):

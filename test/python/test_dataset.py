@@ -314,3 +314,53 @@ def test_streaming_keeps_memory_flat(example_plan, tmp_path):
     peak_10k = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert evaluation.n == 10_000
     assert peak_10k - peak_1k < 16 * 1024, (peak_1k, peak_10k)   # KiB
+
+
+def test_a_model_with_dynamic_dims_is_planned_per_sample_shape(tmp_path):
+    """As Paddle exports its classifiers: H and W dynamic. Each sample's
+    shapes plan the model (as --input_shape would), each shape once."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(4)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["c"], ["r"], name="relu"),
+         helper.make_node("GlobalAveragePool", ["r"], ["g"], name="gap"),
+         helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+         helper.make_node("Gemm", ["f", "fc"], ["logits"], name="fc", transB=1)],
+        "dynamic", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, "h", "w"])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 4])],
+        [numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w"),
+         numpy_helper.from_array(rng.normal(0, 0.5, (4, 8)).astype(np.float32), "fc")])
+    path = tmp_path / "dynamic.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    wide, _ = sample_makers.text_crops(2, seed=6, height=24, width=96)
+    narrow, _ = sample_makers.text_crops(2, seed=7, height=16, width=48)
+    samples = [{"x": wide[0]}, {"x": narrow[0]}, {"x": wide[1]}, {"x": narrow[1]}]
+    evaluation = ascendprec.evaluate(path, samples, soc_version="Ascend910B3",
+                                     reference_cache=False)
+    assert evaluation.n == 4
+    assert np.all(evaluation.values("logits", "cosine") > 0.99)
+    assert evaluation.est_device_us > 0       # estimated at the first sample's shapes
+
+
+def test_a_target_no_sample_count_can_show_is_refused(classifier):
+    model, data, _ = classifier
+    with pytest.raises(ascendprec.SearchError, match="it needs at least 73 samples") as error:
+        ascendprec.search_precision(model, "top1_agreement>=0.95", soc_version="Ascend910B3",
+                                    data=data, reference_cache=False)
+    assert "nothing was run" in error.value.message
+
+
+def test_the_per_sample_file_has_every_figure(example_plan, tmp_path):
+    import json
+    evaluation = ascendprec.evaluate(example_plan, [{"image": s} for s in rendered_images(3)],
+                                     reference_cache=False, per_op=False)
+    evaluation.write_samples(tmp_path / "samples.jsonl")
+    rows = [json.loads(line) for line in open(tmp_path / "samples.jsonl")]
+    assert [row["id"] for row in rows] == ["0", "1", "2"]
+    assert rows[1]["metrics"]["out"]["cosine"] == evaluation.values("out", "cosine")[1]
+    summary = json.loads(evaluation.to_json())
+    assert summary["samples"] == 3
+    assert set(summary["outputs"]["out"]["cosine"]) >= {"mean", "mean_ci", "worst", "p1",
+                                                        "p1_ci", "p5", "worst_samples"}

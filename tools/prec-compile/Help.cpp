@@ -60,6 +60,25 @@ std::string helpText() {
                  "fp32; commas join conditions); writes CANN files reproducing it into "
                  "search/ (implies --compare-modes)") +
       optionLine("--search-budget=N", "plans the search may run (default 24)") +
+      "\nJudging plans on a dataset (docs/reference/datasets.md; runs in the Python package):\n" +
+      optionLine("--data=PATH", "every sample of PATH: test_data_set_*/ folders, .npz files or "
+                                "folders of <input>.npy per sample, or one .npy/.npz with a "
+                                "sample axis; per-sample figures with 95% intervals into "
+                                "dataset.json, samples.jsonl, report.txt and report.html. "
+                                "With --compare-modes every mode with paired tests; with "
+                                "--search-precision a dataset target, e.g. "
+                                "\"top1_agreement>=0.995\" or \"cosine.p1>=0.9995\"") +
+      optionLine("--labels=FILE", "ground-truth classes (.npy, one row per sample; default "
+                                  "PATH/labels.npy)") +
+      optionLine("--data-axis=N", "the sample axis of a single .npy/.npz (default 0)") +
+      optionLine("--limit=N", "the first N samples only") +
+      optionLine("--jobs=N", "samples run in N threads of this process") +
+      optionLine("--scheduler=tcp://HOST:PORT", "run the samples on a Dask cluster") +
+      optionLine("--reference-cache=DIR|off",
+                 "where each sample's fp32 reference is kept (default "
+                 "$XDG_CACHE_HOME/ascendprec/references)") +
+      optionLine("--class-axis=OUTPUT:AXIS", "an output holding class scores along AXIS "
+                                              "(default: outputs shaped [C] or [N, C])") +
       optionLine("--help", "this text") + optionLine("--version", "print the version");
   std::string group;
   for (const policy::OptionSpec &spec : policy::optionSpecs()) {

@@ -157,6 +157,13 @@ TEST(PrecisionModes, PM_1_InvalidValueListsTheValidOnes) {
   DiagnosticList swapped;
   EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=fp16"}, swapped));
   EXPECT_NE(findDiag(swapped, "PM-1", "write --precision_mode_v2=fp16"), nullptr);
+  // No value a letter off: the values that contain what was written.
+  DiagnosticList part;
+  EXPECT_FALSE(build({"--soc_version=Ascend910", "--precision_mode=bf16"}, part));
+  EXPECT_NE(findDiag(part, "PM-1",
+                     "(did you mean 'allow_mix_precision_bf16' or 'allow_fp32_to_bf16'?)"),
+            nullptr)
+      << part.format();
 }
 
 TEST(PrecisionModes, PM_2_BothOptionsAreAnError) {
