@@ -8,6 +8,7 @@
 
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/IR/ConstantConversion.h"
+#include "ConstantLoss.h"
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/Passes.h"
 #include "PlanningState.h"
@@ -34,7 +35,7 @@ public:
 
   /// `value` as element type `dtype`: a converted constant, or a Cast right
   /// after the value's definition.
-  Value convert(Value value, Type dtype) {
+  Value convert(Value value, Type dtype, Operation *user = nullptr) {
     if (getElementTypeOrSelf(value) == dtype)
       return value;
     auto key = std::make_pair(value, dtype);
@@ -55,6 +56,7 @@ public:
         if (isa<FloatType>(getElementTypeOrSelf(constant.getValue().getType())))
           converted.getDefiningOp()->setAttr(kReferenceValueAttr, constant.getValue());
         ++constantsConverted;
+        warnAboutLoss(constant, folded, dtype, user);
       }
     }
     if (!converted) {
@@ -75,6 +77,23 @@ public:
   }
 
 private:
+  /// A constant that becomes 0, Inf or flips sign in `dtype` changes what
+  /// `user` computes: a warning naming the op and the constant.
+  void warnAboutLoss(ConstOp constant, ElementsAttr folded, Type dtype, Operation *user) {
+    if (!isa<FloatType>(dtype) ||
+        !isa<FloatType>(getElementTypeOrSelf(constant.getValue().getType())))
+      return;
+    std::string loss = describeConstantLoss(constant.getValue(), folded);
+    if (loss.empty())
+      return;
+    // The diagnostic's location names the op's node.
+    Operation *at = user ? user : constant.getOperation();
+    InFlightDiagnostic diag = at->emitWarning();
+    diag << "constant '" << constant.getName() << "' converted to " << dtypeNameOf(dtype)
+         << " for this op: " << loss << "; that changes what the op computes: keep the op in "
+         << "fp32 (keep_dtype) or change the constant";
+  }
+
   /// convertElements, once per distinct constant value: exported models
   /// repeat the same small constants (scales, epsilons, biases of zeros)
   /// across their layers.
@@ -122,7 +141,7 @@ struct MaterializePrecisionPass
           op.setPrecisionDecision(decision);
         }
         for (auto [index, dtype] : llvm::enumerate(decision.getInputs()))
-          op->setOperand(index, converter.convert(op->getOperand(index), dtype));
+          op->setOperand(index, converter.convert(op->getOperand(index), dtype, op));
         for (auto [result, dtype] : llvm::zip(op->getResults(), decision.getOutputs()))
           result.setType(cast<ShapedType>(result.getType()).clone(dtype));
       }
