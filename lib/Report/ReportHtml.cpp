@@ -429,8 +429,21 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
   os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
         "<title>AscendPrec precision report</title>\n<style>"
      << kStyle << "</style></head><body>\n";
-  os << "<h1>Precision plan: " << escapeHtml(report.socVersion) << ", "
-     << escapeHtml(report.precisionMode) << "</h1>\n<p id=\"summary\">"
+  if (report.search && !report.search->result.empty()) {
+    // After a search the answer is the news: the plan found, then the one
+    // the table below shows (the mode the run was given).
+    os << "<h1>Plan found for " << escapeHtml(report.search->target) << ": "
+       << escapeHtml(report.search->result) << " on " << escapeHtml(report.socVersion)
+       << "</h1>\n<p id=\"search-headline\">Est. "
+       << llvm::format("%.1f", report.search->estDeviceUs) << " us on the device; "
+       << escapeHtml(report.search->values) << ". The tables below show the plan under "
+       << escapeHtml(report.precisionMode) << ", the mode the run was given; the search's "
+       << "steps are under Precision search.</p>\n<p id=\"summary\">";
+  } else {
+    os << "<h1>Precision plan: " << escapeHtml(report.socVersion) << ", "
+       << escapeHtml(report.precisionMode) << "</h1>\n<p id=\"summary\">";
+  }
+  os
      << report.plannedCount() << " ops (" << report.genericCount() << " generic), "
      << report.castsInserted << " casts inserted (red rows";
   if (int64_t inGroups = report.castsInBufferGroups())

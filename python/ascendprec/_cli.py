@@ -5,8 +5,8 @@ flags) and hands a run with ``--data`` to this module, which judges the
 plan on every sample with the package's dataset engine and writes its
 figures into the --output folder (docs/reference/datasets.md):
 
-  dataset.json      each mode's aggregates with 95% intervals, the paired
-                    tests, the search's steps
+  accuracy.json     its "dataset" section: each mode's aggregates with 95%
+                    intervals, the paired tests, the search's steps
   samples.jsonl     one line per sample and mode: every figure
   report.txt        what the terminal printed
   report.html       each mode's distribution (a CDF of per-sample cosine)
@@ -176,6 +176,9 @@ def run(argv):
     plan_flags = {"keep_io_dtypes": flags.get("keep-io-dtypes", "true") != "false",
                   "fusion_respects_pins": flags.get("fusion-respects-pins", "false") != "false"}
     document, texts, evaluations = {"model": model, "data": flags["data"]}, [], {}
+    reference = ("each sample's fp32 reference: the plan under the options given, every "
+                 "f16/bf16 widened to f32, on the exported weights; run once per sample and "
+                 "cached")
     staged = out.stage()
     try:
         if "search-precision" in flags:
@@ -204,7 +207,9 @@ def run(argv):
             document["evaluation"] = evaluation.to_dict()
             evaluations[evaluation.label] = evaluation
         text = "\n".join(texts) + "\n"
-        _write(staged, "dataset.json", json.dumps(_finite(document), indent=2, sort_keys=True))
+        accuracy = {"inputs": "dataset " + flags["data"], "reference": reference,
+                    "dataset": document}
+        _write(staged, "accuracy.json", json.dumps(_finite(accuracy), indent=2, sort_keys=True))
         with open(os.path.join(staged, "samples.jsonl"), "w") as stream:
             for label, evaluation in evaluations.items():
                 for row in evaluation.sample_rows():

@@ -64,7 +64,7 @@ std::string helpText() {
       optionLine("--data=PATH", "every sample of PATH: test_data_set_*/ folders, .npz files or "
                                 "folders of <input>.npy per sample, or one .npy/.npz with a "
                                 "sample axis; per-sample figures with 95% intervals into "
-                                "dataset.json, samples.jsonl, report.txt and report.html. "
+                                "accuracy.json, samples.jsonl, report.txt and report.html. "
                                 "With --compare-modes every mode with paired tests; with "
                                 "--search-precision a dataset target, e.g. "
                                 "\"top1_agreement>=0.995\" or \"cosine.p1>=0.9995\"") +
