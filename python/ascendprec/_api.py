@@ -163,6 +163,9 @@ def _warn_about(diagnostics, limit=5):
         where = diagnostic["file"]
         if where and diagnostic["line"]:
             where += ":%d:%d" % (diagnostic["line"], diagnostic["column"])
+        if diagnostic.get("node"):
+            # As prec-compile prints it: the op the warning is about.
+            where += "%s(node '%s')" % (" " if where else "", diagnostic["node"])
         message = pythonic(diagnostic["message"])
         tag = "[%s]" % diagnostic["rule"]
         if diagnostic["rule"] and not message.endswith(tag):

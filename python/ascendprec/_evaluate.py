@@ -37,58 +37,90 @@ from ._stats import aggregate
 
 # -- one chunk of samples (runs in a thread or on a worker) ----------------
 
-def _reference_outputs(reference_spec, inputs, cache, threads):
-    key = reference_key(reference_spec.model_digest,
-                        [reference_spec.options, [f[2] for f in reference_spec.files],
-                         reference_spec.flags], sample_digest(inputs))
-    cached = cache.get(key)
-    if cached is not None:
-        return cached, True
-    outputs = plan_of(reference_spec)._session.run_sample(inputs, "reference", threads)
-    cache.put(key, outputs)
-    return outputs, False
+def _reference_key(reference_spec, inputs):
+    return reference_key(reference_spec.model_digest,
+                         [reference_spec.options, [f[2] for f in reference_spec.files],
+                          reference_spec.flags], sample_digest(inputs))
+
+
+class _Prepared:
+    """A sample read, checked, and its cached reference looked up: the
+    work a helper thread does while the previous sample runs."""
+
+    def __init__(self, index, entry, task, inputs_of_model, dynamic, cache):
+        self.index = index
+        self.sample = read_shipped(entry, list(inputs_of_model))
+        check_sample(self.sample, inputs_of_model)
+        self.reference_spec = task["reference_spec"]
+        self.spec = task["spec"]
+        if dynamic:
+            # Planned for this sample's shapes, as ATC's --input_shape would.
+            self.spec = shaped_spec(self.spec, inputs_of_model, self.sample.inputs)
+            self.reference_spec = shaped_spec(self.reference_spec, inputs_of_model,
+                                              self.sample.inputs)
+        self.key = _reference_key(self.reference_spec, self.sample.inputs)
+        self.reference = cache.get(self.key)
+
+
+def _finish(prepared, outputs, reference, run_s, reference_s, jumps, class_axes):
+    """The record of one sample: its figures (computed in the helper
+    thread while the next sample runs)."""
+    record = {"index": prepared.index, "id": prepared.sample.id,
+              "metrics": sample_metrics(outputs, reference, label=prepared.sample.label,
+                                        class_axes=class_axes),
+              "run_s": run_s, "reference_s": reference_s,
+              "reference_cached": reference_s == 0.0}
+    if jumps is not None:
+        record["error_jumps"] = jumps
+    return record
 
 
 def evaluate_chunk(task):
     """Runs one chunk: `task` is a dict (plan specs, the samples or what
-    reads them, settings). Returns one record per sample, in order."""
-    spec = task["spec"]
-    reference_spec = task["reference_spec"]
+    reads them, settings). Returns one record per sample, in order.
+
+    The runs (C++, without the GIL) go on in this thread; reading the next
+    sample, looking up its cached reference and computing the figures of
+    the last one go on in a helper thread meanwhile, so on two cores they
+    cost next to nothing beyond the runs."""
     cache = ReferenceCache(task["cache_folder"])
     threads = task["threads"]
-    plan = plan_of(spec)
-    inputs_of_model = model_inputs(plan)
+    inputs_of_model = model_inputs(plan_of(task["spec"]))
     dynamic = is_dynamic(inputs_of_model)
+    samples = task["samples"]
     records = []
-    for index, entry in task["samples"]:
-        sample = read_shipped(entry, list(inputs_of_model))
-        check_sample(sample, inputs_of_model)
-        sample_reference = reference_spec
-        if dynamic:
-            # Planned for this sample's shapes, as ATC's --input_shape would.
-            plan = plan_of(shaped_spec(spec, inputs_of_model, sample.inputs))
-            sample_reference = shaped_spec(reference_spec, inputs_of_model, sample.inputs)
-        started = time.perf_counter()
-        reference, was_cached = _reference_outputs(sample_reference, sample.inputs, cache,
-                                                   threads)
-        reference_s = time.perf_counter() - started
-        started = time.perf_counter()
-        jumps = None
-        if task["per_op"]:
-            run = plan.run(sample.inputs, threads=threads)
-            outputs = run.outputs
-            jumps = list(run.error_jumps)
-        else:
-            outputs = plan._session.run_sample(sample.inputs, "plan", threads)
-        run_s = time.perf_counter() - started
-        record = {"index": index, "id": sample.id,
-                  "metrics": sample_metrics(outputs, reference, label=sample.label,
-                                            class_axes=task["class_axes"]),
-                  "run_s": run_s, "reference_s": 0.0 if was_cached else reference_s,
-                  "reference_cached": was_cached}
-        if jumps is not None:
-            record["error_jumps"] = jumps
-        records.append(record)
+    with ThreadPoolExecutor(max_workers=1) as helper:
+        def prepare(position):
+            index, entry = samples[position]
+            return helper.submit(_Prepared, index, entry, task, inputs_of_model, dynamic, cache)
+        upcoming = prepare(0) if samples else None
+        finishing = None
+        for position in range(len(samples)):
+            prepared = upcoming.result()
+            upcoming = prepare(position + 1) if position + 1 < len(samples) else None
+            reference, reference_s = prepared.reference, 0.0
+            if reference is None:
+                started = time.perf_counter()
+                reference = plan_of(prepared.reference_spec)._session.run_sample(
+                    prepared.sample.inputs, "reference", threads)
+                reference_s = time.perf_counter() - started
+                cache.put(prepared.key, reference)
+            plan = plan_of(prepared.spec)
+            started = time.perf_counter()
+            jumps = None
+            if task["per_op"]:
+                run = plan.run(prepared.sample.inputs, threads=threads)
+                outputs = run.outputs
+                jumps = list(run.error_jumps)
+            else:
+                outputs = plan._session.run_sample(prepared.sample.inputs, "plan", threads)
+            run_s = time.perf_counter() - started
+            if finishing is not None:
+                records.append(finishing.result())
+            finishing = helper.submit(_finish, prepared, outputs, reference, run_s,
+                                      reference_s, jumps, task["class_axes"])
+        if finishing is not None:
+            records.append(finishing.result())
     return records
 
 

@@ -22,7 +22,7 @@ from . import _ascendprec
 _FLAGS = ("keep_io_dtypes", "fusion_respects_pins")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlanSpec:
     model: bytes            # the .onnx or .mlir file's bytes
     model_name: str         # the path as given, for messages
@@ -31,15 +31,38 @@ class PlanSpec:
     flags: tuple            # ((flag, bool), ...)
 
     @property
-    def digest(self):
-        digest = hashlib.sha256(self.model)
-        digest.update(json.dumps([self.options, [f[:3] for f in self.files], self.flags,
-                                  self.model_name.endswith(".mlir")]).encode())
-        return digest.hexdigest()
+    def model_digest(self):
+        """sha256 of the model's bytes, computed once per spec object."""
+        found = self.__dict__.get("_model_digest")
+        if found is None:
+            found = hashlib.sha256(self.model).hexdigest()
+            object.__setattr__(self, "_model_digest", found)
+        return found
 
     @property
-    def model_digest(self):
-        return hashlib.sha256(self.model).hexdigest()
+    def digest(self):
+        found = self.__dict__.get("_digest")
+        if found is None:
+            digest = hashlib.sha256(self.model_digest.encode())
+            digest.update(json.dumps([self.options, [f[:3] for f in self.files], self.flags,
+                                      self.model_name.endswith(".mlir")]).encode())
+            found = digest.hexdigest()
+            object.__setattr__(self, "_digest", found)
+        return found
+
+    def __getstate__(self):
+        # Shipped to workers without the digests (they are recomputed there).
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def __setstate__(self, state):
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+
+    def __hash__(self):
+        return hash(self.digest)
+
+    def __eq__(self, other):
+        return isinstance(other, PlanSpec) and self.digest == other.digest
 
     def option(self, name):
         return dict(self.options).get(name)

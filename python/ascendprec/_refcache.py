@@ -5,7 +5,7 @@ mode and search step, in this process and the next: the outputs are kept
 under a key made of the model's bytes, the options the reference depends
 on, the sample's arrays and the package's version. Entries are written to
 a temporary name and renamed, so a reader never sees half a file, and the
-cache deletes nothing it did not write (its own ``.npz`` entries by name).
+cache deletes nothing: a damaged entry is computed again and rewritten.
 """
 
 import hashlib
@@ -15,7 +15,7 @@ import tempfile
 
 import numpy
 
-FORMAT = "ascendprec-reference-1"
+FORMAT = "ascendprec-reference-2"
 
 
 def default_folder():
@@ -51,18 +51,20 @@ class ReferenceCache:
         self.misses = 0
 
     def _path(self, key):
-        return os.path.join(self.folder, key[:2], key + ".npz")
+        return os.path.join(self.folder, key[:2], key + ".ref")
 
     def get(self, key):
+        """The outputs by name, or None (missing or damaged: computed again
+        and rewritten)."""
         if not self.folder:
             return None
-        path = self._path(key)
         try:
-            with numpy.load(path, allow_pickle=False) as archive:
-                names = [str(n) for n in archive["__names__"]]
-                outputs = {name: archive["o%d" % i] for i, name in enumerate(names)}
-        except (OSError, ValueError, KeyError, EOFError):
-            # Missing, or damaged: computed again (and rewritten).
+            with open(self._path(key), "rb") as stream:
+                data = stream.read()
+            outputs = _decode(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            outputs = None
+        if outputs is None:
             self.misses += 1
             return None
         self.hits += 1
@@ -74,16 +76,46 @@ class ReferenceCache:
         path = self._path(key)
         try:
             os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            arrays = {"o%d" % i: numpy.asarray(a) for i, a in enumerate(outputs.values())}
-            arrays["__names__"] = numpy.array(list(outputs), dtype=numpy.str_)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz",
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".ref",
                                                  dir=os.path.dirname(path))
             try:
                 with os.fdopen(handle, "wb") as stream:
-                    numpy.savez(stream, **arrays)
+                    stream.write(_encode(outputs))
                 os.replace(temporary, path)
             except BaseException:
                 os.unlink(temporary)
                 raise
         except OSError:
             pass  # a cache that cannot be written only costs time
+
+
+# An entry: a line naming the format, a JSON line describing the arrays,
+# then their bytes back to back (read with one read and no parsing beyond
+# the header: a reference per sample must cost less than a run).
+_MAGIC = (FORMAT + "\n").encode()
+
+
+def _encode(outputs):
+    arrays = [numpy.ascontiguousarray(a) for a in outputs.values()]
+    header = json.dumps({"names": list(outputs),
+                         "dtypes": [a.dtype.str for a in arrays],
+                         "shapes": [list(a.shape) for a in arrays]})
+    return b"".join([_MAGIC, header.encode(), b"\n"] + [a.tobytes() for a in arrays])
+
+
+def _decode(data):
+    if not data.startswith(_MAGIC):
+        return None
+    end = data.index(b"\n", len(_MAGIC))
+    header = json.loads(data[len(_MAGIC):end])
+    offset = end + 1
+    outputs = {}
+    for name, dtype, shape in zip(header["names"], header["dtypes"], header["shapes"]):
+        dtype = numpy.dtype(dtype)
+        count = int(numpy.prod(shape, dtype=numpy.int64))
+        size = count * dtype.itemsize
+        if offset + size > len(data):
+            return None
+        outputs[name] = numpy.frombuffer(data, dtype, count, offset).reshape(shape)
+        offset += size
+    return outputs if offset == len(data) else None

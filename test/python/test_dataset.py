@@ -227,7 +227,7 @@ def test_reference_runs_once_per_sample(example_onnx, tmp_path):
     assert again.reference_runs == 0
     np.testing.assert_array_equal(first.values("out", "cosine"), again.values("out", "cosine"))
     entries = [f for _, _, files in os.walk(cache) for f in files]
-    assert len(entries) == 3 and all(f.endswith(".npz") for f in entries)
+    assert len(entries) == 3 and all(f.endswith(".ref") for f in entries)
     # A changed sample is a new entry, never a stale hit.
     changed = [dict(samples[0], image=samples[0]["image"] + np.float32(0.25))]
     third = ascendprec.evaluate(example_onnx, changed, soc_version="Ascend910B3",
