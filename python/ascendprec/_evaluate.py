@@ -75,6 +75,30 @@ def _finish(prepared, outputs, reference, run_s, reference_s, jumps, class_axes)
     return record
 
 
+class _quick_gil_handover:
+    """While a chunk runs, a thread waiting for the GIL gets it within
+    0.2 ms rather than Python's 5: the run's thread, back from C++, must
+    not wait on the helper's numpy work (6.8% -> 2-3% overhead on PP-OCR's
+    classifier, 2.6 ms a run)."""
+
+    _lock = threading.Lock()
+    _depth = 0
+    _saved = None
+
+    def __enter__(self):
+        with self._lock:
+            if _quick_gil_handover._depth == 0:
+                _quick_gil_handover._saved = sys.getswitchinterval()
+                sys.setswitchinterval(0.0002)
+            _quick_gil_handover._depth += 1
+
+    def __exit__(self, *exc):
+        with self._lock:
+            _quick_gil_handover._depth -= 1
+            if _quick_gil_handover._depth == 0:
+                sys.setswitchinterval(_quick_gil_handover._saved)
+
+
 def evaluate_chunk(task):
     """Runs one chunk: `task` is a dict (plan specs, the samples or what
     reads them, settings). Returns one record per sample, in order.
@@ -89,7 +113,7 @@ def evaluate_chunk(task):
     dynamic = is_dynamic(inputs_of_model)
     samples = task["samples"]
     records = []
-    with ThreadPoolExecutor(max_workers=1) as helper:
+    with ThreadPoolExecutor(max_workers=1) as helper, _quick_gil_handover():
         def prepare(position):
             index, entry = samples[position]
             return helper.submit(_Prepared, index, entry, task, inputs_of_model, dynamic, cache)
