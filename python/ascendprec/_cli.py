@@ -73,6 +73,13 @@ def _whole(flags, name, default):
     return value
 
 
+def _integer(flags, name):
+    try:
+        return int(flags[name])
+    except ValueError:
+        raise UsageError("--%s takes a whole number, not '%s'" % (name, flags[name])) from None
+
+
 def _client(address):
     try:
         import distributed
@@ -150,7 +157,7 @@ def run(argv):
     model, options, flags = parse(argv)
     if "output" not in flags:
         raise UsageError("--output=DIR is required")
-    settings = {"data_axis": int(flags["data-axis"]) if "data-axis" in flags else None,
+    settings = {"data_axis": _integer(flags, "data-axis") if "data-axis" in flags else None,
                 "labels": flags.get("labels"),
                 "jobs": _whole(flags, "jobs", 1),
                 "limit": _whole(flags, "limit", None),
@@ -159,7 +166,13 @@ def run(argv):
         settings["reference_cache"] = False
     if "class-axis" in flags:
         name, _, axis = flags["class-axis"].rpartition(":")
-        settings["class_axes"] = {name: int(axis)}
+        try:
+            settings["class_axes"] = {name: int(axis)}
+        except ValueError:
+            name = ""
+        if not name:
+            raise UsageError("--class-axis takes OUTPUT:AXIS (e.g. logits:-1), not '%s'"
+                             % flags["class-axis"])
     threads = _whole(flags, "threads", 1)
     quiet = flags.get("quiet", "false") != "false"
     progress = False if quiet else None
