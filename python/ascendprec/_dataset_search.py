@@ -435,6 +435,7 @@ def raise_not_met(result, conditions=(), total=0):
 
 
 def _search_keep_lists(runner, start, conditions, total, result, best, budget, evaluated):
+    best_built_in = best
     import itertools
     first = list(itertools.islice(iter(runner.dataset), min(FIRST_LOOK, total)))
     ranked = _ranked_ops(runner, start.plan, first)
@@ -479,9 +480,13 @@ def _search_keep_lists(runner, start, conditions, total, result, best, budget, e
             else:
                 low = k + 1
         if best is not None and best is found_all:
-            result.notes.append("only keeping every one of the %d reduced ops in its origin "
-                                "dtype meets the target: that is a built-in mode's plan, "
-                                "not a list to maintain" % len(ranked))
+            # Every reduced op kept: no list to maintain, but the fp32 plan
+            # no built-in mode passing the target could give (they failed
+            # or could not plan). Said plainly, not as a file of every op.
+            result.notes.append("only keeping all %d reduced ops of %s in their origin dtype "
+                                "meets the target: that is fp32 throughout, not a list to "
+                                "maintain" % (len(ranked), start.label))
+            best = best_built_in
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return best, evaluated

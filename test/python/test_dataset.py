@@ -364,3 +364,28 @@ def test_the_per_sample_file_has_every_figure(example_plan, tmp_path):
     assert summary["samples"] == 3
     assert set(summary["outputs"]["out"]["cosine"]) >= {"mean", "mean_ci", "worst", "p1",
                                                         "p1_ci", "p5", "worst_samples"}
+
+
+def test_the_search_tries_keep_dtype_lists_and_prunes_by_estimate(tmp_path):
+    """A CNN at 128x128 where force_fp16 is the fastest mode and misses the
+    target: lists of its worst ops are tried (fewer lines first), the ones
+    estimated slower than a passing mode are never run, and failing
+    candidates stop at the first look."""
+    import subprocess
+    subprocess.run(["/usr/bin/python3", os.path.join(SRC, "test/Execution/inputs/"
+                                                     "make_search_models.py"), str(tmp_path)],
+                   check=True, capture_output=True)
+    crops, _ = sample_makers.text_crops(12, seed=2, height=128, width=512)
+    samples = [{"x": np.ascontiguousarray(c[:, :, :, :128])} for c in crops]
+    found = ascendprec.search_precision(tmp_path / "cnn.onnx", "rel_rmse.max<=3e-4",
+                                        soc_version="Ascend910B3", data=samples,
+                                        reference_cache=False)
+    verdicts = {step["plan"]: step for step in found.steps}
+    lists = [s for s in found.steps if "keep_dtype" in s["plan"]]
+    assert lists, found.text
+    assert all(s["verdict"] == "pruned" for s in lists if s["est_device_us"] > found.est_device_us * 1.01)
+    assert verdicts["force_fp16"]["verdict"] == "fails" and verdicts["force_fp16"]["samples"] == 8
+    assert found.evaluation.n == 12
+    assert np.all(found.evaluation.values("y" if "y" in found.evaluation.metrics else
+                                          next(iter(found.evaluation.metrics)), "rel_rmse")
+                  <= 3e-4)
