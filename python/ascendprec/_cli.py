@@ -201,7 +201,12 @@ def run(argv):
                                           **plan_flags, **settings, **options)
             texts.append(found.text)
             document["search"] = found.to_dict()
+            # The plan found first, then every other candidate the search ran
+            # (a failing one on the samples it took to fail).
             evaluations[found.message.split(",")[0]] = found.evaluation
+            for label, evaluation in found.evaluations.items():
+                if evaluation is not found.evaluation:
+                    evaluations["%s (%d samples)" % (label, evaluation.n)] = evaluation
             os.mkdir(os.path.join(staged, "search"))
             for name, text in found.files.items():
                 with open(os.path.join(staged, "search", name), "w") as stream:

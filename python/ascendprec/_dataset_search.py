@@ -232,6 +232,8 @@ class DatasetSearchResult:
         self.keep_dtype = []         # node names kept in their origin dtype
         self.est_device_us = None
         self.evaluation = None
+        #: Every candidate run, by its label: the samples it ran on.
+        self.evaluations = {}
         self.steps = []
         self.sample_runs = 0
         self.exhaustive_sample_runs = 0
@@ -299,6 +301,7 @@ def _evaluate_sequentially(runner, candidate, conditions, total, result):
         # any passing candidate may be the answer.
         if verdict.failed or size >= total:
             candidate.verdict = verdict
+            result.evaluations[candidate.label] = evaluation
             result.steps.append({"plan": candidate.label, "est_device_us": candidate.est,
                                  "samples": evaluation.n,
                                  "verdict": "passes" if verdict.passed else "fails",

@@ -18,7 +18,7 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 FLOOR = 1e-16
 
 
-def _cdf_svg(evaluations, output, metric, width=640, height=300):
+def _cdf_svg(evaluations, output, metric, width=900, height=300):
     """A step CDF per plan of 1 - cosine (metric "cosine") or of an error
     metric, x on a log scale (values under 1e-16 drawn at 1e-16)."""
     curves, low, high = [], None, None
@@ -32,11 +32,15 @@ def _cdf_svg(evaluations, output, metric, width=640, height=300):
         low = values[0] if low is None else min(low, values[0])
         high = values[-1] if high is None else max(high, values[-1])
     if not curves:
-        return "<p>No cosine figures to draw.</p>"
+        return "<p>No %s figures to draw.</p>" % metric
+    if high <= FLOOR:
+        return ("<p>%s: every plan is exact on every sample (below 1e-16).</p>"
+                % ("1 - cosine" if metric == "cosine" else metric))
     lo, hi = math.floor(math.log10(low)), math.ceil(math.log10(high))
     if hi <= lo:
         hi = lo + 1
-    left, right, top, bottom = 60, width - 180, 20, height - 40
+    left, right, top, bottom = 60, width - 330, 20, height - 40
+    step = 1 if hi - lo <= 8 else 2   # every other decade when they crowd
 
     def x(v):
         return left + (math.log10(v) - lo) / (hi - lo) * (right - left)
@@ -52,6 +56,8 @@ def _cdf_svg(evaluations, output, metric, width=640, height=300):
         px = x(10.0 ** exponent)
         parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>'
                      % (px, top, px, bottom))
+        if (exponent - lo) % step:
+            continue
         parts.append('<text x="%.1f" y="%d" font-size="11" text-anchor="middle">1e%d</text>'
                      % (px, bottom + 15, exponent))
     for fraction in (0, 0.5, 1):
@@ -76,7 +82,7 @@ def _cdf_svg(evaluations, output, metric, width=640, height=300):
         parts.append('<rect x="%d" y="%d" width="12" height="3" fill="%s"/>'
                      % (right + 10, top + 8 + 16 * index, colour))
         parts.append('<text x="%d" y="%d" font-size="11">%s</text>'
-                     % (right + 26, top + 13 + 16 * index, html.escape(label[:26])))
+                     % (right + 26, top + 13 + 16 * index, html.escape(label[:64])))
     parts.append("</svg>")
     return "\n".join(parts)
 
