@@ -309,6 +309,8 @@ class Evaluation:
         self.ids = []
         #: {output: [metric, ...]} measured on every sample.
         self.metrics = {}
+        #: {output: elements per sample}.
+        self.elements = {}
         self._columns = {}
         self._stats = {}
         self.error_jump_counts = {}
@@ -324,6 +326,8 @@ class Evaluation:
             if not self.metrics:
                 self.metrics = {output: [m for m in figures if m not in ("elements", "non_finite")]
                                 for output, figures in record["metrics"].items()}
+                self.elements = {output: figures.get("elements", 0)
+                                 for output, figures in record["metrics"].items()}
                 self._columns = {(o, m): array.array("d") for o, ms in self.metrics.items()
                                  for m in ms}
             for (output, metric), column in self._columns.items():

@@ -114,6 +114,11 @@ def quantile_interval(sorted_values, q):
 
 def aggregate(values, metric, ids=None, worst_count=5):
     """The dataset figures of one metric over its per-sample values."""
+    with numpy.errstate(invalid="ignore"):   # Inf - Inf between overflowed samples
+        return _aggregate(values, metric, ids, worst_count)
+
+
+def _aggregate(values, metric, ids, worst_count):
     raw = numpy.asarray(values, dtype=numpy.float64)
     clean = _clean(raw, metric)
     better_high = higher_is_better(metric)
@@ -202,8 +207,14 @@ def paired_bootstrap(a, b):
     if diff.size == 0:
         return {"mean_diff": None, "ci": [None, None], "p": None, "n": 0}
     if not numpy.all(numpy.isfinite(diff)):
-        return {"mean_diff": float(diff.mean()), "ci": [None, None], "p": None,
-                "n": int(diff.size)}
+        # An overflow on some samples (Inf): no mean to bootstrap, but which
+        # plan is worse on each sample still counts (an exact sign test).
+        above = int(numpy.count_nonzero(diff > 0))
+        below = int(numpy.count_nonzero(diff < 0))
+        p = min(1.0, 2 * _binomial_cdf(min(above, below), above + below, 0.5)) \
+            if above + below else 1.0
+        return {"mean_diff": float(numpy.mean(diff)), "ci": [None, None], "p": p,
+                "n": int(diff.size), "sign_test": [above, below]}
     if numpy.all(diff == 0):
         return {"mean_diff": 0.0, "ci": [0.0, 0.0], "p": 1.0, "n": int(diff.size)}
     means = _bootstrap_means(diff)

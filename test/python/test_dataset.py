@@ -212,6 +212,9 @@ def test_paired_tests_known_answers():
     assert mcnemar([1] * 5, [1] * 5)[2] == 1.0
     result = paired_bootstrap(np.full(50, 1.0) + np.arange(50) * 1e-3, np.full(50, 0.5))
     assert result["p"] <= 1e-3 and result["ci"][0] > 0.5
+    # A plan that overflows (Inf error) on every sample: no mean, a sign test.
+    overflow = paired_bootstrap(np.full(6, np.inf), np.full(6, 1e-3))
+    assert overflow["sign_test"] == [6, 0] and overflow["p"] == pytest.approx(2 / 64)
 
 
 def test_reference_runs_once_per_sample(example_onnx, tmp_path):
