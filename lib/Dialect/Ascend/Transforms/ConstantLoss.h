@@ -1,9 +1,9 @@
 //===- ConstantLoss.h - what converting a constant to fp16/bf16 loses -----===//
 //
 // Planning converts constants to the dtype their consumer computes in. A
-// value that becomes 0 (a Clip bound of 1e-10 in fp16), Inf (a mask of
-// -1e9) or flips sign changes what the op computes, not only how exactly:
-// MaterializePrecision warns about it, naming the op.
+// value that becomes 0 (a Clip bound of 1e-10 in fp16) or Inf (a scale of
+// 2^20, a mask of -1e9) changes what the op computes, not only how
+// exactly: MaterializePrecision warns about it, naming the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,12 +16,16 @@
 
 namespace ascendprec::ascend {
 
-/// A description of what converting `before` (float) to `after` loses, or
-/// "" when nothing worth a warning: any element that becomes Inf or flips
-/// sign; elements that become 0, when the constant is small (at most 16
-/// elements: bounds, epsilons, scales) or at least 1% of them do (a weight
-/// with a few tiny values is the ordinary cost of fp16).
-std::string describeConstantLoss(mlir::ElementsAttr before, mlir::ElementsAttr after);
+/// What converting the f32 constant `value` to `to` (f16 or bf16) loses,
+/// or "" when nothing worth a warning (other types: ""). Any element that
+/// becomes Inf counts; elements that become 0 count when the constant is
+/// small (at most 16 elements: bounds, epsilons, scales) or at least 1% of
+/// them do, and not when they are far below the constant's largest (a DFT
+/// basis's 3e-17 where the exact value is 0). ±FLT_MAX, how importers
+/// write an absent bound, bounds nothing as Inf either. Rounding to nearest
+/// even cannot flip a sign. One pass over the raw data: weights of
+/// hundreds of megabytes are checked in their conversion's time.
+std::string describeConstantLoss(mlir::ElementsAttr value, mlir::Type to);
 
 } // namespace ascendprec::ascend
 

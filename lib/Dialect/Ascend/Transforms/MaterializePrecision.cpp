@@ -56,7 +56,7 @@ public:
         if (isa<FloatType>(getElementTypeOrSelf(constant.getValue().getType())))
           converted.getDefiningOp()->setAttr(kReferenceValueAttr, constant.getValue());
         ++constantsConverted;
-        warnAboutLoss(constant, folded, dtype, user);
+        warnAboutLoss(constant, dtype, user);
       }
     }
     if (!converted) {
@@ -79,11 +79,11 @@ public:
 private:
   /// A constant that becomes 0, Inf or flips sign in `dtype` changes what
   /// `user` computes: a warning naming the op and the constant.
-  void warnAboutLoss(ConstOp constant, ElementsAttr folded, Type dtype, Operation *user) {
+  void warnAboutLoss(ConstOp constant, Type dtype, Operation *user) {
     if (!isa<FloatType>(dtype) ||
         !isa<FloatType>(getElementTypeOrSelf(constant.getValue().getType())))
       return;
-    std::string loss = describeConstantLoss(constant.getValue(), folded);
+    std::string loss = describeConstantLoss(constant.getValue(), dtype);
     if (loss.empty())
       return;
     // The diagnostic's location names the op's node.
