@@ -426,6 +426,9 @@ def search_precision(model, target="cosine>=0.9999", soc_version=None,
     'cosine.p1>=0.9995', ...) and holds at their 95% intervals' worse end;
     the result is a DatasetSearchResult."""
     if data is not None:
+        if isinstance(target, str) and target.startswith("Ascend"):
+            raise ValueError("the second argument is the accuracy target (e.g. "
+                             "'cosine.p1>=0.9995'); give the SoC as soc_version=%r" % target)
         settings, cann_options = _dataset_settings(cann_options)
         settings.update(threads=threads, progress=progress)
         _whole("budget", budget, 1)

@@ -188,7 +188,9 @@ def run(argv):
         settings["client"] = client
     plan_flags = {"keep_io_dtypes": flags.get("keep-io-dtypes", "true") != "false",
                   "fusion_respects_pins": flags.get("fusion-respects-pins", "false") != "false"}
-    document, texts, evaluations = {"model": model, "data": flags["data"]}, [], {}
+    document, texts, evaluations = {"model": model, "data": flags["data"],
+                                    "labels": flags.get("labels", ""),
+                                    "options": options}, [], {}
     reference = ("each sample's fp32 reference: the plan under the options given, every "
                  "f16/bf16 widened to f32, on the exported weights; run once per sample and "
                  "cached")
@@ -206,7 +208,7 @@ def run(argv):
             evaluations[found.message.split(",")[0]] = found.evaluation
             for label, evaluation in found.evaluations.items():
                 if evaluation is not found.evaluation:
-                    evaluations["%s (%d samples)" % (label, evaluation.n)] = evaluation
+                    evaluations[label] = evaluation
             os.mkdir(os.path.join(staged, "search"))
             for name, text in found.files.items():
                 with open(os.path.join(staged, "search", name), "w") as stream:

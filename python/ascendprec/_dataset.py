@@ -66,6 +66,7 @@ class Dataset:
         self._limit = limit
         self._axis = axis
         self._labels = None
+        self.labels_from = ""
         self._items = None          # a list of (id, reader) for paths
         self._iterable = None
         if isinstance(data, (str, os.PathLike)):
@@ -156,13 +157,31 @@ class Dataset:
         return [(str(i), _AxisSlice(path, arrays, axis, i)) for i in range(count)]
 
     def _load_labels(self, labels):
+        """Class indices, one row per sample: a .npy of integers (or a
+        sequence of them)."""
+        self.labels_from = "labels given"
         if isinstance(labels, (str, os.PathLike)):
-            path = os.fspath(labels)
+            path = self.labels_from = os.fspath(labels)
+            if not path.endswith(".npy"):
+                raise _bad(path, "labels are a .npy file of class indices, one row per sample "
+                                 "(numpy.save('labels.npy', classes))")
             try:
-                return numpy.load(path, mmap_mode="r", allow_pickle=False)
+                array = numpy.load(path, mmap_mode="r", allow_pickle=False)
             except (OSError, ValueError) as error:
                 raise _bad(path, "cannot read the labels: %s" % error) from None
-        return numpy.asarray(labels)
+        else:
+            array = numpy.asarray(labels)
+        where = self.labels_from
+        if array.dtype.kind not in "iu":
+            raise _bad(where, "labels are class indices (integers), not %s; one-hot rows or "
+                              "scores: give their argmax" % array.dtype)
+        if array.ndim == 0:
+            raise _bad(where, "labels hold one class index per sample: an array with a leading "
+                              "sample axis, not a scalar")
+        if self._items is not None and len(array) != len(self._items):
+            raise _bad(where, "the labels hold %d rows for %d samples: one row per sample, in "
+                              "sample order" % (len(array), len(self._items)))
+        return array
 
     # -- iteration --------------------------------------------------------
 
@@ -194,7 +213,7 @@ class Dataset:
         if self._labels is None:
             return None
         if index >= len(self._labels):
-            raise _bad(self.description, "the labels hold %d rows, fewer than the samples "
+            raise _bad(self.labels_from, "the labels hold %d rows, fewer than the samples "
                        "(sample %d has none)" % (len(self._labels), index))
         return numpy.asarray(self._labels[index])
 
@@ -321,7 +340,7 @@ def check_sample(sample, model_inputs):
     """Names, shapes and dtypes of `sample` against the model's inputs
     ({name: (shape, dtype kind)}, -1 for a dynamic dim); a RunError naming
     the sample's file otherwise. Returns the sample's shape signature."""
-    where = sample.source or ("sample " + sample.id)
+    where = sample.source if sample.source and sample.source != "sample " + sample.id else ""
     given = set(sample.inputs)
     wanted = set(model_inputs)
     if given != wanted:

@@ -119,6 +119,9 @@ def paired_figures(a, b, output, metric):
 
 
 def compare_on_data(runner, base_plan, progress_label="compare"):
+    if runner.length() is None:
+        raise TypeError("comparing the modes reads the data once per mode: give a path, a "
+                        "list, or a Dataset, not a one-shot iterator")
     base_spec = base_plan._spec
     evaluations, notes = {}, {}
     for mode in MODES:
@@ -134,12 +137,16 @@ def compare_on_data(runner, base_plan, progress_label="compare"):
         first = next(iter(evaluations.values()))
         output, metric = _main_metric(first)
         names = list(evaluations)
+        # The lead metric, and rel_rmse: agreement on a confident classifier
+        # ties everywhere while the error still orders the modes.
+        metrics = [metric] if metric == "rel_rmse" else [metric, "rel_rmse"]
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                figures = paired_figures(evaluations[a], evaluations[b], output, metric)
-                figures.update({"a": a, "b": b})
-                pairs.append(figures)
-        order = _pm13_check(evaluations, output, metric)
+                for compared in metrics:
+                    figures = paired_figures(evaluations[a], evaluations[b], output, compared)
+                    figures.update({"a": a, "b": b})
+                    pairs.append(figures)
+        order = _pm13_check(evaluations, output, "rel_rmse")
     else:
         order = {}
     return DatasetComparison(evaluations, notes, pairs, order, runner)
@@ -219,7 +226,7 @@ def comparison_text(comparison):
     check = comparison.pm13
     if check.get("pairs"):
         broken = [c for c in check["pairs"] if not c["holds"]]
-        lines.append("PM-13's accuracy order %s on these samples%s" % (
+        lines.append("PM-13's accuracy order (rel_rmse, paired) %s on these samples%s" % (
             "holds" if not broken else "is broken",
             "" if not broken else ": " + "; ".join(
                 "%s measurably less accurate than %s (p=%.3g)"
@@ -263,14 +270,19 @@ class DatasetSearchResult:
                 "evaluation": self.evaluation.to_dict() if self.evaluation else None}
 
     def write(self, folder):
-        """The CANN files that reproduce the plan, into a new folder."""
-        os.makedirs(folder, exist_ok=False)
-        written = []
+        """The CANN files that reproduce the plan, into a new or empty
+        folder (nothing there is overwritten)."""
+        from ._errors import OutputError
+        folder = os.fspath(folder)
+        if os.path.exists(folder) and (not os.path.isdir(folder) or os.listdir(folder)):
+            raise OutputError("%s is not a new or empty folder: the search's files go into "
+                              "one, so that none of yours is overwritten" % folder,
+                              step="write", file=folder)
+        os.makedirs(folder, exist_ok=True)
         for name, text in self.files.items():
             with open(os.path.join(folder, name), "x") as stream:
                 stream.write(text)
-            written.append(name)
-        return written
+        return list(self.files)
 
     @property
     def text(self):
@@ -357,8 +369,7 @@ def start_search(runner, target):
     too_few = sample_size_notes(conditions, total)
     if too_few:
         message = "; ".join(too_few) + "; nothing was run"
-        raise SearchError(message, step="search", file="<options>",
-                          text="<command line>: error: " + message)
+        raise SearchError(message, step="search", file="<options>", text=message)
     result = DatasetSearchResult()
     result.target = target
     return conditions, total, result

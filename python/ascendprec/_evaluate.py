@@ -29,7 +29,7 @@ import numpy
 
 from ._dataset import Dataset, check_sample, read_shipped
 from ._errors import RunError
-from ._metrics import sample_metrics
+from ._metrics import ClassAxisError, LabelError, sample_metrics
 from ._plans import is_dynamic, model_inputs, plan_of, shaped_spec
 from ._refcache import ReferenceCache, default_folder, reference_key, sample_digest
 from ._stats import aggregate
@@ -65,9 +65,16 @@ class _Prepared:
 def _finish(prepared, outputs, reference, run_s, reference_s, jumps, class_axes):
     """The record of one sample: its figures (computed in the helper
     thread while the next sample runs)."""
+    try:
+        metrics = sample_metrics(outputs, reference, label=prepared.sample.label,
+                                 class_axes=class_axes)
+    except (LabelError, ClassAxisError) as error:
+        what = "class_axes (--class-axis)" if isinstance(error, ClassAxisError) else \
+            "the label of sample %s" % prepared.sample.id
+        raise RunError("%s: %s" % (what, error), step="data", file="",
+                       text="%s: %s" % (what, error)) from None
     record = {"index": prepared.index, "id": prepared.sample.id,
-              "metrics": sample_metrics(outputs, reference, label=prepared.sample.label,
-                                        class_axes=class_axes),
+              "metrics": metrics,
               "run_s": run_s, "reference_s": reference_s,
               "reference_cached": reference_s == 0.0}
     if jumps is not None:
@@ -388,8 +395,15 @@ class Evaluation:
                 for output, metrics in self.metrics.items()}}
 
     def write_samples(self, path):
-        """The per-sample figures as JSON Lines (one sample a line)."""
-        with open(path, "w") as stream:
+        """The per-sample figures as JSON Lines (one sample a line), into a
+        new file: an existing one is not overwritten."""
+        from ._errors import OutputError
+        try:
+            stream = open(path, "x")
+        except FileExistsError:
+            raise OutputError("%s exists: write_samples writes a new file and overwrites "
+                              "nothing" % path, step="write", file=os.fspath(path)) from None
+        with stream:
             for row in self.sample_rows():
                 stream.write(json.dumps(_finite(row), sort_keys=True) + "\n")
 

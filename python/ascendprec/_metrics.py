@@ -131,9 +131,11 @@ def kl_divergence(actual, reference, axis=-1):
     # its rounding, and KL is defined between distributions.
     a = numpy.clip(a, 1e-12, None)
     a = a / a.sum(axis=-1, keepdims=True)
+    r = r / r.sum(axis=-1, keepdims=True)   # both exactly distributions: equal rows give 0
     mask = r > 0
     terms = numpy.where(mask, r * (numpy.log(numpy.where(mask, r, 1)) - numpy.log(a)), 0.0)
-    return float(terms.sum(axis=-1).mean())
+    # KL >= 0; a sum of roundings of near-equal rows is not a gain.
+    return max(0.0, float(terms.sum(axis=-1).mean()))
 
 
 def class_metrics(actual, reference, axis=-1, label=None, k=5):
@@ -160,11 +162,24 @@ def class_metrics(actual, reference, axis=-1, label=None, k=5):
         if labels.size == 1 and a.shape[0] > 1:
             labels = numpy.repeat(labels, a.shape[0])
         if labels.size != a.shape[0]:
-            raise ValueError("the label holds %d classes for %d rows of scores"
+            raise LabelError("the label holds %d values for %d rows of class scores: one class "
+                             "index per row (one-hot rows: give their argmax)"
                              % (labels.size, a.shape[0]))
+        if numpy.any((labels < 0) | (labels >= a.shape[-1])):
+            raise LabelError("label %d is not a class of an output with %d classes"
+                             % (int(labels[(labels < 0) | (labels >= a.shape[-1])][0]),
+                                a.shape[-1]))
         result["top1_accuracy"] = float(numpy.mean(plan_top1 == labels))
         result["reference_top1_accuracy"] = float(numpy.mean(ref_top1 == labels))
     return result
+
+
+class LabelError(ValueError):
+    """A label that does not fit the class output it scores."""
+
+
+class ClassAxisError(ValueError):
+    """class_axes names an output or an axis the model does not have."""
 
 
 def sample_metrics(outputs, references, *, label=None, class_axes=None, label_output=None):
@@ -174,10 +189,23 @@ def sample_metrics(outputs, references, *, label=None, class_axes=None, label_ou
     default the classifier-shaped ones, [C] or [N, C]); ``label_output``
     the one the label scores (the first class output by default)."""
     result = {}
+    for name, axis in (class_axes or {}).items():
+        if name not in references:
+            raise ClassAxisError("class_axes names output %r; the outputs are %s"
+                                 % (name, ", ".join(references)))
+        shape = numpy.shape(references[name])
+        if not -len(shape) <= axis < len(shape) or shape[axis] < 2:
+            raise ClassAxisError("output %r has shape %s: axis %d %s" % (
+                name, list(shape), axis, "is not one of its axes"
+                if not -len(shape) <= axis < len(shape) else "holds fewer than 2 classes"))
     class_outputs = [name for name in references
                      if (class_axes and name in class_axes)
                      or (not class_axes and is_class_scores(numpy.shape(references[name]), None))]
     scored_by_label = label_output or (class_outputs[0] if class_outputs else None)
+    if label is not None and scored_by_label is None:
+        raise LabelError("labels were given, but no output holds class scores ([C] or [N, C]); "
+                         "name the one that does with class_axes={'output': axis} "
+                         "(--class-axis=OUTPUT:AXIS)")
     for name, reference in references.items():
         if name not in outputs:
             raise KeyError("the plan has no output %r" % name)

@@ -22,7 +22,10 @@ def _cdf_svg(evaluations, output, metric, width=900, height=300):
     """A step CDF per plan of 1 - cosine (metric "cosine") or of an error
     metric, x on a log scale (values under 1e-16 drawn at 1e-16)."""
     curves, low, high = [], None, None
+    most = max(e.n for e in evaluations.values())
     for label, evaluation in evaluations.items():
+        if evaluation.n < most:   # a search candidate stopped early
+            label = "%s (%d samples)" % (label, evaluation.n)
         values = evaluation.values(output, metric)
         values = numpy.sort(1 - values if metric == "cosine" else values)
         values = numpy.clip(values[numpy.isfinite(values)], FLOOR, None)
@@ -87,11 +90,13 @@ def _cdf_svg(evaluations, output, metric, width=900, height=300):
     return "\n".join(parts)
 
 
-def _number(value):
+def _number(value, metric=""):
     if value is None:
         return "-"
     if isinstance(value, float) and not math.isfinite(value):
         return "inf" if value > 0 else "nan"
+    if metric == "cosine":   # its news is in the ninth digit
+        return "%.10f" % value
     return "%.7g" % value
 
 
@@ -107,10 +112,11 @@ def _figures_table(evaluations, output):
                     % (len(shown), html.escape(label), len(shown),
                        "%.1f" % evaluation.est_device_us
                        if evaluation.est_device_us is not None else "-")) if i == 0 else ""
+            n = lambda value: _number(value, metric)  # noqa: E731
             rows.append("<tr>%s<td>%s</td><td>%s [%s, %s]</td><td>%s</td><td>%s</td><td>%s"
-                        "</td></tr>" % (head, metric, _number(s["mean"]),
-                                        _number(s["mean_ci"][0]), _number(s["mean_ci"][1]),
-                                        _number(s["worst"]), _number(s["p1"]), _number(s["p5"])))
+                        "</td></tr>" % (head, metric, n(s["mean"]), n(s["mean_ci"][0]),
+                                        n(s["mean_ci"][1]), n(s["worst"]), n(s["p1"]),
+                                        n(s["p5"])))
     rows.append("</table>")
     return "\n".join(rows)
 
@@ -120,7 +126,7 @@ def _worst_table(evaluations, output):
     for label, evaluation in evaluations.items():
         worst = evaluation.stat(output, "cosine").get("worst_samples", [])
         rows.append("<tr><td>%s</td><td>%s</td></tr>" % (html.escape(label), ", ".join(
-            "%s: %s" % (html.escape(str(sid)), _number(v)) for sid, v in worst)))
+            "%s: %s" % (html.escape(str(sid)), _number(v, "cosine")) for sid, v in worst)))
     rows.append("</table>")
     return "\n".join(rows)
 

@@ -392,3 +392,49 @@ def test_the_search_tries_keep_dtype_lists_and_prunes_by_estimate(tmp_path):
     assert np.all(found.evaluation.values("y" if "y" in found.evaluation.metrics else
                                           next(iter(found.evaluation.metrics)), "rel_rmse")
                   <= 3e-4)
+
+
+def test_the_mistakes_users_make_with_labels_and_class_axes(classifier, example_plan, tmp_path):
+    """Each a clear error naming what is wrong, never a traceback from
+    numpy nor a figure silently off."""
+    model, data, labels = classifier
+    plan = ascendprec.plan(model, soc_version="Ascend910B3")
+    few = dict(reference_cache=False, per_op=False, limit=4)
+    cases = [
+        (dict(labels=np.eye(2, dtype=np.float32)[labels]), "class indices \\(integers\\)"),
+        (dict(labels=labels[:10]), "the labels hold 10 rows for 24 samples"),
+        (dict(labels=labels * 5), "label 5 is not a class of an output with 2 classes"),
+        (dict(class_axes={"probs": 0}), "axis 0 holds fewer than 2 classes"),
+        (dict(class_axes={"logits": 1}), "class_axes names output 'logits'"),
+    ]
+    for settings, message in cases:
+        with pytest.raises(ascendprec.RunError, match=message):
+            ascendprec.evaluate(plan, data, **dict(few, **settings))
+    (tmp_path / "labels.txt").write_text("0\n1\n")
+    with pytest.raises(ascendprec.RunError, match="labels are a .npy file"):
+        ascendprec.evaluate(plan, data, labels=tmp_path / "labels.txt", **few)
+    with pytest.raises(ascendprec.RunError, match="no output holds class scores"):
+        ascendprec.evaluate(example_plan, [{"image": s} for s in rendered_images(2)],
+                            labels=[0, 1], reference_cache=False, per_op=False)
+    samples = [{"x": np.load(data / ("crop_%02d.npz" % i))["x"]} for i in range(4)]
+    with pytest.raises(TypeError, match="once per mode"):
+        ascendprec.compare_modes(model, soc_version="Ascend910B3", data=iter(samples))
+    with pytest.raises(ValueError, match="give the SoC as soc_version"):
+        ascendprec.search_precision(model, "Ascend910B3", data=samples)
+
+
+def test_written_files_never_replace_a_users(example_plan, tmp_path):
+    evaluation = ascendprec.evaluate(example_plan, [{"image": s} for s in rendered_images(2)],
+                                     reference_cache=False, per_op=False)
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("my notes\n")
+    with pytest.raises(ascendprec.OutputError, match="overwrites nothing"):
+        evaluation.write_samples(mine)
+    assert mine.read_text() == "my notes\n"
+    found = ascendprec.search_precision(example_plan, "cosine.min>=0.9",
+                                        data=[{"image": s} for s in rendered_images(2)],
+                                        reference_cache=False)
+    (tmp_path / "empty").mkdir()
+    assert "options.json" in found.write(tmp_path / "empty")
+    with pytest.raises(ascendprec.OutputError, match="not a new or empty folder"):
+        found.write(tmp_path / "empty")
