@@ -106,6 +106,9 @@ class Dataset:
             raise _bad(path, "no such file or folder (the dataset)")
         if os.path.isfile(path):
             return self._index_file(path), None
+        if self._axis is not None:
+            raise _bad(path, "the sample axis (data_axis, --data-axis) applies to one .npy or "
+                             ".npz file; a folder holds one sample per file or folder")
         entries = sorted(os.listdir(path), key=_natural_key)
         labels = os.path.join(path, "labels.npy")
         labels = labels if os.path.isfile(labels) else None
@@ -122,6 +125,13 @@ class Dataset:
             return [(e, _NpyFolder(os.path.join(path, e))) for e in folders], labels
         if glob.glob(os.path.join(path, "input_*.pb")):
             return [(os.path.basename(path.rstrip("/")) or path, _PbFolder(path))], labels
+        images = [e for e in entries if e.lower().endswith((".png", ".jpg", ".jpeg", ".wav"))]
+        if images:
+            raise _bad(path, "%d image or audio files (%s ...) but no samples: a sample holds "
+                             "the model's input arrays after its preprocessing; save them as "
+                             ".npz (numpy.savez('s0.npz', %s=array)), as examples/datasets.py "
+                             "does" % (len(images), images[0],
+                                       self._input_names[0] if self._input_names else "x"))
         raise _bad(path, "no samples found: expected test_data_set_*/ folders (input_<i>.pb), "
                          ".npz files (one per sample), or per-sample folders of <input>.npy "
                          "files; for one file with a leading sample axis give the file itself")

@@ -29,7 +29,7 @@ import numpy
 
 from ._dataset import Dataset, check_sample, read_shipped
 from ._errors import RunError
-from ._metrics import ClassAxisError, LabelError, sample_metrics
+from ._metrics import AGREEMENT, ClassAxisError, LabelError, sample_metrics
 from ._plans import is_dynamic, model_inputs, plan_of, shaped_spec
 from ._refcache import ReferenceCache, default_folder, reference_key, sample_digest
 from ._stats import aggregate
@@ -439,6 +439,8 @@ def _number(value, metric=""):
         return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
     if metric == "cosine":
         return "%.9f" % value
+    if metric in AGREEMENT or metric.startswith("within_"):
+        return "%.4f" % value
     if 0.99 <= abs(value) < 1.0:
         return "%.6f" % value
     return "%.3g" % value

@@ -65,8 +65,11 @@ def parse_target(target):
                         "'cosine.min>=0.999'" % part.strip())
         metric = match["metric"]
         if metric not in METRICS:
-            raise _fail(target, "unknown metric %r; the metrics are %s"
-                        % (metric, ", ".join(sorted(METRICS))))
+            import difflib
+            close = difflib.get_close_matches(metric, sorted(METRICS), n=1)
+            raise _fail(target, "unknown metric %r%s; the metrics are %s"
+                        % (metric, "; did you mean %r?" % close[0] if close else "",
+                           ", ".join(sorted(METRICS))))
         aggregate = match["aggregate"] or ("mean" if metric in AGREEMENT else "worst")
         if aggregate not in AGGREGATES:
             raise _fail(target, "unknown aggregate %r; the aggregates are %s"

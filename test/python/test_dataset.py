@@ -141,6 +141,12 @@ def test_a_bad_sample_is_named(example_plan, tmp_path):
         ascendprec.evaluate(example_plan, tmp_path / "empty", reference_cache=False)
     with pytest.raises(TypeError, match="wrap it in a list"):
         ascendprec.evaluate(example_plan, {"image": samples[0]})
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "cat.png").write_bytes(b"\x89PNG")
+    with pytest.raises(ascendprec.RunError, match="image or audio files .* numpy.savez"):
+        ascendprec.evaluate(example_plan, tmp_path / "pictures", reference_cache=False)
+    with pytest.raises(ascendprec.RunError, match="applies to one .npy or .npz file"):
+        ascendprec.evaluate(example_plan, tmp_path, data_axis=1, reference_cache=False)
 
 
 def numpy_figures(actual, reference):
@@ -293,7 +299,8 @@ def test_targets_are_checked():
     assert [(c.output, c.metric, c.aggregate) for c in conditions] == [
         ("", "top1_agreement", "mean"), ("", "cosine", "p1"), ("logits", "rel_rmse", "mean")]
     assert parse_target("cosine>=0.999")[0].aggregate == "worst"
-    with pytest.raises(ascendprec.SearchError, match="unknown metric 'cosin'"):
+    with pytest.raises(ascendprec.SearchError, match="unknown metric 'cosin'; did you mean "
+                                                     "'cosine'"):
         parse_target("cosin>=0.9")
     with pytest.raises(ascendprec.SearchError, match="the best sample"):
         parse_target("cosine.max>=0.9")
