@@ -38,8 +38,11 @@ from ._stats import aggregate
 # -- one chunk of samples (runs in a thread or on a worker) ----------------
 
 def _reference_key(reference_spec, inputs):
+    options = dict(reference_spec.options)
+    if "precision_mode" not in options and "precision_mode_v2" not in options:
+        options["precision_mode"] = "force_fp16"   # ATC's default, spelled out or not
     return reference_key(reference_spec.model_digest,
-                         [reference_spec.options, [f[2] for f in reference_spec.files],
+                         [sorted(options.items()), [f[2] for f in reference_spec.files],
                           reference_spec.flags], sample_digest(inputs))
 
 
