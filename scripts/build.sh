@@ -47,6 +47,10 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   fi
 fi
 
+# ccache keys without the clone's absolute path (CI builds a fresh clone in
+# another folder on the same machine): paths under the repository are
+# hashed relative to it, and the build folder stays out of the hash.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 cmake "${cmake_args[@]}" >/dev/null
 jobs=${ASCENDPREC_JOBS:-$(nproc)}
 cmake --build "$build_dir" -j "$jobs" ${targets[@]+--target "${targets[@]}"}
