@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 
-from ._dataset import Dataset, check_sample, read_shipped
+from ._dataset import Dataset, _Given, check_sample, read_shipped
 from ._errors import RunError
 from ._metrics import AGREEMENT, ClassAxisError, LabelError, sample_metrics
 from ._plans import is_dynamic, model_inputs, plan_of, shaped_spec
@@ -213,23 +213,13 @@ def _chunks(dataset, start, stop, size):
                 continue
             if index >= stop:
                 break
-            chunk.append((index, (sample.id, _InMemory(sample), sample.label)))
+            chunk.append((index, (sample.id, _Given(sample.inputs, sample.source),
+                                  sample.label)))
             if len(chunk) == size:
                 yield chunk
                 chunk = []
     if chunk:
         yield chunk
-
-
-class _InMemory:
-    """A sample given as arrays (an iterable dataset), shipped as such."""
-
-    def __init__(self, sample):
-        self.inputs = sample.inputs
-        self.path = sample.source
-
-    def read(self, input_names):
-        return self.inputs, {}
 
 
 def run_chunks(tasks, *, client=None, jobs=1, progress=None):
