@@ -2,6 +2,8 @@
 
 #include "BlockPool.h"
 
+#include "ForkSafety.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -13,6 +15,7 @@ BlockPool::BlockPool(unsigned threads)
     // and waking a sleeping thread costs tens of them (most of a small
     // kernel's time with --threads=2 before, bench/README.md).
     : spin(threads <= std::max(1u, std::thread::hardware_concurrency())),
+      forkGenerationAtStart(forkGeneration()),
       shares(new Share[std::max(1u, threads)]) {
   for (unsigned i = 1; i < threads; ++i)
     workers.emplace_back([this, i] { work(i); });
@@ -27,6 +30,10 @@ BlockPool::~BlockPool() {
   wake.notify_all();
   for (std::thread &worker : workers)
     worker.join();
+}
+
+bool BlockPool::inheritedThroughFork() const {
+  return forkGeneration() != forkGenerationAtStart;
 }
 
 void BlockPool::run(int64_t count, const std::function<void(int64_t)> &task) {

@@ -47,6 +47,12 @@ public:
 
   unsigned threads() const { return static_cast<unsigned>(workers.size()) + 1; }
 
+  /// True in a fork() child of the process that made the pool: its workers
+  /// do not exist here, and its lock may be held by one of them. Such a
+  /// pool is never used nor destroyed (joining a thread of another process
+  /// is undefined); its owner makes a new one (ForkSafety.h).
+  bool inheritedThroughFork() const;
+
 private:
   /// One thread's share, packed in one word (launch, next block, end:
   /// 24, 20 and 20 bits) on a cache line of its own (its owner claims
@@ -65,6 +71,7 @@ private:
   void work(unsigned self);
 
   const bool spin;
+  const uint64_t forkGenerationAtStart;
   std::vector<std::thread> workers;
   std::unique_ptr<Share[]> shares;
   std::mutex mutex;

@@ -571,7 +571,16 @@ bool GraphExecution::State::runLaunch(kernel::LaunchOp launch, LaunchOutputs *re
       return false;
     }
     uint64_t launchId = runtime::newLaunchId();
-    runner->impl->pool->run(compiled->blockDim, [&](int64_t block) {
+    std::unique_ptr<BlockPool> &pool = runner->impl->pool;
+    if (pool->inheritedThroughFork()) {
+      // Prepared before a fork(): its threads stayed in the parent.
+      // Kept reachable, never destroyed (LeakSanitizer counts it otherwise).
+      static auto *inherited = new std::vector<BlockPool *>();
+      unsigned threads = pool->threads();
+      inherited->push_back(pool.release());
+      pool = std::make_unique<BlockPool>(threads);
+    }
+    pool->run(compiled->blockDim, [&](int64_t block) {
       runtime::setLaunchId(launchId);
       compiled->runBlock(descriptors, block);
       runtime::setLaunchId(0);

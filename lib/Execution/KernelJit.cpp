@@ -9,6 +9,7 @@
 
 #include "AscendPrec/Execution/KernelJit.h"
 
+#include "ForkSafety.h"
 #include "KernelObjects.h"
 
 #include "AscendPrec/Conversion/Passes.h"
@@ -39,7 +40,12 @@ using namespace ascendprec::exec;
 
 namespace {
 
+/// Guards the maps below; held across fork() (ForkSafety.h).
 std::mutex cacheMutex;
+[[maybe_unused]] const bool cacheMutexHeldAcrossFork = [] {
+  exec::detail::holdAcrossFork(cacheMutex);
+  return true;
+}();
 /// Compiled modules by their kernels' text. Never destroyed (their code
 /// lives in the process's JIT, which is not either); reachable from a
 /// global, so LeakSanitizer does not count it.

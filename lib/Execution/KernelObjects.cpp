@@ -14,6 +14,8 @@
 
 #include "KernelObjects.h"
 
+#include "ForkSafety.h"
+
 #include "AscendPrec/Runtime/KernelRuntime.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -148,6 +150,8 @@ public:
 
 private:
   Linker() {
+    // A fork waits for a link in progress (ForkSafety.h).
+    holdAcrossFork(mutex);
     auto target = hostTarget();
     if (!target) {
       llvm::consumeError(target.takeError());

@@ -42,7 +42,12 @@ Session::Session(policy::SessionOptions options, PlanSettings settings, Observer
       observer(observer ? observer : &silent) {
   mlir::DialectRegistry registry;
   registerAllAscendPrecDialects(registry);
-  mlirContext = std::make_unique<mlir::MLIRContext>(registry);
+  // No MLIR thread pool: a pool's threads do not survive fork(), and a
+  // child planning with the parent's context would wait for them forever
+  // (docs/execution.md, "fork"). The heavy work has threads of its own:
+  // kernels compile on fresh threads and run on the runner's BlockPool.
+  mlirContext = std::make_unique<mlir::MLIRContext>(registry,
+                                                    mlir::MLIRContext::Threading::DISABLED);
   mlirContext->loadAllAvailableDialects();
 }
 
