@@ -6,6 +6,8 @@
 
 #include "AscendPrec/Session/Session.h"
 
+#include "AscendPrec/Execution/KernelCache.h"
+
 #include "AscendPrec/Conversion/Passes.h"
 #include "AscendPrec/Dialect/Ascend/IR/AscendOps.h"
 #include "AscendPrec/Dialect/Ascend/Transforms/CollectReport.h"
@@ -75,6 +77,11 @@ Status Session::expect(bool ready, const char *step, const char *first) const {
   if (ready)
     return {};
   return Status::user("", std::string(step) + " needs " + first + " first");
+}
+
+void Session::forwardKernelCacheNotes() {
+  for (const std::string &note : exec::KernelCache::takeNotes())
+    observer->warning(note);
 }
 
 Status Session::unlessCancelled(Status status) {

@@ -2,6 +2,8 @@
 
 #include "AscendPrec/Session/Session.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include "AscendPrec/Session/CompareModes.h"
 #include "AscendPrec/Session/HostKernels.h"
 #include "AscendPrec/Session/HostRun.h"
@@ -41,6 +43,7 @@ mlir::ModuleOp Session::kernelsToRun() {
 }
 
 Status Session::run(const InputSource &source, const RunSettings &run, OutputFolder *out) {
+  llvm::scope_exit notes([this] { forwardKernelCacheNotes(); });
   if (Status open = notWritten(); !open)
     return open;
   if (Status ready = expect(isPlanned, "a run", "plan()"); !ready)
@@ -91,6 +94,7 @@ Status Session::run(const InputSource &source, const RunSettings &run, OutputFol
 }
 
 Status Session::compareModes(OutputFolder *out) {
+  llvm::scope_exit notes([this] { forwardKernelCacheNotes(); });
   if (Status open = notWritten(); !open)
     return open;
   if (Status ready = expect(accuracyResult.has_value(), "comparing the modes", "a run"); !ready)
@@ -122,6 +126,7 @@ Status Session::compareModes(OutputFolder *out) {
 
 Status Session::searchPrecision(const policy::AccuracyTarget &target, unsigned budget,
                                 OutputFolder *out) {
+  llvm::scope_exit notes([this] { forwardKernelCacheNotes(); });
   if (Status open = notWritten(); !open)
     return open;
   if (Status ready = expect(modesCompared, "a precision search", "compareModes()"); !ready)

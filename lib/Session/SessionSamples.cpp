@@ -11,12 +11,15 @@
 
 #include "AscendPrec/Session/Session.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace ascendprec;
 using namespace ascendprec::session;
 
 Status Session::runSample(const InputSource &source, SampleRun kind, unsigned threads,
                           std::vector<runtime::HostTensor> &outputs,
                           std::vector<std::string> &outputNames) {
+  llvm::scope_exit notes([this] { forwardKernelCacheNotes(); });
   if (Status open = notWritten(); !open)
     return open;
   if (Status ready = expect(isPlanned, "a sample run", "plan()"); !ready)

@@ -29,11 +29,9 @@ PYBIND11_MODULE(_ascendprec, module) {
       [](const std::string &folder) {
         // As prec-compile's --kernel-cache: a folder (made when missing) or
         // "off"; a file there would leave every run uncached.
-        struct stat info;
-        if (folder.empty() ||
-            (folder != "off" && ::stat(folder.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)))
-          throw py::value_error("set_kernel_cache takes a folder (made when missing) or 'off', "
-                                "not '" + folder + "'");
+        if (auto why = ascendprec::exec::KernelCache::whyNotAFolder(folder))
+          throw py::value_error("set_kernel_cache takes a folder (made when missing) or 'off': " +
+                                *why);
         ascendprec::exec::KernelCache::configure(folder);
       },
       py::arg("folder"),

@@ -47,7 +47,25 @@ public:
   void begin(const std::string &phase) override { call("begin", phase); }
   void end() override { call("end", ""); }
   void step(const std::string &detail) override { call("step", detail); }
-  void warning(const std::string &text) override { call("warning", text); }
+  /// With a progress callable, it gets the warning; without one, it is a
+  /// Python warning (ascendprec.PlanWarning), so that no note (a damaged
+  /// kernel cache entry) is lost.
+  void warning(const std::string &text) override {
+    if (!progress.is_none()) {
+      call("warning", text);
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    try {
+      py::object category = py::module_::import("ascendprec._api").attr("PlanWarning");
+      py::module_::import("warnings").attr("warn")(text, category, 2);
+    } catch (py::error_already_set &error) {
+      // Warnings turned into errors (-W error): raised when the step returns.
+      if (!failure)
+        failure = std::make_unique<py::error_already_set>(std::move(error));
+      interrupted = true;
+    }
+  }
 
   bool cancelled() override {
     if (interrupted)

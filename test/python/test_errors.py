@@ -109,8 +109,11 @@ def test_bad_settings_raise_value_errors(example_onnx):
         plan.run(threads=0)
     with pytest.raises(ValueError):
         ascendprec.set_kernel_cache("")
-    with pytest.raises(ValueError, match="not '"):
+    with pytest.raises(ValueError, match="is a file, not a folder"):
         ascendprec.set_kernel_cache(__file__)
+    # A file on the way to the folder (issue 55): refused, not uncached.
+    with pytest.raises(ValueError, match="so '.*/sub' cannot be created"):
+        ascendprec.set_kernel_cache(__file__ + "/sub")
 
 
 def test_python_arguments_are_checked_with_clear_errors(example_onnx, tmp_path):

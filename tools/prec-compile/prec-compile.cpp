@@ -28,6 +28,7 @@
 #include "AscendPrec/Report/TextWrap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -237,12 +238,9 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
                       ascendprec::exec::KernelCache::defaultFolder() + ")");
       return std::nullopt;
     }
-    // A file there would leave every run uncached without a word.
-    if (*cache != "off" && llvm::sys::fs::exists(*cache) &&
-        !llvm::sys::fs::is_directory(*cache)) {
-      diags.error({"<command line>"}, "--kernel-cache: '" + *cache +
-                                          "' is a file, not a folder: give a folder (created "
-                                          "when missing) or 'off'");
+    if (std::optional<std::string> why = exec::KernelCache::whyNotAFolder(*cache)) {
+      diags.error({"<command line>"}, "--kernel-cache: " + *why +
+                                          ": give a folder (created when missing) or 'off'");
       return std::nullopt;
     }
     flags.kernelCache = *cache;

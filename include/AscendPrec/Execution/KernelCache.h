@@ -7,9 +7,17 @@
 // the host CPU and its features, and the build of the tool itself, so an
 // entry is only ever loaded by a run that would have compiled the same
 // bytes. Entries are written whole (a temporary file renamed into place),
-// so concurrent runs never read half an entry; one that does not parse or
-// whose key differs is ignored and rebuilt. The folder is bounded: the
-// least recently used entries go first.
+// so concurrent runs never read half an entry.
+//
+// An entry is native code the process will run, so nothing in it is
+// trusted before it is checked (docs/execution.md, "The kernel cache"):
+// the folder must be the user's alone (owned, not writable by others;
+// created 0700); an entry is opened without blocking or following links,
+// must be a regular file of the user within a size bound, and carries a
+// SHA-256 digest of its content, checked before its object is linked. An
+// entry that fails is ignored with a note and rebuilt. The folder is
+// bounded: the least recently used entries go first, and eviction removes
+// only files the cache wrote (by name, owner and header).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +53,10 @@ public:
   static std::string defaultFolder();
   /// `folder`, or "off" for no disk cache; the default folder until set.
   static void configure(const std::string &folderOrOff);
+  /// Why `folderOrOff` cannot be a cache folder (a file where it, or a
+  /// folder on the way to it, would be: the run would go uncached without
+  /// a word), or nullopt when it can.
+  static std::optional<std::string> whyNotAFolder(const std::string &folderOrOff);
   /// The folder in use, empty when off.
   static std::string folder();
   /// At most this many bytes of entries (default 1 GiB, or
@@ -65,6 +77,11 @@ public:
   /// batch of stores (it reads the whole folder, and a module's kernels are
   /// stored one entry each).
   static void evictBeyondLimit();
+
+  /// The notes for the user this thread's loads and stores made since the
+  /// last call (an entry ignored, a folder not used, a store that failed),
+  /// one line each; the session forwards them as warnings.
+  static std::vector<std::string> takeNotes();
 
   /// Counts for this process: what was found on disk, what was compiled.
   static unsigned hits();

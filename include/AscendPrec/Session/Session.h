@@ -225,6 +225,10 @@ private:
   Status notWritten() const;
   /// `status`, or Interrupted when the observer asked to stop.
   Status unlessCancelled(Status status);
+  /// Forwards the kernel cache's notes (an entry ignored as damaged, a
+  /// folder not used) to the observer as warnings: once a step that may
+  /// load or store kernels is done.
+  void forwardKernelCacheNotes();
   void begin(const std::string &phase);
   void end();
   void keep(const DiagnosticCollector &collector);
