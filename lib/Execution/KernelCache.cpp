@@ -2,6 +2,8 @@
 
 #include "AscendPrec/Execution/KernelCache.h"
 
+#include "AscendPrec/Support/FileIo.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
@@ -156,21 +158,6 @@ struct FileDescriptor {
   }
 };
 
-/// Reads exactly `size` bytes; false on a short read or an error.
-bool readAll(int fd, std::string &bytes, size_t size) {
-  bytes.resize(size);
-  size_t done = 0;
-  while (done < size) {
-    ssize_t got = ::read(fd, bytes.data() + done, size - done);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      return false;
-    done += static_cast<size_t>(got);
-  }
-  return true;
-}
-
 /// Whether the cache may use `dir` (creating it, 0700, when missing): a
 /// folder of code this tool loads and runs must be the user's alone, as
 /// ssh requires of its keys. A folder another user owns or others may
@@ -222,7 +209,7 @@ bool isOwnEntry(const fs::path &path) {
     return false;
   std::string head;
   size_t length = std::strlen(kMagicFamily);
-  return readAll(file.fd, head, length) && head == kMagicFamily;
+  return ascendprec::readExactly(file.fd, head, length) && head == kMagicFamily;
 }
 
 /// A temporary file of a store whose process is gone (killed mid-write).
@@ -373,7 +360,7 @@ std::optional<CachedKernels> KernelCache::load(const std::string &key) {
   if (static_cast<uint64_t>(info.st_size) > kMaxEntryBytes)
     return ignored("it is larger than any entry can be");
   std::string bytes;
-  if (!readAll(file.fd, bytes, static_cast<size_t>(info.st_size)))
+  if (!ascendprec::readExactly(file.fd, bytes, static_cast<size_t>(info.st_size)))
     return ignored("it could not be read whole");
   // The first line names the format; an earlier format is a plain miss.
   size_t magicEnd = bytes.find('\n');
@@ -426,17 +413,7 @@ void KernelCache::store(const std::string &key, const CachedKernels &entry) {
   {
     FileDescriptor out{
         ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)};
-    if (out.fd < 0)
-      failure = errno;
-    for (size_t done = 0; !failure && done < bytes.size();) {
-      ssize_t put = ::write(out.fd, bytes.data() + done, bytes.size() - done);
-      if (put < 0 && errno == EINTR)
-        continue;
-      if (put <= 0)
-        failure = put < 0 ? errno : EIO;
-      else
-        done += static_cast<size_t>(put);
-    }
+    failure = out.fd < 0 ? errno : ascendprec::writeAll(out.fd, bytes.data(), bytes.size());
   }
   if (!failure && ::rename(temporary.c_str(), target.c_str()) == 0)
     return;

@@ -57,9 +57,9 @@ Status session::stageRunFiles(const AccuracyResult &accuracy, const AccuracyRun 
     if (!writeTensorFile(path, prepared.outputNames[i], accuracy.planOutputs[i], error))
       return Status::user("", error);
   }
-  if (!writeTextFile(out.stagedPath("accuracy.json"),
-                     accuracyJson(accuracy, run, prepared.from)))
-    return Status::user("", "cannot write " + out.stagedPath("accuracy.json"));
+  if (!writeTextFile(out.stagedPath("accuracy.json"), accuracyJson(accuracy, run, prepared.from),
+                     error))
+    return Status::user("", error);
   return {};
 }
 

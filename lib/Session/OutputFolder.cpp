@@ -3,15 +3,21 @@
 #include "AscendPrec/Session/OutputFolder.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Support/FileIo.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -27,6 +33,9 @@ namespace ascendprec::session {
 namespace {
 
 constexpr const char *kStagingPrefix = ".prec-compile-staging-";
+/// A staging folder being removed (discard() renames it first, so that a
+/// writer still running cannot add to it under its old name).
+constexpr const char *kDiscardedSuffix = ".discarded";
 /// How long commit() waits for another run's commit (a few renames).
 constexpr std::chrono::seconds kLockWait{30};
 
@@ -66,47 +75,136 @@ bool isRegularFile(const fs::path &path) {
   return ::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
-/// The names a folder's manifest lists (none when there is no manifest).
-std::set<std::string> readManifest(const fs::path &folder) {
-  std::set<std::string> names;
+/// The first line of a manifest this version writes. A manifest without it
+/// (an earlier version's, names only) proves nothing about the files'
+/// contents and is not trusted: its files are treated as the user's.
+constexpr const char *kManifestHeader = "# prec-compile manifest 2";
+
+/// A name prec-compile writes (OutputFolder::outputNames(), or a run's
+/// run/output_<i>.pb). A manifest is a text file anyone can edit: an entry
+/// naming anything else (notes.txt, ../x, /etc/y) is ignored.
+bool isOutputName(const std::string &name) {
+  if (llvm::is_contained(OutputFolder::outputNames(), name))
+    return true;
+  llvm::StringRef rest(name);
+  if (!rest.consume_front(std::string(OutputFolder::kRunFolder) + "/output_") ||
+      !rest.consume_back(".pb") || rest.empty() || rest.size() > 9)
+    return false;
+  return llvm::all_of(rest, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// What the manifest says prec-compile wrote: per name, the (size, SHA-256)
+/// of each version it wrote (two while a commit is moving files in).
+using Manifest = std::map<std::string, std::set<std::pair<uint64_t, std::string>>>;
+
+Manifest readManifest(const fs::path &folder) {
+  Manifest manifest;
   std::ifstream in(folder / OutputFolder::kManifestName);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#')
-      names.insert(line);
-  return names;
-}
-
-bool writeManifest(const fs::path &folder, const fs::path &scratch,
-                   const std::set<std::string> &names, std::string &error) {
-  fs::path temp = scratch / OutputFolder::kManifestName;
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << "# Files prec-compile wrote into this folder. It overwrites or removes\n"
-           "# only these (and never a file of the same name that it did not write).\n";
-    for (const std::string &name : names)
-      out << name << "\n";
-    if (!out) {
-      error = "cannot write " + shown(temp);
-      return false;
-    }
+  std::string line;
+  if (!std::getline(in, line) || line != kManifestHeader)
+    return manifest;
+  while (std::getline(in, line)) {
+    // <sha256> <size> <name>
+    std::istringstream fields(line);
+    std::string digest, name;
+    uint64_t size = 0;
+    if (line.empty() || line[0] == '#' || !(fields >> digest >> size) || digest.size() != 64)
+      continue;
+    std::getline(fields >> std::ws, name);
+    if (isOutputName(name))
+      manifest[name].insert({size, digest});
   }
-  std::error_code ec;
-  fs::rename(temp, folder / OutputFolder::kManifestName, ec);
-  if (ec)
-    error = "cannot update " + shown(folder / OutputFolder::kManifestName) + ": " +
-            ec.message();
-  return !ec;
+  return manifest;
 }
 
-/// Outputs of ours in `folder` that prec-compile did not write: a file of
-/// that name the manifest does not list, or anything but a regular file.
+/// (size, SHA-256) of a regular file, read without following a link or
+/// blocking; nullopt for anything else.
+std::optional<std::pair<uint64_t, std::string>> fingerprint(const fs::path &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat info;
+  std::optional<std::pair<uint64_t, std::string>> result;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    llvm::SHA256 hash;
+    std::vector<char> buffer(1 << 20);
+    uint64_t total = 0;
+    for (;;) {
+      ssize_t got = ::read(fd, buffer.data(), buffer.size());
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0) {
+        total = UINT64_MAX;
+        break;
+      }
+      if (got == 0)
+        break;
+      hash.update(llvm::StringRef(buffer.data(), static_cast<size_t>(got)));
+      total += static_cast<uint64_t>(got);
+    }
+    if (total != UINT64_MAX)
+      result = std::make_pair(total, llvm::toHex(hash.final(), /*LowerCase=*/true));
+  }
+  ::close(fd);
+  return result;
+}
+
+/// Whether `folder`/`name` is a file prec-compile wrote and nobody changed
+/// since: a regular file whose size and digest the manifest lists.
+bool isUnchangedOutput(const fs::path &folder, const std::string &name, const Manifest &manifest) {
+  auto listed = manifest.find(name);
+  if (listed == manifest.end())
+    return false;
+  std::optional<std::pair<uint64_t, std::string>> now = fingerprint(folder / name);
+  return now && listed->second.count(*now);
+}
+
+bool writeManifest(const fs::path &folder, const fs::path &scratch, const Manifest &manifest,
+                   std::string &error) {
+  std::string text = std::string(kManifestHeader) +
+                     "\n# Files prec-compile wrote into this folder: SHA-256, size, name. It "
+                     "overwrites or\n# removes only these, and only while their content is "
+                     "what it wrote.\n";
+  for (const auto &[name, versions] : manifest)
+    for (const auto &[size, digest] : versions)
+      text += digest + " " + std::to_string(size) + " " + name + "\n";
+  fs::path temp = scratch / OutputFolder::kManifestName;
+  if (!writeTextFile(temp.string(), text, error))
+    return false;
+  if (::rename(temp.c_str(), (folder / OutputFolder::kManifestName).c_str()) != 0) {
+    error = "cannot update " + shown(folder / OutputFolder::kManifestName) + ": " +
+            std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+/// Whether `path` is a real folder (not a link to one).
+bool isRealFolder(const fs::path &path) {
+  struct stat info;
+  return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/// Outputs in `folder` that are not prec-compile's to replace: a file of
+/// that name the manifest does not list, one whose content changed since
+/// it was written, anything but a regular file, or a subfolder (run/,
+/// search/) that is not a real folder (a link would lead the outputs
+/// elsewhere).
 std::vector<std::string> foreignFiles(const fs::path &folder,
                                       const std::vector<std::string> &names) {
-  std::set<std::string> ours = readManifest(folder);
+  Manifest ours = readManifest(folder);
   std::vector<std::string> foreign;
   for (const std::string &name : names) {
-    fs::path path = folder / name;
-    if (pathExists(path) && (!ours.count(name) || !isRegularFile(path)))
+    size_t slash = name.find('/');
+    if (slash != std::string::npos) {
+      std::string subfolder = name.substr(0, slash);
+      if (pathExists(folder / subfolder) && !isRealFolder(folder / subfolder)) {
+        if (!llvm::is_contained(foreign, subfolder))
+          foreign.push_back(subfolder);
+        continue;
+      }
+    }
+    if (pathExists(folder / name) && !isUnchangedOutput(folder, name, ours))
       foreign.push_back(name);
   }
   return foreign;
@@ -120,22 +218,11 @@ std::string foreignFilesError(const std::string &option, const fs::path &folder,
   if (foreign.size() > 3)
     list += " and " + std::to_string(foreign.size() - 3) + " more";
   return option + ": " + shown(folder) + " already holds " + list +
-         ", which prec-compile did not write (it is not in " +
+         ", which prec-compile did not write or which changed since (" +
          OutputFolder::kManifestName +
-         "); prec-compile overwrites only its own files: move " +
+         " lists what it wrote, with each file's digest); prec-compile overwrites only its "
+         "own files: move " +
          (foreign.size() == 1 ? "it" : "them") + " away or choose another folder";
-}
-
-/// A manifest entry this tool may remove when stale: a file in the folder or
-/// in one of its subfolders (run/, search/), never a path that leaves them
-/// (a manifest is a text file anyone can edit).
-bool isOwnPath(const std::string &name) {
-  size_t slash = name.find('/');
-  if (slash == std::string::npos)
-    return !name.empty() && name != "." && name != "..";
-  std::string file = name.substr(slash + 1);
-  return llvm::is_contained(OutputFolder::subfolders(), name.substr(0, slash)) &&
-         !file.empty() && file.find('/') == std::string::npos && file != "." && file != "..";
 }
 
 /// Staging folders of runs that died without cleaning up (SIGKILL, power
@@ -149,34 +236,39 @@ void removeAbandonedStaging(const fs::path &folder) {
     const char *pidText = name.c_str() + std::strlen(kStagingPrefix);
     char *end = nullptr;
     long pid = std::strtol(pidText, &end, 10);
-    if (end == pidText || *end != '\0' || pid <= 0)
+    if (end == pidText || pid <= 0 || (*end != '\0' && std::strcmp(end, kDiscardedSuffix) != 0))
+      continue;
+    // Only a real folder of this user: a file of the user's that happens to
+    // bear the name is left alone.
+    struct stat info;
+    if (::lstat(entry.path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode) ||
+        info.st_uid != ::geteuid())
       continue;
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
       fs::remove_all(entry.path(), ec);
   }
 }
 
-/// An exclusive lock on the folder's lock file, released on destruction.
+/// An exclusive lock on the output folder itself (flock on the folder's
+/// descriptor), released on destruction: concurrent runs take turns, and
+/// no lock file is left behind, whatever happens to the run.
 class FolderLock {
 public:
   bool acquire(const fs::path &folder, const std::string &option, std::string &error) {
-    fs::path path = folder / OutputFolder::kLockName;
-    fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-      error = option + ": cannot create the lock file " + shown(path) + ": " +
-              std::strerror(errno);
+      error = option + ": cannot open " + shown(folder) + ": " + std::strerror(errno);
       return false;
     }
     auto deadline = std::chrono::steady_clock::now() + kLockWait;
     while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK && errno != EINTR) {
-        error = option + ": cannot lock " + shown(path) + ": " + std::strerror(errno);
+        error = option + ": cannot lock " + shown(folder) + ": " + std::strerror(errno);
         return false;
       }
       if (std::chrono::steady_clock::now() > deadline) {
         error = option + ": " + shown(folder) +
-                " is in use by another prec-compile run (it holds " + shown(path) +
-                "); try again when that run has finished";
+                " is in use by another prec-compile run; try again when that run has finished";
         return false;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -379,42 +471,62 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
   }
   removeAbandonedStaging(folder);
 
-  // The manifest names every file before it is moved in, so that a run
-  // killed half-way leaves only files a later run knows as its own.
-  std::set<std::string> previous = readManifest(folder);
-  std::set<std::string> both = previous;
-  both.insert(staged.begin(), staged.end());
+  Manifest previous = readManifest(folder);
+  Manifest current;
+  for (const std::string &name : staged) {
+    std::optional<std::pair<uint64_t, std::string>> print = fingerprint(staging / name);
+    if (!print) {
+      error = option + ": cannot read the staged " + shown(staging / name);
+      return false;
+    }
+    current[name].insert(*print);
+  }
+  // The manifest lists every file's old and new content before any is
+  // moved in, so that a run killed half-way (SIGKILL, power loss) leaves
+  // only files a later run knows as its own.
+  Manifest both = previous;
+  for (const auto &[name, versions] : current)
+    both[name].insert(versions.begin(), versions.end());
   if (!writeManifest(folder, staging, both, error))
     return false;
   for (const std::string &name : staged) {
     size_t slash = name.find('/');
     fs::path subfolder = slash == std::string::npos ? fs::path() : folder / name.substr(0, slash);
-    if (!subfolder.empty() && !pathExists(subfolder)) {
-      if (::mkdir(subfolder.c_str(), 0777) != 0 && errno != EEXIST) {
-        error = option + ": cannot create " + shown(subfolder) + ": " + std::strerror(errno);
-        return false;
-      }
-    }
-    if (!subfolder.empty() && !fs::is_directory(subfolder, ec)) {
-      error = option + ": " + shown(subfolder) +
-              " is not a folder; prec-compile writes some of its outputs into it";
+    if (!subfolder.empty() && !pathExists(subfolder) && ::mkdir(subfolder.c_str(), 0777) != 0 &&
+        errno != EEXIST) {
+      error = option + ": cannot create " + shown(subfolder) + ": " + std::strerror(errno);
       return false;
     }
-    fs::rename(staging / name, folder / name, ec);
-    if (ec) {
-      error = option + ": cannot move " + shown(name) + " into " + shown(folder) +
-              ": " + ec.message();
+    // Never through a link: run/ pointing elsewhere would put the outputs
+    // (and overwrite files) outside the folder.
+    if (!subfolder.empty() && !isRealFolder(subfolder)) {
+      error = option + ": " + shown(subfolder) +
+              " is not a folder (a link is not followed); prec-compile writes some of its "
+              "outputs into it: move it away";
+      return false;
+    }
+    if (::rename((staging / name).c_str(), (folder / name).c_str()) != 0) {
+      error = option + ": cannot move " + shown(name) + " into " + shown(folder) + ": " +
+              std::strerror(errno);
       return false;
     }
   }
-  // Files an earlier run wrote that this one did not: still ours, now stale.
-  std::set<std::string> current(staged.begin(), staged.end());
-  for (const std::string &name : previous)
-    if (!current.count(name) && isOwnPath(name) && isRegularFile(folder / name))
-      fs::remove(folder / name, ec);
+  // Files an earlier run wrote that this one did not: still ours while
+  // their content is what was written, now stale.
+  for (const auto &[name, versions] : previous)
+    if (!current.count(name) && isUnchangedOutput(folder, name, previous))
+      ::unlink((folder / name).c_str());
+  // A subfolder this run wrote nothing into goes when it is left empty.
+  for (const std::string &subfolder : subfolders())
+    if (isRealFolder(folder / subfolder) &&
+        llvm::none_of(staged, [&](const std::string &name) {
+          return llvm::StringRef(name).starts_with(subfolder + "/");
+        }))
+      ::rmdir((folder / subfolder).c_str());
   if (!writeManifest(folder, staging, current, error))
     return false;
-  fs::remove_all(staging, ec);
+  std::error_code ec2;
+  fs::remove_all(staging, ec2);
   committed = true;
   written = std::move(staged);
   return true;
@@ -425,8 +537,17 @@ void OutputFolder::discard() {
   if (committed)
     return;
   std::error_code ec;
-  if (!staging.empty())
-    fs::remove_all(staging, ec);
+  if (!staging.empty()) {
+    // Renamed first: a writer thread still at work (an interrupt comes at
+    // any moment) then fails to open staging/x instead of adding files
+    // while the folder is being removed.
+    fs::path gone = staging;
+    gone += kDiscardedSuffix;
+    if (::rename(staging.c_str(), gone.c_str()) == 0)
+      fs::remove_all(gone, ec);
+    else
+      fs::remove_all(staging, ec);
+  }
   staging.clear();
   // Innermost first; rmdir leaves a folder that is no longer empty (another
   // run may have started writing into it).
@@ -441,10 +562,15 @@ void OutputFolder::discardActive() {
     active->discard();
 }
 
-bool writeTextFile(const std::string &path, const std::string &text) {
-  std::ofstream stream(path, std::ios::binary);
-  stream << text;
-  return static_cast<bool>(stream);
+bool writeTextFile(const std::string &path, const std::string &text, std::string &error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  int failure = fd < 0 ? errno : writeAll(fd, text.data(), text.size());
+  // close() reports what a network or full file system deferred.
+  if (fd >= 0 && ::close(fd) != 0 && !failure)
+    failure = errno;
+  if (failure)
+    error = "cannot write " + shown(path) + ": " + std::strerror(failure);
+  return !failure;
 }
 
 } // namespace ascendprec::session

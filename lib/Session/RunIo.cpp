@@ -1,6 +1,7 @@
 //===- RunIo.cpp - TensorProto files and random inputs --------------------===//
 
 #include "AscendPrec/Session/RunIo.h"
+#include "AscendPrec/Session/OutputFolder.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -156,12 +157,12 @@ bool session::writeTensorFile(const std::string &path, const std::string &name,
   for (int64_t dim : tensor.shape())
     proto.add_dims(dim);
   proto.set_raw_data(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !proto.SerializeToOstream(&out)) {
-    error = "cannot write " + path;
+  std::string bytes;
+  if (!proto.SerializeToString(&bytes)) {
+    error = "cannot write " + path + ": the tensor does not serialize (over 2 GiB?)";
     return false;
   }
-  return true;
+  return writeTextFile(path, bytes, error);
 }
 
 std::optional<RunFolder> session::readRunFolder(const std::string &folder, size_t inputCount,

@@ -8,6 +8,7 @@
 
 #include "AscendPrec/Session/SearchOutput.h"
 
+#include "AscendPrec/Session/OutputFolder.h"
 #include "AscendPrec/Session/OptionsJson.h"
 
 #include "AscendPrec/Policy/ConfigFiles.h"
@@ -316,11 +317,9 @@ std::string session::writeAndCheckSearchFiles(const std::string &folder,
       searchFiles(outcome, effectiveOptions, settings);
   files.push_back({"search.json", searchJsonText});
   for (const auto &[name, text] : files) {
-    std::ofstream file(fs::path(folder) / name, std::ios::binary);
-    file << text;
-    file.close();
-    if (!file)
-      return "cannot write " + (fs::path(folder) / name).string();
+    std::string error;
+    if (!writeTextFile((fs::path(folder) / name).string(), text, error))
+      return error;
   }
   // Read back exactly as `--session_options=search/options.json` would.
   policy::SessionOptions reread;

@@ -304,8 +304,10 @@ Status Session::write(OutputFolder &out, std::vector<std::string> &written) {
   isWritten = true;
   if (Status staged = stageMeasurements(out); !staged)
     return staged;
-  if (!writeTextFile(out.stagedPath("options.json"), effectiveOptionsJson(sessionOptions)))
-    return Status::user("", "cannot write " + out.stagedPath("options.json"));
+  std::string optionsError;
+  if (!writeTextFile(out.stagedPath("options.json"), effectiveOptionsJson(sessionOptions),
+                     optionsError))
+    return Status::user("", optionsError);
   // The report files are formatted (from the report, not the IR) while
   // kernels.mlir and planned.mlir may still be printing: on large models
   // these three are most of the writing time.

@@ -117,8 +117,10 @@ Status Session::compareModes(OutputFolder *out) {
   modesCompared = true;
   if (out) {
     std::string path = out->stagedPath("compare.json");
-    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from)))
-      return Status::user("", "cannot write " + path);
+    std::string error;
+    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from),
+                       error))
+      return Status::user("", error);
     compareStagedInto = out;
   }
   return {};
@@ -173,8 +175,10 @@ Status Session::stageMeasurements(OutputFolder &out) {
       return staged;
   if (modesCompared && compareStagedInto != &out) {
     std::string path = out.stagedPath("compare.json");
-    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from)))
-      return Status::user("", "cannot write " + path);
+    std::string error;
+    if (!writeTextFile(path, modeComparisonJson(reportData.modes, reportData.socVersion, inputs.from),
+                       error))
+      return Status::user("", error);
   }
   if (outcome && reportData.search && searchStagedInto != &out)
     return stageSearchFiles(out);

@@ -2,7 +2,9 @@
 
 #include "InterruptCleanup.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <signal.h>
 
 #include <initializer_list>
@@ -21,6 +23,13 @@ void cleanUpOnInterrupt(void (*cleanup)()) {
     int sig = 0;
     if (sigwait(&signals, &sig) != 0)
       return;
+    // The run is over: what the other threads would still print (a write
+    // failing because its staging folder is gone) would only mislead.
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) {
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+    }
     cleanup();
     // Die of the signal: default action, unblocked in this thread.
     signal(sig, SIG_DFL);

@@ -1,19 +1,24 @@
 //===- OutputFolder.h - the folder prec-compile writes, safely ------------===//
 //
 // prec-compile never deletes or overwrites a file it did not write. It keeps
-// a manifest of the files it wrote into a folder and touches nothing else
-// there:
+// a manifest of the files it wrote into a folder, each with its size and
+// SHA-256, and touches nothing else there (docs/execution.md):
 //  - open() refuses, before any work, a folder that holds one of the run's
 //    inputs, the working directory or one of its ancestors, something that
 //    is not a folder, a folder that cannot be written, or one that holds a
-//    file of an output's name that prec-compile did not write;
+//    file of an output's name that prec-compile did not write, or whose
+//    content changed since (then it is the user's), or a link or other
+//    non-regular file where an output or run/ or search/ goes;
 //  - stage() creates the folder (and missing parents, remembered) and a
 //    staging folder inside it, where the run writes;
-//  - commit() renames each staged file over the previous one (atomic per
-//    file) under a lock file, so that concurrent runs into one folder take
-//    turns instead of failing, and rewrites the manifest;
-//  - a run that does not commit (an error, SIGINT, SIGTERM) removes its
-//    staging folder and every folder it created.
+//  - commit() checks again, then renames each staged file over the previous
+//    one (atomic per file) under a lock on the folder, so that concurrent
+//    runs into one folder take turns instead of failing, and rewrites the
+//    manifest; a manifest entry naming anything prec-compile does not write
+//    is ignored;
+//  - a run that does not commit (an error, SIGINT, SIGTERM at any moment)
+//    removes its staging folder and every folder it created; a signal during
+//    commit() waits for it, so the folder holds the old outputs or the new.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,9 +63,9 @@ public:
 
   /// The names prec-compile writes; open() checks them before any work.
   static const std::vector<std::string> &outputNames();
-  /// Its bookkeeping files inside the folder.
+  /// Its bookkeeping file inside the folder: each file it wrote, with its
+  /// size and SHA-256.
   static constexpr const char *kManifestName = ".prec-compile-manifest";
-  static constexpr const char *kLockName = ".prec-compile.lock";
   /// The subfolder for a run's outputs (run/output_<i>.pb).
   static constexpr const char *kRunFolder = "run";
   /// The subfolder for a precision search's files (search/options.json).
@@ -79,8 +84,10 @@ private:
   std::mutex mutex; ///< commit() vs. discard() from the interrupt thread
 };
 
-/// Writes `text` to `path` (a staged output); false when it cannot.
-bool writeTextFile(const std::string &path, const std::string &text);
+/// Writes `text` to `path` (a staged output), never through a symbolic
+/// link; false with `error` set ("cannot write 'PATH': No space left on
+/// device") when it cannot.
+bool writeTextFile(const std::string &path, const std::string &text, std::string &error);
 
 } // namespace ascendprec::session
 
