@@ -26,13 +26,14 @@ from ._dataset_api import evaluate
 from ._dataset_search import DatasetComparison, DatasetSearchResult
 from ._evaluate import Evaluation
 from ._pipeline import Pipeline
+from ._refcache import ReferenceCacheWarning
 
 __all__ = [
     "plan", "compare_modes", "search_precision", "evaluate",
     "Dataset", "Sample", "Evaluation", "DatasetComparison", "DatasetSearchResult",
     "Pipeline",
     "set_kernel_cache", "default_kernel_cache",
-    "Plan", "Comparison", "SearchResult", "PlanWarning",
+    "Plan", "Comparison", "SearchResult", "PlanWarning", "ReferenceCacheWarning",
     "Op", "ErrorStats", "OutputAccuracy", "OpAccuracy", "RunResult",
     "ModeResult", "SearchStep",
     "Error", "OptionError", "ModelError", "RunError", "SearchError",

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import numpy
 
 from . import _ascendprec
-from ._errors import pythonic
+from ._errors import RunError, pythonic
 from ._dataset_api import compare_modes_on_data, search_on_dataset
 from ._plans import make_spec
 from ._results import (Op, OutputAccuracy, mode_result, run_result,
@@ -55,12 +55,21 @@ def _dataset_settings(options):
     return settings, {k: v for k, v in options.items() if k not in _DATASET_SETTINGS}
 
 
-def _whole(name, value, low):
-    """`value` as a whole number >= `low`, or a clear error."""
+# The engine takes these as C++ `unsigned` (and the seed as uint64_t): a
+# value beyond is refused here, with the range, before the extension sees it.
+UNSIGNED_MAX = 2**32 - 1
+SEED_MAX = 2**64 - 1
+# As prec-compile's --threads: each is a thread of the host run.
+THREADS_MAX = 256
+
+
+def _whole(name, value, low, high=UNSIGNED_MAX):
+    """`value` as a whole number in [low, high], or a clear error."""
     if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)):
         raise TypeError("%s takes a whole number, not %r" % (name, value))
-    if value < low:
-        raise ValueError("%s takes a whole number from %d, not %d" % (name, low, value))
+    if value < low or value > high:
+        raise ValueError("%s takes a whole number from %d to %s, not %d"
+                         % (name, low, "2**64-1" if high == SEED_MAX else high, value))
     return int(value)
 
 
@@ -86,11 +95,31 @@ def _ranges_text(ranges):
     return ";".join(parts)
 
 
-def _input_arrays(inputs):
-    if inputs is None or isinstance(inputs, Mapping):
+def _input_arrays(inputs, model_inputs=None):
+    """`inputs` checked before anything is copied: a Mapping whose keys are
+    input names (str), and numpy arrays of the model's static shapes (a
+    broadcast view of 2**31 elements is refused, not copied)."""
+    if inputs is None:
         return inputs
-    raise TypeError("inputs takes numpy arrays by input name, e.g. {'x': array}, not a %s"
-                    % type(inputs).__name__)
+    if not isinstance(inputs, Mapping):
+        raise TypeError("inputs takes numpy arrays by input name, e.g. {'x': array}, not a %s"
+                        % type(inputs).__name__)
+    for name, value in inputs.items():
+        if not isinstance(name, str):
+            raise TypeError("inputs takes numpy arrays by input name: the key %r (%s) is "
+                            "not a str" % (name, type(name).__name__))
+        wanted = (model_inputs or {}).get(name)
+        if wanted is None or not isinstance(value, numpy.ndarray):
+            continue   # a name the model lacks, a list: the engine says so
+        shape = list(wanted[0])
+        if value.ndim != len(shape) or any(d >= 0 and d != a for d, a in zip(shape, value.shape)):
+            message = "input '%s' has shape [%s], but input '%s' takes [%s]" % (
+                name, ",".join(str(d) for d in value.shape), name,
+                ",".join(str(d) if d >= 0 else "?" for d in shape))
+            error = RunError(message, step="run", text="ascendprec: error: " + message)
+            error.command_line_text = str(error)   # as the engine's own
+            raise error
+    return inputs
 
 
 class _PrintProgress:
@@ -249,10 +278,15 @@ class Plan:
         device's roundings. ``inputs``: numpy arrays by input name; else
         the ONNX test-layout ``run_folder``; else seeded random values
         (``ranges``: ``{"x": (low, high)}``)."""
-        self._session.run(_input_arrays(inputs),
-                          os.fspath(run_folder) if run_folder else "",
-                          _whole("threads", threads, 1), _whole("iterations", iterations, 1),
-                          _whole("seed", seed, 0), _ranges_text(ranges))
+        threads = _whole("threads", threads, 1, THREADS_MAX)
+        iterations = _whole("iterations", iterations, 1)
+        seed = _whole("seed", seed, 0, SEED_MAX)
+        ranges = _ranges_text(ranges)
+        if inputs is not None:
+            inputs = _input_arrays(inputs, {name: (shape, kind) for name, shape, kind
+                                            in self._session.model_inputs()})
+        self._session.run(inputs, os.fspath(run_folder) if run_folder else "",
+                          threads, iterations, seed, ranges)
         self.ops = [Op(**op) for op in self._session.ops()]
         self._last_run = run_result(self._session.accuracy(),
                                     self._session.outputs(),

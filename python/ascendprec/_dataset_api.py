@@ -8,11 +8,12 @@ from ._evaluate import Evaluation, Runner
 from ._plans import is_dynamic, model_inputs
 
 
-def _whole(name, value, low):
+def _whole(name, value, low, high=None):
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("%s takes a whole number, not %r" % (name, value))
-    if value < low:
-        raise ValueError("%s takes a whole number from %d, not %d" % (name, low, value))
+    if value < low or (high is not None and value > high):
+        raise ValueError("%s takes a whole number from %d%s, not %d"
+                         % (name, low, " to %d" % high if high is not None else "", value))
     return value
 
 
@@ -22,7 +23,8 @@ def _runner(plan, data, settings):
     unknown = set(settings) - known
     if unknown:
         raise TypeError("unknown dataset setting(s): %s" % ", ".join(sorted(unknown)))
-    _whole("threads", settings.get("threads", 1), 1)
+    from ._api import THREADS_MAX
+    _whole("threads", settings.get("threads", 1), 1, THREADS_MAX)
     _whole("jobs", settings.get("jobs", 1), 1)
     if settings.get("limit") is not None:
         _whole("limit", settings["limit"], 1)

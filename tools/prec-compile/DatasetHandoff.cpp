@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -63,6 +65,12 @@ void handOffToDatasetRun(const std::vector<std::string> &args, std::string &erro
   for (std::string &arg : copies)
     argv.push_back(arg.data());
   argv.push_back(nullptr);
+  // The signals prec-compile blocked for its cleanup thread
+  // (InterruptCleanup.cpp) would stay blocked in Python, which handles
+  // them itself: a SIGTERM would wait for the run's end.
+  sigset_t none;
+  sigemptyset(&none);
+  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
   ::execv(python.c_str(), argv.data());
   error = "cannot start /usr/bin/python3 for --data: " + std::string(std::strerror(errno)) +
           " (install Debian's python3 and python3-numpy)";
