@@ -625,3 +625,10 @@ void GraphExecution::recordInnerLaunches(bool record) { state->recordInner = rec
 const std::vector<LaunchOutputs> &GraphExecution::innerLaunches() const {
   return state->innerLaunches;
 }
+
+std::optional<HostTensor> exec::tensorOfConstant(ElementsAttr value, std::string &why) {
+  std::optional<HostTensor> tensor = constantTensor(value, /*reference=*/false, why);
+  if (!tensor)
+    return std::nullopt;
+  return tensor->clone(); // owned: the caller may outlive the module
+}

@@ -2,6 +2,8 @@
 
 #include "AscendPrec/Session/RunInputs.h"
 
+#include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
+
 #include "AscendPrec/Execution/DataMovement.h"
 #include "AscendPrec/Execution/GraphRun.h"
 #include "AscendPrec/Execution/InputConstraints.h"
@@ -49,6 +51,9 @@ struct GraphInputs {
   std::vector<std::vector<int64_t>> shapes;
   std::vector<ElementType> types;
   std::vector<std::optional<exec::InputConstraint>> constraints;
+  /// An input's default (ascend.default: an ONNX initializer of its name),
+  /// as the input's host type: used when the input is not given.
+  std::vector<std::optional<HostTensor>> defaults;
 };
 
 /// The dimensions to give --input_shape for a dynamic input: the run
@@ -98,6 +103,18 @@ Status describeGraphInputs(mlir::func::FuncOp graph, const std::string &runFolde
     described.names.push_back(name);
     described.shapes.push_back({shaped.getShape().begin(), shaped.getShape().end()});
     described.types.push_back(*type);
+    std::optional<HostTensor> fallback;
+    if (auto value = graph.getArgAttrOfType<mlir::ElementsAttr>(argument.getArgNumber(),
+                                                                ascend::kArgDefaultAttr)) {
+      std::string why;
+      std::optional<HostTensor> stored = exec::tensorOfConstant(value, why);
+      if (stored)
+        fallback = asElementType(*stored, *type);
+      if (!fallback || fallback->shape() != described.shapes.back())
+        return ErrorText("") << "input '" << name << "': its default value (the initializer of "
+                             << "its name) " << (why.empty() ? "does not fit the input" : why);
+    }
+    described.defaults.push_back(std::move(fallback));
   }
   // Indices and counts other ops depend on (InputConstraints.h).
   described.constraints = exec::inputConstraints(graph->getParentOfType<mlir::ModuleOp>(), graph);
@@ -167,7 +184,15 @@ Status drawRandomInputs(const GraphInputs &graph, const AccuracyRun &run, RunInp
                   " (" + constraint.what + ", node '" + constraint.node + "')";
   }
   uint64_t state = run.seed;
+  std::string defaulted;
   for (size_t i = 0; i < graph.shapes.size(); ++i) {
+    // An input with a default takes it (a model's own weight, drawn at
+    // random, would measure nothing), unless --run-range names it.
+    if (graph.defaults[i] && !rangeOf[i]) {
+      prepared.inputs.push_back(graph.defaults[i]->clone());
+      defaulted += (defaulted.empty() ? "" : ", ") + graph.names[i];
+      continue;
+    }
     prepared.inputs.push_back(randomTensor(graph.types[i], graph.shapes[i], state, rangeOf[i]));
     const std::optional<exec::InputConstraint> &constraint = graph.constraints[i];
     if (constraint && constraint->exact && rangeOf[i] == &implied[i])
@@ -175,7 +200,12 @@ Status drawRandomInputs(const GraphInputs &graph, const AccuracyRun &run, RunInp
         prepared.inputs.back().set(k, static_cast<double>(constraint->low));
   }
   prepared.from = "random (seed " + std::to_string(run.seed) +
-                  "; floats uniform in [-1, 1), integers in [0, 10)" + rangesText + ")";
+                  "; floats uniform in [-1, 1), integers in [0, 10)" + rangesText +
+                  (defaulted.empty() ? "" : "; " + defaulted + " at " +
+                                                (defaulted.find(',') == std::string::npos
+                                                     ? "its default"
+                                                     : "their defaults")) +
+                  ")";
   return {};
 }
 
@@ -268,6 +298,9 @@ Status orderGivenInputs(const GraphInputs &described, const std::vector<NamedTen
     ordered[i] = &tensor.tensor;
   }
   for (size_t i = 0; i < ordered.size(); ++i)
+    if (!ordered[i] && described.defaults[i])
+      ordered[i] = &*described.defaults[i];
+  for (size_t i = 0; i < ordered.size(); ++i)
     if (!ordered[i])
       return ErrorText("") << "input '" << policy::escapeForDisplay(described.names[i])
                            << "' is not given: the model takes "
@@ -308,12 +341,16 @@ Status session::prepareRunInputs(mlir::func::FuncOp graph, const InputSource &so
         [&](size_t i, bool) { return "input '" + described.names[i] + "'"; }, prepared);
   }
   std::string error;
-  std::optional<RunFolder> folder = readRunFolder(source.folder, described.shapes.size(), error);
+  std::vector<bool> optional;
+  for (const std::optional<HostTensor> &fallback : described.defaults)
+    optional.push_back(fallback.has_value());
+  std::optional<RunFolder> folder =
+      readRunFolder(source.folder, described.shapes.size(), error, optional);
   if (!folder)
     return ErrorText("<command line>") << error;
   std::vector<const HostTensor *> ordered;
-  for (const NamedTensor &input : folder->inputs)
-    ordered.push_back(&input.tensor);
+  for (size_t i = 0; i < folder->inputs.size(); ++i)
+    ordered.push_back(folder->inputs[i] ? &folder->inputs[i]->tensor : &*described.defaults[i]);
   auto describe = [&](size_t i, bool named) {
     std::string file = "input_" + std::to_string(i) + ".pb";
     return "--run=" + source.folder + ": " +

@@ -166,7 +166,8 @@ bool session::writeTensorFile(const std::string &path, const std::string &name,
 }
 
 std::optional<RunFolder> session::readRunFolder(const std::string &folder, size_t inputCount,
-                                               std::string &error) {
+                                               std::string &error,
+                                               const std::vector<bool> &optional) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) {
     error = "--run=" + folder + ": not a folder (it should hold input_0.pb, ... in the ONNX "
@@ -176,6 +177,10 @@ std::optional<RunFolder> session::readRunFolder(const std::string &folder, size_
   RunFolder run;
   for (size_t i = 0; i < inputCount; ++i) {
     std::string path = (fs::path(folder) / ("input_" + std::to_string(i) + ".pb")).string();
+    if (!fs::exists(path, ec) && i < optional.size() && optional[i]) {
+      run.inputs.push_back(std::nullopt); // the input's default
+      continue;
+    }
     if (!fs::exists(path, ec)) {
       error = "--run=" + folder + ": missing input_" + std::to_string(i) + ".pb (the model takes " +
               std::to_string(inputCount) + (inputCount == 1 ? " input" : " inputs") + ")";

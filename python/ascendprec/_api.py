@@ -283,7 +283,7 @@ class Plan:
         seed = _whole("seed", seed, 0, SEED_MAX)
         ranges = _ranges_text(ranges)
         if inputs is not None:
-            inputs = _input_arrays(inputs, {name: (shape, kind) for name, shape, kind
+            inputs = _input_arrays(inputs, {name: (shape, kind) for name, shape, kind, _
                                             in self._session.model_inputs()})
         self._session.run(inputs, os.fspath(run_folder) if run_folder else "",
                           threads, iterations, seed, ranges)

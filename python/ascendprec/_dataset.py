@@ -353,8 +353,9 @@ def check_sample(sample, model_inputs):
     where = sample.source if sample.source and sample.source != "sample " + sample.id else ""
     given = set(sample.inputs)
     wanted = set(model_inputs)
-    if given != wanted:
-        missing = sorted(wanted - given)
+    optional = getattr(model_inputs, "optional", frozenset())
+    if not (wanted - optional) <= given <= wanted:
+        missing = sorted(wanted - optional - given)
         extra = sorted(given - wanted)
         parts = []
         if missing:
@@ -365,6 +366,8 @@ def check_sample(sample, model_inputs):
                    % (sample.id, "; ".join(parts), ", ".join(model_inputs)))
     signature = []
     for name, (shape, kind) in model_inputs.items():
+        if name not in sample.inputs:
+            continue  # an input with a default, left out
         array = sample.inputs[name]
         if not isinstance(array, numpy.ndarray):
             array = sample.inputs[name] = numpy.asarray(array)

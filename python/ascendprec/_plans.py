@@ -173,9 +173,20 @@ def plan_of(spec):
     return plan
 
 
+class ModelInputs(dict):
+    """{name: (shape, "float" | "int")} of a plan's graph; `optional`: the
+    inputs with a default (an ONNX initializer of their name), which a
+    sample may leave out."""
+
+    def __init__(self, entries, optional):
+        super().__init__(entries)
+        self.optional = frozenset(optional)
+
+
 def model_inputs(plan):
-    """{name: (shape, "float" | "int")} of a plan's graph."""
-    return {name: (list(shape), kind) for name, shape, kind in plan._session.model_inputs()}
+    listed = plan._session.model_inputs()
+    return ModelInputs({name: (list(shape), kind) for name, shape, kind, _ in listed},
+                       [name for name, _, _, has_default in listed if has_default])
 
 
 def is_dynamic(inputs):

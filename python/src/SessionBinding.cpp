@@ -11,6 +11,7 @@
 #include "Results.h"
 #include "Tensors.h"
 
+#include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 #include "AscendPrec/Policy/AccuracyTarget.h"
 #include "AscendPrec/Policy/Options.h"
 #include "AscendPrec/Report/Report.h"
@@ -302,8 +303,13 @@ public:
       py::list shape;
       for (int64_t dim : shaped.getShape())
         shape.append(mlir::ShapedType::isDynamic(dim) ? -1 : dim);
+      // An input with a default (an ONNX initializer of its name) may be
+      // left out of a sample.
+      bool hasDefault = static_cast<bool>(
+          graph.getArgAttrOfType<mlir::ElementsAttr>(index, ascend::kArgDefaultAttr));
       list.append(py::make_tuple(named ? named.str() : "input " + std::to_string(index), shape,
-                                 shaped.getElementType().isIntOrIndex() ? "int" : "float"));
+                                 shaped.getElementType().isIntOrIndex() ? "int" : "float",
+                                 hasDefault));
     }
     return list;
   }

@@ -2,6 +2,7 @@
 prec-compile --run."""
 
 import json
+import os
 import subprocess
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from onnx import numpy_helper
 
 import ascendprec
+from conftest import SRC
 
 OPTIONS = dict(soc_version="Ascend910", precision_mode="allow_mix_precision")
 
@@ -149,3 +151,25 @@ def test_scalar_inputs_and_reference_outputs(tmp_path):
     with pytest.raises(ascendprec.RunError, match="takes it as the axis of CumSum"):
         plan.run({"x": np.arange(5.0), "axis": np.array(3, np.int32)})
     assert "RunResult" in repr(result) and len(repr(result)) < 300
+
+
+def test_an_input_with_an_initializer_of_its_name_may_be_given_or_left_out(tmp_path):
+    # Issue 55: ONNX (IR version 4 on) makes such an initializer the
+    # input's default; the input stays.
+    script = os.path.join(SRC, "test/Target/ONNX/make_default_input_models.py")
+    subprocess.run(["/usr/bin/python3", script, str(tmp_path)], check=True)
+    plan = ascendprec.plan(tmp_path / "defaults.onnx", soc_version="Ascend910B3")
+    x = np.full((2, 3), 0.5, dtype=np.float32)
+    defaulted = plan.run({"x": x}).outputs["y"].astype(np.float32)
+    assert defaulted.tolist() == [[0, 50, 100], [150, 200, 250]]
+    given = plan.run({"x": x, "w": np.full((2, 3), 2.0, dtype=np.float32)}).outputs["y"]
+    assert given.astype(np.float32).tolist() == [[1.0] * 3] * 2
+
+
+def test_a_dataset_may_leave_out_an_input_with_a_default(tmp_path):
+    script = os.path.join(SRC, "test/Target/ONNX/make_default_input_models.py")
+    subprocess.run(["/usr/bin/python3", script, str(tmp_path)], check=True)
+    plan = ascendprec.plan(tmp_path / "defaults.onnx", soc_version="Ascend910B3")
+    samples = [{"x": np.full((2, 3), v, dtype=np.float32)} for v in (0.5, -0.25, 1.0)]
+    evaluation = ascendprec.evaluate(plan, samples + [dict(samples[0], w=np.ones((2, 3), np.float32))])
+    assert evaluation.n == 4

@@ -566,5 +566,14 @@ int main(int argc, char **argv) {
   llvm::install_bad_alloc_error_handler(
       [](void *, const char *, bool) { outOfMemory(); }, nullptr);
   std::vector<std::string> args(argv + 1, argv + argc);
-  return run(args);
+  // No exception ends the run in an abort: one that escapes (a file system
+  // error the code did not foresee) is reported, the staging removed.
+  try {
+    return run(args);
+  } catch (const std::exception &exception) {
+    OutputFolder::discardActive();
+    llvm::errs() << "prec-compile: internal error: " << exception.what()
+                 << " (nothing was written; please report it with the command line)\n";
+    return InternalError;
+  }
 }

@@ -86,6 +86,10 @@ private:
 /// under `reference`); nullopt for types the executor does not hold.
 std::optional<runtime::ElementType> hostElementType(mlir::Type type, bool reference);
 
+/// A constant's value as a tensor of its own (a graph input's default,
+/// `ascend.default`); nullopt with `why` set when it has no data.
+std::optional<runtime::HostTensor> tensorOfConstant(mlir::ElementsAttr value, std::string &why);
+
 class GraphRunner {
 public:
   /// Finds the graph function and compiles the kernels. Ops that cannot

@@ -34,11 +34,15 @@ bool writeTensorFile(const std::string &path, const std::string &name,
 
 /// `folder`/input_<i>.pb for i in [0, count), and the output_<i>.pb files
 /// that exist (in order, stopping at the first missing one).
+/// `optional[i]` (when given): input i has a default value, and its file
+/// may be absent (`inputs[i]` is then nullopt).
 struct RunFolder {
-  std::vector<NamedTensor> inputs, expected;
+  std::vector<std::optional<NamedTensor>> inputs;
+  std::vector<NamedTensor> expected;
 };
 std::optional<RunFolder> readRunFolder(const std::string &folder, size_t inputCount,
-                                       std::string &error);
+                                       std::string &error,
+                                       const std::vector<bool> &optional = {});
 
 /// The integer values of `folder`/input_<i>.pb (in order, up to the first
 /// missing file) that are small enough to decide shapes (at most 64

@@ -718,9 +718,29 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> inputTypes, outputTypes;
   SmallVector<std::string> inputNames;
+  // An input with an initializer of its name: from IR version 4 on, ONNX
+  // makes the initializer the input's default (the input stays, fed or
+  // defaulted, as onnxruntime runs it); before, every initializer was
+  // listed as an input too, and it is a constant.
+  bool initializersAreDefaults = model.ir_version() >= 4;
+  SmallVector<std::pair<unsigned, ElementsAttr>> defaults;
   for (const auto &input : graph.input()) {
-    if (initializers.count(input.name()))
-      continue; // older models list initializers as inputs too
+    bool hasDefault = initializers.count(input.name()) != 0;
+    if (hasDefault && !initializersAreDefaults)
+      continue;
+    if (hasDefault) {
+      ElementsAttr value = largeInitializer(input.name());
+      if (!value && !failedLookup)
+        if (std::optional<DenseElementsAttr> dense = constantOf(input.name()))
+          value = *dense;
+      if (!value)
+        return {}; // the initializer's own error says why
+      defaults.push_back({static_cast<unsigned>(inputNames.size()), value});
+      // Never folded as a constant: a run may feed another value.
+      initializers.erase(input.name());
+      constants.erase(input.name());
+      resources.erase(input.name());
+    }
     Type type = typeOf(input.name());
     if (!type) {
       // Inference's own warnings would have come first.
@@ -752,6 +772,13 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   for (auto [name, arg] : llvm::zip(inputNames, entry->getArguments())) {
     values[name] = arg;
     func.setArgAttr(arg.getArgNumber(), ascend::kArgNameAttr, builder.getStringAttr(name));
+  }
+  for (const auto &[position, value] : defaults) {
+    func.setArgAttr(position, ascend::kArgDefaultAttr, value);
+    emitRemark(fileLoc()) << "input '" << policy::escapeForDisplay(inputNames[position])
+                          << "' has an initializer of its name: it stays an input, and the "
+                             "initializer is its default (ONNX IR version 4 and later); a run "
+                             "uses the default unless the input is given";
   }
 
   if (failed(convertMainGraph()))

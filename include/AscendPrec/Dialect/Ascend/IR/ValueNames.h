@@ -19,6 +19,9 @@ namespace ascendprec::ascend {
 
 /// The argument attribute holding a graph input's model name.
 inline constexpr const char *kArgNameAttr = "ascend.name";
+/// A graph input's default value (an ONNX initializer of the input's name,
+/// IR version 4 and later): a run that is not given the input uses it.
+inline constexpr const char *kArgDefaultAttr = "ascend.default";
 /// On a Cast a driver option asked for: the option ("--output_type"), which
 /// reports show as the Cast's source.
 inline constexpr const char *kRequestedByAttr = "ascend.requested_by";
