@@ -376,6 +376,11 @@ OutputFolder::open(const std::string &requested, const std::vector<std::string> 
   }
 
   if (folderExists) {
+    // Under the folder's lock: another run's commit, half-way, would show
+    // files whose new content its manifest does not list yet.
+    FolderLock lock;
+    if (!lock.acquire(folder, option, error))
+      return nullptr;
     std::vector<std::string> foreign = foreignFiles(folder, outputNames());
     if (!foreign.empty()) {
       error = foreignFilesError(option, folder, foreign);

@@ -216,7 +216,7 @@ class Dataset:
             if not isinstance(item, Mapping):
                 raise _bad("", "sample %d of the data is a %s; each sample is a dict "
                            "{input name: array}" % (index, type(item).__name__))
-            yield Sample(str(index), {str(k): numpy.asarray(v) for k, v in item.items()},
+            yield Sample(str(index), _named_arrays(item, "sample %d" % index),
                          "sample %d" % index, self._label(index))
 
     def _label(self, index):
@@ -231,6 +231,16 @@ class Dataset:
         """What a worker needs to read samples `indices` itself: the
         readers (paths, no arrays) of a path dataset."""
         return [(self._items[i][0], self._items[i][1], self._label(i)) for i in indices]
+
+
+def _named_arrays(item, where):
+    """A sample's {input name: array}; a key that is not a str (1 for 'x')
+    is a TypeError, as for Plan.run()."""
+    for key in item:
+        if not isinstance(key, str):
+            raise TypeError("%s: a sample takes arrays by input name: the key %r (%s) is not a "
+                            "str" % (where, key, type(key).__name__))
+    return {key: numpy.asarray(value) for key, value in item.items()}
 
 
 def read_shipped(entry, input_names):
@@ -259,7 +269,7 @@ class _Given:
         if not isinstance(self.item, Mapping):
             raise _bad("", "%s of the data is a %s; each sample is a dict {input name: array}"
                        % (self.path, type(self.item).__name__))
-        return {str(k): numpy.asarray(v) for k, v in self.item.items()}, {}
+        return _named_arrays(self.item, self.path), {}
 
 
 class _PbFolder:

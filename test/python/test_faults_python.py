@@ -558,3 +558,12 @@ def test_a_signal_during_the_commit_waits_for_it_to_end(example_onnx, dataset, r
     assert manifest_consistent(written) == OUTPUTS
     assert "on 2 samples" in (written / "report.txt").read_text() != old
     assert not [name for name in os.listdir(written) if name.startswith(".staging-")]
+
+
+def test_a_dataset_sample_key_that_is_not_a_str_raises_type_error(example_onnx):
+    plan = ascendprec.plan(example_onnx, soc_version="Ascend910B3")
+    image = np.zeros((1, 3, 16, 16), np.float32)
+    with pytest.raises(TypeError, match=r"the key 1 \(int\) is not a str"):
+        ascendprec.evaluate(plan, [{1: image}])
+    with pytest.raises(TypeError, match=r"the key 1 \(int\) is not a str"):
+        ascendprec.evaluate(plan, iter([{1: image}]))
