@@ -97,6 +97,13 @@ bool isOutputName(const std::string &name) {
 /// of each version it wrote (two while a commit is moving files in).
 using Manifest = std::map<std::string, std::set<std::pair<uint64_t, std::string>>>;
 
+/// Whether `folder` holds a manifest of an earlier version (no digests).
+bool hasOldManifest(const fs::path &folder) {
+  std::ifstream in(folder / OutputFolder::kManifestName);
+  std::string line;
+  return in && std::getline(in, line) && line != kManifestHeader;
+}
+
 Manifest readManifest(const fs::path &folder) {
   Manifest manifest;
   std::ifstream in(folder / OutputFolder::kManifestName);
@@ -222,7 +229,10 @@ std::string foreignFilesError(const std::string &option, const fs::path &folder,
          OutputFolder::kManifestName +
          " lists what it wrote, with each file's digest); prec-compile overwrites only its "
          "own files: move " +
-         (foreign.size() == 1 ? "it" : "them") + " away or choose another folder";
+         (foreign.size() == 1 ? "it" : "them") + " away or choose another folder" +
+         (hasOldManifest(folder) ? " (the folder's manifest is an earlier prec-compile's, "
+                                   "which recorded no digests, so its files count as yours)"
+                                 : "");
 }
 
 /// Staging folders of runs that died without cleaning up (SIGKILL, power
