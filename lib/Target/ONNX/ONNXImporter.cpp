@@ -10,6 +10,8 @@
 
 #include "ONNXImporter.h"
 
+#include "GraphOrder.h"
+
 #include "AscendPrec/Dialect/Ascend/IR/OpTypes.h"
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -645,6 +647,18 @@ LogicalResult Importer::validateModel() {
                  "onnx.save(onnx.load('in.onnx'), 'out.onnx')\"";
       return failure();
     }
+  // Nodes linked by tensor name and sorted, as GE's ONNX parser does (the
+  // checker below would refuse an unsorted file).
+  GraphOrderResult order = putInTopologicalOrder(*model.mutable_graph());
+  if (!order.error.empty()) {
+    error() << "malformed ONNX model: " << order.error;
+    return failure();
+  }
+  if (!order.outOfOrder.empty())
+    emitRemark(fileLoc()) << "the file's nodes are not in topological order ("
+                          << order.outOfOrder
+                          << "); sorted as CANN's ONNX parser sorts them (depth-first, the "
+                             "file's order breaking ties)";
   if (failed(applyInputShapes()))
     return failure();
   // With user-given input shapes, a node they do not fit is an error: the
