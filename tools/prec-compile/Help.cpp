@@ -51,7 +51,8 @@ std::string helpText() {
       optionLine("--kernel-cache=DIR|off",
                  "keep compiled kernels in DIR for later runs (default "
                  "$XDG_CACHE_HOME/ascendprec/kernels or ~/.cache/ascendprec/kernels; at most "
-                 "1 GiB, $ASCENDPREC_KERNEL_CACHE_MAX_BYTES, least recently used first out)") +
+                 "1 GiB, $ASCENDPREC_KERNEL_CACHE_MAX_BYTES, least recently used first out); "
+                 "entries are checked before use, and a folder others may write is not used") +
       optionLine("--compare-modes", "plan, estimate and run every precision mode on the same "
                                     "inputs; a table and compare.json (implies --run)") +
       optionLine("--search-precision=TARGET",
