@@ -202,10 +202,9 @@ bool trustedFolder(const std::string &dir) {
 bool isOwnEntry(const fs::path &path) {
   if (!isEntryName(path.filename().string()))
     return false;
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)};
-  struct stat info;
-  if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode) ||
-      info.st_uid != ::geteuid() || static_cast<uint64_t>(info.st_size) > kMaxEntryBytes)
+  ascendprec::UntrustedFile file(path.c_str());
+  if (!file.isRegular() || file.info.st_uid != ::geteuid() ||
+      static_cast<uint64_t>(file.info.st_size) > kMaxEntryBytes)
     return false;
   std::string head;
   size_t length = std::strlen(kMagicFamily);
@@ -338,21 +337,20 @@ std::optional<CachedKernels> KernelCache::load(const std::string &key) {
   fs::path path = fs::path(dir) / fileNameOf(key);
   // Never blocks (a FIFO), never follows a link (to /dev/zero, to another
   // user's file): checked before a byte is read.
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)};
+  ascendprec::UntrustedFile file(path.c_str());
   auto ignored = [&](const std::string &why) -> std::optional<CachedKernels> {
     note("kernel cache: ignored " + shownPath(path.string()) + ": " + why +
          "; the kernel is compiled again");
     return std::nullopt;
   };
   if (file.fd < 0) {
-    if (errno == ENOENT)
+    if (file.error == ENOENT)
       return std::nullopt;
-    return ignored(errno == ELOOP ? "it is a symbolic link, not an entry the cache wrote"
-                                  : std::string("it cannot be opened: ") + std::strerror(errno));
+    return ignored(file.error == ELOOP
+                       ? "it is a symbolic link, not an entry the cache wrote"
+                       : std::string("it cannot be opened: ") + std::strerror(file.error));
   }
-  struct stat info;
-  if (::fstat(file.fd, &info) != 0)
-    return ignored(std::string("it cannot be read: ") + std::strerror(errno));
+  const struct stat &info = file.info;
   if (!S_ISREG(info.st_mode))
     return ignored("it is not a regular file");
   if (info.st_uid != ::geteuid())

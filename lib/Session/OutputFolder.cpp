@@ -127,33 +127,24 @@ Manifest readManifest(const fs::path &folder) {
 /// (size, SHA-256) of a regular file, read without following a link or
 /// blocking; nullopt for anything else.
 std::optional<std::pair<uint64_t, std::string>> fingerprint(const fs::path &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
+  UntrustedFile file(path.c_str());
+  if (!file.isRegular())
     return std::nullopt;
-  struct stat info;
-  std::optional<std::pair<uint64_t, std::string>> result;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    llvm::SHA256 hash;
-    std::vector<char> buffer(1 << 20);
-    uint64_t total = 0;
-    for (;;) {
-      ssize_t got = ::read(fd, buffer.data(), buffer.size());
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0) {
-        total = UINT64_MAX;
-        break;
-      }
-      if (got == 0)
-        break;
-      hash.update(llvm::StringRef(buffer.data(), static_cast<size_t>(got)));
-      total += static_cast<uint64_t>(got);
-    }
-    if (total != UINT64_MAX)
-      result = std::make_pair(total, llvm::toHex(hash.final(), /*LowerCase=*/true));
+  llvm::SHA256 hash;
+  std::vector<char> buffer(1 << 20);
+  uint64_t total = 0;
+  for (;;) {
+    ssize_t got = ::read(file.fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return std::nullopt;
+    if (got == 0)
+      break;
+    hash.update(llvm::StringRef(buffer.data(), static_cast<size_t>(got)));
+    total += static_cast<uint64_t>(got);
   }
-  ::close(fd);
-  return result;
+  return std::make_pair(total, llvm::toHex(hash.final(), /*LowerCase=*/true));
 }
 
 /// Whether `folder`/`name` is a file prec-compile wrote and nobody changed
@@ -198,8 +189,8 @@ bool isRealFolder(const fs::path &path) {
 /// search/) that is not a real folder (a link would lead the outputs
 /// elsewhere).
 std::vector<std::string> foreignFiles(const fs::path &folder,
-                                      const std::vector<std::string> &names) {
-  Manifest ours = readManifest(folder);
+                                      const std::vector<std::string> &names,
+                                      const Manifest &ours) {
   std::vector<std::string> foreign;
   for (const std::string &name : names) {
     size_t slash = name.find('/');
@@ -391,7 +382,7 @@ OutputFolder::open(const std::string &requested, const std::vector<std::string> 
     FolderLock lock;
     if (!lock.acquire(folder, option, error))
       return nullptr;
-    std::vector<std::string> foreign = foreignFiles(folder, outputNames());
+    std::vector<std::string> foreign = foreignFiles(folder, outputNames(), readManifest(folder));
     if (!foreign.empty()) {
       error = foreignFilesError(option, folder, foreign);
       return nullptr;
@@ -479,14 +470,14 @@ bool OutputFolder::commit(std::vector<std::string> &written, std::string &error)
     return std::make_pair(rank(a), a) < std::make_pair(rank(b), b);
   });
   // Checked again under the lock: the folder may have changed during the run.
-  std::vector<std::string> foreign = foreignFiles(folder, staged);
+  Manifest previous = readManifest(folder);
+  std::vector<std::string> foreign = foreignFiles(folder, staged, previous);
   if (!foreign.empty()) {
     error = foreignFilesError(option, folder, foreign);
     return false;
   }
   removeAbandonedStaging(folder);
 
-  Manifest previous = readManifest(folder);
   Manifest current;
   for (const std::string &name : staged) {
     std::optional<std::pair<uint64_t, std::string>> print = fingerprint(staging / name);

@@ -13,9 +13,41 @@
 #include <cstddef>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ascendprec {
+
+/// A file opened for reading as one opens what others may have planted (a
+/// cache entry, an earlier output): never through a symbolic link, never
+/// blocking (a FIFO), and fstat-ed before a byte is read. `fd` is -1 and
+/// `error` the errno (ELOOP: a link) when the open or fstat failed; the
+/// descriptor is closed on destruction.
+struct UntrustedFile {
+  explicit UntrustedFile(const char *path)
+      : fd(::open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) {
+    if (fd >= 0 && ::fstat(fd, &info) != 0) {
+      error = errno;
+      ::close(fd);
+      fd = -1;
+    } else if (fd < 0) {
+      error = errno;
+    }
+  }
+  ~UntrustedFile() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  UntrustedFile(const UntrustedFile &) = delete;
+  UntrustedFile &operator=(const UntrustedFile &) = delete;
+
+  bool isRegular() const { return fd >= 0 && S_ISREG(info.st_mode); }
+
+  int fd;
+  int error = 0;
+  struct stat info {};
+};
 
 /// Writes all `size` bytes to `fd`, retrying after signals; 0, or the
 /// errno of the write that failed.
