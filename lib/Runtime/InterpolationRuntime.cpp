@@ -12,6 +12,7 @@
 #include "RuntimeBuffers.h"
 
 #include "AscendPrec/Runtime/KernelRuntime.h"
+#include "AscendPrec/Runtime/ResizeTaps.h"
 
 #include <array>
 #include <cmath>
@@ -29,15 +30,6 @@ struct Tap {
   double weight;
 };
 
-/// Cubic convolution weights (a = -0.75) of the taps at floor - 1 ..
-/// floor + 2 for fraction t.
-std::array<double, 4> cubicWeights(double t) {
-  constexpr double a = -0.75;
-  auto near = [](double x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
-  auto far = [](double x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
-  return {far(t + 1), near(t), near(1 - t), far(2 - t)};
-}
-
 int64_t clampIndex(int64_t i, int64_t size) { return std::min(std::max<int64_t>(i, 0), size - 1); }
 
 /// PyTorch's reflect_coordinates: `x` folded into [low, high] (given
@@ -50,24 +42,6 @@ double reflect(double x, int64_t twiceLow, int64_t twiceHigh) {
   double extra = std::fmod(x, span);
   int64_t flips = static_cast<int64_t>(std::floor(x / span));
   return flips % 2 == 0 ? extra + low : span - extra + low;
-}
-
-/// The taps of a resize along one axis for output position `o`.
-std::vector<Tap> resizeTaps(InterpMode mode, InterpCoordinates coordinates, int64_t o,
-                            int64_t in, int64_t out) {
-  double scale = coordinates == InterpCoordinates::AlignCorners
-                     ? (out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0)
-                     : static_cast<double>(in) / static_cast<double>(out);
-  double x = coordinates == InterpCoordinates::HalfPixel ? (o + 0.5) * scale - 0.5 : o * scale;
-  double first = std::floor(x), t = x - first;
-  auto base = static_cast<int64_t>(first);
-  if (mode == InterpMode::Bilinear)
-    return {{clampIndex(base, in), 1 - t}, {clampIndex(base + 1, in), t}};
-  std::array<double, 4> w = cubicWeights(t);
-  std::vector<Tap> taps;
-  for (int k = 0; k < 4; ++k)
-    taps.push_back({clampIndex(base - 1 + k, in), w[k]});
-  return taps;
 }
 
 /// The taps of a grid sample along one axis at normalised coordinate `g`.
@@ -115,7 +89,8 @@ std::vector<Tap> sampleTaps(InterpMode mode, bool alignCorners, InterpPadding pa
 extern "C" {
 
 void ascendprec_rt_interp(int64_t inRank, void *inDesc, int64_t gridRank, void *gridDesc,
-                          int64_t outRank, void *outDesc, int32_t modeCode,
+                          int64_t outRank, void *outDesc, int64_t windowRank, void *windowDesc,
+                          int32_t modeCode,
                           int32_t coordinatesCode, int32_t paddingCode, int32_t hasGrid,
                           int32_t inType, int32_t gridType, int32_t outType, int32_t accType,
                           int32_t overflow) {
@@ -130,13 +105,32 @@ void ascendprec_rt_interp(int64_t inRank, void *inDesc, int64_t gridRank, void *
   Overflow overflowMode = static_cast<Overflow>(overflow);
   int64_t planes = output.sizes[0], outH = output.sizes[1], outW = output.sizes[2];
   int64_t height = input.sizes[1], width = input.sizes[2];
-  // A resize's taps depend on the row or column only.
+  // The window: [H, W, Ho, Wo] of the whole plane, then the origins of the
+  // input and output tiles in it (a whole-plane tile: its sizes, zeros).
+  std::vector<int64_t> window = int64Values(windowRank, windowDesc);
+  if (window.size() == 8) {
+    outH = std::min(outH, window[2] - window[6]);
+    outW = std::min(outW, window[3] - window[7]);
+  } else {
+    window = {height, width, outH, outW, 0, 0, 0, 0};
+  }
+  // A resize's taps depend on the row or column only; the lowering loaded
+  // every row and column they read (clamping is only a guard).
+  auto windowTaps = [&](int64_t o, int64_t axis, int64_t tileSize) {
+    ResizeTaps found = resizeTaps(mode, coordinates, o + window[6 + axis], window[axis],
+                                  window[2 + axis]);
+    std::vector<Tap> taps;
+    for (int k = 0; k < found.count; ++k)
+      taps.push_back({clampIndex(found.taps[k].index - window[4 + axis], tileSize),
+                      found.taps[k].weight});
+    return taps;
+  };
   std::vector<std::vector<Tap>> rowTaps, columnTaps;
   if (!hasGrid) {
     for (int64_t o = 0; o < outH; ++o)
-      rowTaps.push_back(resizeTaps(mode, coordinates, o, height, outH));
+      rowTaps.push_back(windowTaps(o, 0, height));
     for (int64_t o = 0; o < outW; ++o)
-      columnTaps.push_back(resizeTaps(mode, coordinates, o, width, outW));
+      columnTaps.push_back(windowTaps(o, 1, width));
   }
   bool alignCorners = coordinates == InterpCoordinates::AlignCorners;
   for (int64_t oh = 0; oh < outH; ++oh)

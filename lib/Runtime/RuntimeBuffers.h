@@ -219,8 +219,9 @@ void ascendprec_rt_reduce(int64_t, void *, int64_t, void *, int64_t, void *, int
                           int32_t, int32_t, int32_t, int32_t);
 void ascendprec_rt_pool(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
                         int32_t, int32_t, int32_t, int32_t);
-void ascendprec_rt_interp(int64_t, void *, int64_t, void *, int64_t, void *, int32_t, int32_t,
-                          int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+void ascendprec_rt_interp(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
+                          int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t,
+                          int32_t);
 void ascendprec_rt_recurrent(int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
                              int64_t, void *, int64_t, void *, int64_t, void *, int64_t, void *,
                              int64_t, void *, int64_t, void *, int32_t, int32_t, int32_t, int32_t,

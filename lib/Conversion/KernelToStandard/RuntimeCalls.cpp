@@ -139,6 +139,15 @@ LogicalResult lowerInterp(InterpOp interp, CodegenContext &context) {
   // Without a grid the input stands in for it (not read).
   Value grid = interp.getGrid() ? interp.getGrid() : interp.getInput();
   call.buffer(interp.getInput()).buffer(grid).buffer(interp.getOutput());
+  // A window of a larger plane: its sizes, then the origins (runtime values).
+  SmallVector<Value> window;
+  if (std::optional<ArrayRef<int64_t>> plane = interp.getPlane()) {
+    for (int64_t size : *plane)
+      window.push_back(arith::ConstantIntOp::create(call.b(), interp.getLoc(),
+                                                    call.b().getI64Type(), size));
+    llvm::append_range(window, interp.getOrigin());
+  }
+  call.array(window);
   InterpMode mode = interp.getMode() == "nearest"    ? InterpMode::Nearest
                     : interp.getMode() == "bilinear" ? InterpMode::Bilinear
                                                      : InterpMode::Bicubic;

@@ -32,3 +32,22 @@ func.func @grid(%x: tensor<2x3x8x8xf16>, %g: tensor<2x4x4x2xf16>) -> tensor<2x3x
       : (tensor<2x3x8x8xf16>, tensor<2x4x4x2xf16>) -> tensor<2x3x4x4xf16>
   return %y : tensor<2x3x4x4xf16>
 }
+
+// A plane too large for UB is resized in windows (CANN's ResizeBilinearV2
+// walks output rows, W in segments): 16 output rows of 2048 per step read
+// the 11 input rows their taps need, from row floor(src(first)) - 2 clamped
+// to [0, 1024 - 11]. A row too long for UB is cut into columns too.
+// CHECK-LABEL: akernel.kernel @big_up
+// CHECK-SAME: tiling = {columns = 2048 : i64, planes = 1 : i64, rows = 16 : i64, tiles = 256 : i64}
+// CHECK: %[[START:.*]] = arith.maxsi
+// CHECK: %[[ROW:.*]] = arith.minsi %[[START]], %c1013
+// CHECK: akernel.load %{{.*}}[%{{.*}}, %[[ROW]], %{{.*}}] -> %{{.*}} : memref<2x1024x1024xf16, {{.*}}> -> memref<1x11x1024xf16, #akernel.space<ub>>
+// CHECK: akernel.vinterp "bilinear" %{{.*}} at(%[[ROW]], %{{.*}}, %{{.*}}, %{{.*}}) -> %{{.*}} {{{.*}}plane = array<i64: 1024, 1024, 2048, 2048>} : memref<1x11x1024xf16, #akernel.space<ub>> -> memref<1x16x2048xf16, #akernel.space<ub>>
+// CHECK-LABEL: akernel.kernel @wide
+// CHECK-SAME: tiling = {columns = 18750 : i64, planes = 1 : i64, rows = 1 : i64, tiles = 16 : i64}
+// CHECK: akernel.vinterp "bicubic" {{.*}}plane = array<i64: 3, 100000, 2, 150000>} : memref<1x3x12505xf16, #akernel.space<ub>> -> memref<1x1x18750xf16, #akernel.space<ub>>
+func.func @large(%x: tensor<1x2x1024x1024xf16>, %w: tensor<1x1x3x100000xf32>) -> (tensor<1x2x2048x2048xf16>, tensor<1x1x2x150000xf32>) {
+  %y = ascend.ResizeBilinearV2 %x {name = "big_up", size = array<i64: 2048, 2048>, half_pixel_centers = true} : (tensor<1x2x1024x1024xf16>) -> tensor<1x2x2048x2048xf16>
+  %z = ascend.ResizeBicubic %w {name = "wide", size = array<i64: 2, 150000>, align_corners = true} : (tensor<1x1x3x100000xf32>) -> tensor<1x1x2x150000xf32>
+  return %y, %z : tensor<1x2x2048x2048xf16>, tensor<1x1x2x150000xf32>
+}

@@ -560,6 +560,42 @@ module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_core
 // -----
 
 module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_window_without_plane attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<1x8x64xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<1x16x128xf16, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{takes a window's origins `at(...)` together with its `plane` sizes}}
+    akernel.vinterp "bilinear" %x at(%c0, %c0, %c0, %c0) -> %y {acc = f32, coordinates = "half_pixel", padding = "border"} : memref<1x8x64xf16, #akernel.space<ub>> -> memref<1x16x128xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_window_origins attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<1x8x64xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<1x16x128xf16, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{takes 4 origins (input row, input column, output row, output column) and 4 plane sizes [H, W, Ho, Wo]}}
+    akernel.vinterp "bilinear" %x at(%c0, %c0) -> %y {acc = f32, coordinates = "half_pixel", padding = "border", plane = array<i64: 64, 64, 128, 128>} : memref<1x8x64xf16, #akernel.space<ub>> -> memref<1x16x128xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
+  akernel.kernel @interp_window_too_large attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
+    %x = akernel.alloc : memref<1x8x64xf16, #akernel.space<ub>>
+    %y = akernel.alloc : memref<1x16x128xf16, #akernel.space<ub>>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has an input window larger than its plane 4x64}}
+    akernel.vinterp "bilinear" %x at(%c0, %c0, %c0, %c0) -> %y {acc = f32, coordinates = "half_pixel", padding = "border", plane = array<i64: 4, 64, 128, 128>} : memref<1x8x64xf16, #akernel.space<ub>> -> memref<1x16x128xf16, #akernel.space<ub>>
+  }
+}
+
+// -----
+
+module attributes {akernel.target = #akernel.target<soc = "Ascend910", cube_cores = 32, vector_cores = 32, aicpu_cores = 14, cube_m = 16, cube_n = 16, cube_k = 16, freq_mhz = 1000, l1 = 1048576, l0a = 65536, l0b = 65536, l0c = 262144, ub = 262144, l2 = 33554432, ddr_rate = 67, l2_rate = 128, cube_inputs = [f16, i8]>} {
   // The layer's cube and vector work needs a mix kernel.
   akernel.kernel @rnn_engine attributes {block_dim = 1 : i64, engine = #akernel.engine<vector>, nodes = []} {
   ^bb0(%x: memref<5x2x4xf16, #akernel.space<gm>>, %w: memref<1x8x4xf16, #akernel.space<gm>>, %r: memref<1x8x8xf16, #akernel.space<gm>>, %y: memref<5x1x2x8xf16, #akernel.space<gm>>, %h: memref<1x2x8xf16, #akernel.space<gm>>):

@@ -237,6 +237,20 @@ LogicalResult InterpOp::verify() {
   } else if (getMode() == "nearest") {
     return emitOpError("resizes by 'bilinear' or 'bicubic' (a nearest resize is a DMA)");
   }
+  if (getOrigin().empty() != !getPlane())
+    return emitOpError("takes a window's origins `at(...)` together with its `plane` sizes");
+  if (getPlane()) {
+    ArrayRef<int64_t> plane = *getPlane();
+    if (getGrid())
+      return emitOpError("samples whole planes: a window (`at`, `plane`) is for a resize");
+    if (getOrigin().size() != 4 || plane.size() != 4)
+      return emitOpError("takes 4 origins (input row, input column, output row, output "
+                         "column) and 4 plane sizes [H, W, Ho, Wo]");
+    if (input.getDimSize(1) > plane[0] || input.getDimSize(2) > plane[1] ||
+        llvm::any_of(plane, [](int64_t size) { return size < 1; }))
+      return emitOpError("has an input window larger than its plane ")
+             << plane[0] << "x" << plane[1];
+  }
   return success();
 }
 

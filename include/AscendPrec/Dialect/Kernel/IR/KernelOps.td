@@ -353,7 +353,7 @@ def Kernel_PoolOp : Kernel_Op<"vpool"> {
   let hasVerifier = 1;
 }
 
-def Kernel_InterpOp : Kernel_Op<"vinterp"> {
+def Kernel_InterpOp : Kernel_Op<"vinterp", [AttrSizedOperandSegments]> {
   let summary = "Resizes or grid-samples [planes, H, W] tiles on UB";
   let description = [{
     Each output element of `output` (`[planes, Ho, Wo]`) interpolates its
@@ -373,17 +373,28 @@ def Kernel_InterpOp : Kernel_Op<"vinterp"> {
     `padding` (`zeros`, `border` or `reflection`); nearest rounds half to
     even.
 
+    A resize of planes too large for UB works on windows of them (as CANN's
+    ResizeBilinearV2 walks output rows and W segments): `plane` gives the
+    whole plane's sizes `[H, W, Ho, Wo]`, and `at` the window's origins
+    `(input row, input column, output row, output column)`. The output
+    window's elements are those of the whole resize; their taps must lie in
+    the input window, and elements past Ho or Wo are not computed (a tail
+    window, cropped by its store).
+
     ```mlir
     akernel.vinterp "bilinear" %x -> %y {acc = f32, coordinates = "half_pixel",
         padding = "border"} : memref<4x8x8xf16, #akernel.space<ub>> -> memref<4x16x16xf16, #akernel.space<ub>>
+    akernel.vinterp "bilinear" %x at(%r, %c, %or, %oc) -> %y {acc = f32,
+        coordinates = "half_pixel", padding = "border", plane = array<i64: 1024, 1024, 2048, 2048>}
+        : memref<1x34x1024xf16, #akernel.space<ub>> -> memref<1x64x2048xf16, #akernel.space<ub>>
     ```
   }];
   let arguments = (ins StrAttr:$mode, AnyMemRef:$input, Optional<AnyMemRef>:$grid,
-                       AnyMemRef:$output, StrAttr:$coordinates, StrAttr:$padding,
-                       TypeAttr:$acc);
+                       Variadic<Index>:$origin, AnyMemRef:$output, StrAttr:$coordinates,
+                       StrAttr:$padding, TypeAttr:$acc, OptionalAttr<DenseI64ArrayAttr>:$plane);
   let assemblyFormat = [{
-    $mode $input (`grid` $grid^)? `->` $output attr-dict `:` type($input) (`,` type($grid)^)?
-    `->` type($output)
+    $mode $input (`grid` $grid^)? (`at` `(` $origin^ `)`)? `->` $output attr-dict `:`
+    type($input) (`,` type($grid)^)? `->` type($output)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,101 @@
+"""Planes and rows larger than UB (issue 56): every op is lowered, in windows
+CANN's kernels would use, and the windows put together give what the op
+computes on the whole plane. Each op's fp32 run (must_keep_origin_dtype) is
+checked against an independent numpy version on a rendered image, not random
+data alone."""
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import ascendprec
+
+SOC = dict(soc_version="Ascend910B1", precision_mode="must_keep_origin_dtype")
+
+
+def rendered_image(channels, height, width):
+    """A synthetic photo: a lit gradient, discs, stripes of 'text' and a
+    little sensor noise, per channel in [0, 1]."""
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    rng = np.random.default_rng(7)
+    planes = []
+    for c in range(channels):
+        plane = 0.3 + 0.4 * (x / width) * (1 - y / height) + 0.05 * c
+        for _ in range(6):
+            cy, cx, r = rng.uniform(0, height), rng.uniform(0, width), rng.uniform(1, max(2, min(height, width) / 4))
+            plane[(y - cy) ** 2 + (x - cx) ** 2 < r * r] = rng.uniform(0, 1)
+        stripes = (np.sin(x / 3.0) > 0.7) & ((y // 12) % 4 == 1)
+        plane[stripes] *= 0.2
+        planes.append(plane + rng.normal(0, 0.01, plane.shape))
+    return np.clip(np.stack(planes), 0, 1).astype(np.float32)[None]
+
+
+def onnx_model(node, inputs, output, initializers=(), opset=17):
+    graph = helper.make_graph(
+        [node], "large", [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
+        [], list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    inferred = onnx.shape_inference.infer_shapes(model)
+    model.graph.output.extend([v for v in inferred.graph.value_info if v.name == output])
+    return model.SerializeToString()
+
+
+def resize_axis(data, axis, mode, coordinates, out_size):
+    """ONNX Resize of `data` along `axis` (linear, or cubic with a = -0.75
+    and exclude_outside = 0; taps past the edge read it), in float64."""
+    size = data.shape[axis]
+    o = np.arange(out_size, dtype=np.float64)
+    if coordinates == "align_corners":
+        x = o * (size - 1) / (out_size - 1) if out_size > 1 else 0 * o
+    elif coordinates == "half_pixel":
+        x = (o + 0.5) * size / out_size - 0.5
+    else:
+        x = o * size / out_size
+    base = np.floor(x).astype(np.int64)
+    t = x - base
+    if mode == "linear":
+        taps = [(base, 1 - t), (base + 1, t)]
+    else:
+        a = -0.75
+        near = lambda d: ((a + 2) * d - (a + 3)) * d * d + 1  # noqa: E731
+        far = lambda d: ((a * d - 5 * a) * d + 8 * a) * d - 4 * a  # noqa: E731
+        taps = [(base - 1, far(t + 1)), (base, near(t)), (base + 1, near(1 - t)),
+                (base + 2, far(2 - t))]
+    shape = [1] * data.ndim
+    shape[axis] = out_size
+    result = 0
+    for index, weight in taps:
+        result = result + np.take(data, np.clip(index, 0, size - 1), axis=axis) * \
+            weight.reshape(shape)
+    return result
+
+
+def planned_op(plan, op_type):
+    ops = [op for op in plan.ops if op.op_type == op_type]
+    assert len(ops) == 1, [op.op_type for op in plan.ops]
+    return ops[0]
+
+
+@pytest.mark.parametrize("mode,coordinates,shape,out_hw", [
+    # 2.4 MB planes: windows of output rows, whole rows wide.
+    ("linear", "half_pixel", (2, 640, 480), (1280, 960)),
+    ("linear", "align_corners", (1, 1024, 1024), (512, 512)),
+    ("cubic", "asymmetric", (1, 600, 400), (900, 700)),
+    # A row of 60,000 fp32 values does not fit 192 KB twice: columns too.
+    ("linear", "half_pixel", (1, 3, 60000), (5, 90000)),
+])
+def test_resize_in_windows_matches_the_whole_plane(mode, coordinates, shape, out_hw):
+    channels, height, width = shape
+    image = rendered_image(channels, height, width)
+    sizes = numpy_helper.from_array(np.array([1, channels, *out_hw], np.int64), "sizes")
+    node = helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode=mode,
+                            coordinate_transformation_mode=coordinates)
+    plan = ascendprec.plan(onnx_model(node, [("x", [1, *shape])], "y", [sizes]), **SOC)
+    resize = planned_op(plan, "ResizeBicubic" if mode == "cubic" else "ResizeBilinearV2")
+    assert resize.kernel and resize.est_us > 0, "the resize is not lowered"
+    got = plan.run({"x": image}).outputs["y"][0].astype(np.float64)
+    want = resize_axis(image[0].astype(np.float64), 1, mode, coordinates, out_hw[0])
+    want = resize_axis(want, 2, mode, coordinates, out_hw[1])
+    assert np.max(np.abs(got - want)) <= 2e-6 * max(1.0, np.max(np.abs(want)))
