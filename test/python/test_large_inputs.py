@@ -99,3 +99,56 @@ def test_resize_in_windows_matches_the_whole_plane(mode, coordinates, shape, out
     want = resize_axis(image[0].astype(np.float64), 1, mode, coordinates, out_hw[0])
     want = resize_axis(want, 2, mode, coordinates, out_hw[1])
     assert np.max(np.abs(got - want)) <= 2e-6 * max(1.0, np.max(np.abs(want)))
+
+
+def logits_like(rows, length):
+    """Scores as a classifier's head writes them: mostly negative, a few
+    classes far above, smooth in between (a rendered ramp, not noise alone)."""
+    ramp = np.linspace(-12.0, -2.0, length)
+    rng = np.random.default_rng(11)
+    scores = np.stack([np.roll(ramp, 977 * r) + rng.normal(0, 0.5, length) for r in range(rows)])
+    scores[:, rng.integers(0, length, 5)] += 14.0
+    return scores.astype(np.float32)
+
+
+def run_single(node, inputs, output, feeds, initializers=()):
+    plan = ascendprec.plan(onnx_model(node, inputs, output, initializers), **SOC)
+    generic = [op.name for op in plan.ops if not op.kernel]
+    assert not generic, f"not lowered: {generic}"
+    return plan.run(feeds).outputs[output].astype(np.float64)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_softmax_over_a_row_longer_than_ub(op):
+    # 100,003 classes (a prime: the last chunk is shorter than the others).
+    x = logits_like(2, 100003)
+    got = run_single(helper.make_node(op, ["x"], ["y"], axis=-1), [("x", [2, 100003])], "y",
+                     {"x": x})
+    shifted = x.astype(np.float64) - x.max(axis=1, keepdims=True)
+    log_sum = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    want = shifted - log_sum if op == "LogSoftmax" else np.exp(shifted - log_sum)
+    assert np.max(np.abs(got - want)) <= 1e-5 * max(1.0, np.max(np.abs(want)))
+
+
+def test_softmax_over_channels_of_a_large_map():
+    # A segmentation head's per-pixel softmax over 5 classes of 1024x1024.
+    image = rendered_image(5, 1024, 1024) * 8.0
+    got = run_single(helper.make_node("Softmax", ["x"], ["y"], axis=1), [("x", [1, 5, 1024, 1024])],
+                     "y", {"x": image})
+    e = np.exp(image.astype(np.float64) - image.max(axis=1, keepdims=True))
+    want = e / e.sum(axis=1, keepdims=True)
+    assert np.max(np.abs(got - want)) <= 1e-6
+
+
+@pytest.mark.parametrize("op,identity", [("ReduceMax", -np.inf), ("ReduceMin", np.inf)])
+def test_reduction_chunks_stop_at_the_row_end(op, identity):
+    # Every value below zero (max) or above it (min): a chunk that read past
+    # the row's end would bring in zeros.
+    x = logits_like(2, 100003) - 30.0
+    assert x.max() < 0
+    if op == "ReduceMin":
+        x = -x
+    got = run_single(helper.make_node(op, ["x"], ["y"], axes=[1], keepdims=1), [("x", [2, 100003])],
+                     "y", {"x": x})
+    want = x.max(axis=1, keepdims=True) if op == "ReduceMax" else x.min(axis=1, keepdims=True)
+    assert np.array_equal(got, want.astype(np.float64))

@@ -53,6 +53,14 @@ VectorOp ascendprec::kernel::vectorOp(OpBuilder &b, Location loc, StringRef kind
                           RoundingMode::Rint, /*newton=*/false, /*params=*/nullptr);
 }
 
+void ascendprec::kernel::convertInto(OpBuilder &b, Location loc, Value value, Value target) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == getElementTypeOrSelf(target.getType()))
+    vectorOp(b, loc, "copy", ValueRange{value}, target, from);
+  else
+    kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
+}
+
 KernelBuilder::KernelBuilder(RewriterBase &rewriter, LoweringContext &context,
                              Operation *anchor, Engine engine, TypeRange inputs,
                              TypeRange outputs, ArrayRef<std::string> nodes)

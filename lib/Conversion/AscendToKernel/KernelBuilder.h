@@ -26,6 +26,9 @@ LoadOp loadTile(OpBuilder &b, Location loc, Value source, ValueRange offsets, Va
 StoreOp storeTile(OpBuilder &b, Location loc, Value source, Value target, ValueRange offsets);
 VectorOp vectorOp(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value output,
                   Type compute);
+/// `value` converted into `target`'s dtype, rounding to nearest even (a copy
+/// when they agree).
+void convertInto(OpBuilder &b, Location loc, Value value, Value target);
 
 /// Builds the body of an elementwise vector kernel: the output split into
 /// UB tiles over the vector cores, each input's tile loaded (a one-element

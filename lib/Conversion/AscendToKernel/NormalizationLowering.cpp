@@ -1,8 +1,7 @@
 //===- NormalizationLowering.cpp - Softmax, LayerNorm, InstanceNorm, LRN --===//
 //
-// Row-wise vector kernels whose rows fit UB: Softmax subtracts the row's
-// maximum, exponentiates (in fp32 under high_precision, IM-7), sums in the
-// accumulation dtype and divides; LayerNorm takes the row's mean and
+// Row-wise vector kernels whose rows fit UB (Softmax: SoftmaxLowering.cpp):
+// LayerNorm takes the row's mean and
 // variance, normalizes with rsqrt and applies gamma and beta; LRN sums
 // squares over a channel window (below).
 //
@@ -84,24 +83,6 @@ SmallVector<int64_t> normAxes(ascend::LayerNormOp op) {
   return axes;
 }
 
-int64_t softmaxBytes(Type data, Type compute) {
-  return 2 * elementBytes(data) + 2 * elementBytes(compute);
-}
-
-/// A softmax's rows, double-buffered when a row fits UB twice; else (a long
-/// row: an OCR head's 6,625 classes in fp32) once, a kernel that loads its
-/// next tile only after computing this one (no overlap: the cost model adds
-/// the steps up).
-RowPlan planSoftmaxRows(ShapedType type, ArrayRef<int64_t> axes, Type compute,
-                        const LoweringContext &context) {
-  Type data = type.getElementType();
-  RowPlan plan = planRows(type, axes, softmaxBytes(data, compute), context);
-  if (plan.rows.tile != 0)
-    return plan;
-  return planRows(type, axes, softmaxBytes(data, compute), context, /*bytesPerRow=*/16,
-                  /*fixedBytes=*/0, /*doubleBuffered=*/false);
-}
-
 int64_t layerNormBytes(Type data, Type compute) {
   return 2 * elementBytes(data) + 2 * elementBytes(compute);
 }
@@ -110,75 +91,6 @@ Value vop(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value o
   vectorOp(b, loc, kind, inputs, out, compute);
   return out;
 }
-
-/// `value` converted into `target`'s dtype (a copy when they agree).
-void convertInto(OpBuilder &b, Location loc, Value value, Value target) {
-  Type from = getElementTypeOrSelf(value.getType());
-  Type to = getElementTypeOrSelf(target.getType());
-  if (from == to)
-    vop(b, loc, "copy", value, target, from);
-  else
-    kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
-}
-
-struct SoftmaxLowering : OpInterfaceRewritePattern<ascend::AscendOpInterface> {
-  SoftmaxLowering(MLIRContext *ctx, LoweringContext &context)
-      : OpInterfaceRewritePattern(ctx), context(context) {}
-
-  LogicalResult matchAndRewrite(ascend::AscendOpInterface op,
-                                PatternRewriter &rewriter) const override {
-    SmallVector<Value> operands(op->getOperands());
-    bool logSoftmax = isa<ascend::LogSoftmaxV2Op>(op.getOperation());
-    if (!logSoftmax && !isa<ascend::SoftmaxV2Op>(op.getOperation()))
-      return failure();
-    auto type = cast<ShapedType>(operands[0].getType());
-    Type data = type.getElementType();
-    Type compute = vectorCompute(op, "exp", data).first;
-    Type acc = accumulationType(op, "sum", compute);
-    RowPlan plan = planSoftmaxRows(
-        type, op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef(), compute, context);
-    auto [outer, reduced, inner] = plan.view;
-    if (launchCachedKernel(rewriter, context, op, operands))
-      return success();
-    KernelBuilder kb(rewriter, context, op, Engine::Vector, TypeRange{type},
-                     op->getResultTypes(), nodesOf(op));
-    OpBuilder &b = kb.builder();
-    Location loc = kb.loc();
-    kb.setStepTiling("rows", plan.rows, plan.doubleBuffered);
-    int64_t rows = plan.rows.tile;
-    Value x = kb.reshapeGM(kb.arg(0), {outer, reduced, inner});
-    Value y = kb.reshapeGM(kb.output(), {outer, reduced, inner});
-    Value in = kb.alloc({rows, reduced, inner}, data, MemorySpace::UB);
-    Value work = kb.alloc({rows, reduced, inner}, compute, MemorySpace::UB);
-    Value exps = kb.alloc({rows, reduced, inner}, compute, MemorySpace::UB);
-    Value max = kb.alloc({rows, 1, inner}, data, MemorySpace::UB);
-    Value sum = kb.alloc({rows, 1, inner}, acc, MemorySpace::UB);
-    Value out = kb.alloc({rows, reduced, inner}, data, MemorySpace::UB);
-    Value tile = kb.openTileLoop(plan.rows.tiles, plan.rows.blockDim);
-    Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows));
-    SmallVector<Value> at = {row, kb.index(0), kb.index(0)};
-    loadTile(b, loc, x, at, in);
-    ReduceOp::create(b, loc, "max", in, max, b.getDenseI64ArrayAttr({1}), data,
-                     ReduceOrder::Tree);
-    vop(b, loc, "sub", {in, max}, work, compute);
-    vop(b, loc, "exp", work, exps, compute);
-    ReduceOp::create(b, loc, "sum", exps, sum, b.getDenseI64ArrayAttr({1}), acc,
-                     ReduceOrder::Tree);
-    if (logSoftmax) {
-      vop(b, loc, "log", sum, sum, acc);
-      vop(b, loc, "sub", {work, sum}, work, compute);
-    } else {
-      vop(b, loc, "div", {exps, sum}, work, compute);
-    }
-    convertInto(b, loc, work, out);
-    storeTile(b, loc, out, y, at);
-    kb.closeLoop();
-    kb.replaceWithLaunch(rewriter, op, operands);
-    return success();
-  }
-
-  LoweringContext &context;
-};
 
 /// The rows of a LayerNorm or InstanceNorm step.
 template <typename NormT>
@@ -385,21 +297,13 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
       return std::string("normalizes planes too large for UB");
     return std::nullopt;
   }
-  if (!isa<ascend::SoftmaxV2Op, ascend::LogSoftmaxV2Op>(op))
-    return std::nullopt;
-  auto type = cast<ShapedType>(op->getOperand(0).getType());
-  auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-  if (!rowView(type, axes))
-    return std::string("normalizes over axes that are not contiguous");
-  Type compute = Float32Type::get(op->getContext());
-  if (planSoftmaxRows(type, axes, compute, context).rows.tile == 0)
-    return std::string("normalizes rows too long for UB");
-  return std::nullopt;
+  return whySoftmaxNotLowerable(op, context);
 }
 
 void ascendprec::kernel::populateNormalizationLoweringPatterns(RewritePatternSet &patterns,
                                                                LoweringContext &context) {
-  patterns.add<SoftmaxLowering, RowNormLowering<ascend::LayerNormOp>,
+  populateSoftmaxLoweringPatterns(patterns, context);
+  patterns.add<RowNormLowering<ascend::LayerNormOp>,
                RowNormLowering<ascend::InstanceNormOp>, LRNLowering>(patterns.getContext(),
                                                                     context);
 }

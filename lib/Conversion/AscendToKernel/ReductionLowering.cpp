@@ -148,15 +148,6 @@ void scale(OpBuilder &b, Location loc, Value buffer, double factor, Type compute
   vop.setParams(ArrayRef<double>{factor});
 }
 
-/// `value` converted into `target`'s dtype (a copy when they agree).
-void convertInto(OpBuilder &b, Location loc, Value value, Value target) {
-  Type from = getElementTypeOrSelf(value.getType());
-  if (from == getElementTypeOrSelf(target.getType()))
-    vectorOp(b, loc, "copy", ValueRange{value}, target, from);
-  else
-    kernel::CastOp::create(b, loc, value, target, RoundingMode::Rint);
-}
-
 /// The vector steps of a row kernel around its `vreduce`: `before` on the
 /// loaded row in `compute` ("abs", "square" or none), `after` on the
 /// reduced row in the accumulation dtype ("sqrt", "log" or none).
@@ -233,12 +224,17 @@ void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Va
   Location loc = kb.loc();
   Type data = getElementTypeOrSelf(x.getType());
   StringRef kind = steps.reduce;
-  int64_t chunk = std::max<int64_t>(
-      context.facts.ub / (2 * bytesPerElement * std::max<int64_t>(view[2], 1)), 1);
-  chunk = std::min(chunk, view[1]);
-  int64_t chunks = ceilDiv(view[1], chunk);
+  int64_t bytesPerChunkElement = bytesPerElement * std::max<int64_t>(view[2], 1);
   bool atomic = !context.deterministic && (kind == "sum" || kind == "mean") &&
                 data == acc && steps.after.empty();
+  // Atomic chunks may run past the row's end (zeros add nothing); the
+  // sequential walk gives its tail buffers of their own.
+  int64_t chunk = atomic ? std::max<int64_t>(context.facts.ub / (2 * bytesPerChunkElement), 1)
+                         : std::max<int64_t>(
+                               chunkThatFits(view[1], bytesPerChunkElement, 0,
+                                             context.facts.ub / 2), 1);
+  chunk = std::min(chunk, view[1]);
+  int64_t chunks = ceilDiv(view[1], chunk);
   Value in = kb.alloc({1, chunk, view[2]}, data, MemorySpace::UB);
   Value work = steps.before.empty()
                    ? in
@@ -265,29 +261,27 @@ void buildChunked(KernelBuilder &kb, const LoweringContext &context, Value x, Va
     kb.closeLoop();
     return;
   }
-  // One core per row adds its chunks in order.
+  // One core per row adds its chunks in order; the last chunk stops at the
+  // row's end (forEachChunk), so no zero enters a max, min or product.
   kb.setTiling({{"chunk", chunk}, {"chunks", chunks}, {"tiles", view[0]}});
   Value total = kb.alloc({1, 1, view[2]}, acc, MemorySpace::UB);
   Value out = kb.alloc({1, 1, view[2]}, data, MemorySpace::UB);
   Value row = kb.openTileLoop(view[0], std::min(view[0], context.vectorCores));
-  Value c = kb.openLoop(view[1], chunk);
-  loadTile(b, loc, x, ValueRange{row, c, kb.index(0)}, in);
-  if (!steps.before.empty())
-    buildBefore(b, loc, steps, in, work);
-  ReduceOp::create(b, loc, partKind, work, part, b.getDenseI64ArrayAttr({1}), acc,
-                   ReduceOrder::Sequential);
   StringRef combine = partKind == "sum" ? "add" : partKind == "prod" ? "mul" : partKind;
-  // The first chunk starts the total; the others combine into it.
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, c, kb.index(0));
-  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    vectorOp(b, loc, "copy", ValueRange{part}, total, acc);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    vectorOp(b, loc, combine, ValueRange{total, part}, total, acc);
-  }
-  kb.closeLoop();
+  forEachChunk(kb, view[1], chunk, [&](Value offset, int64_t size, Value first) {
+    Value chunkIn = size == chunk ? in : kb.alloc({1, size, view[2]}, data, MemorySpace::UB);
+    Value chunkWork =
+        steps.before.empty()
+            ? chunkIn
+            : (size == chunk ? work
+                             : kb.alloc({1, size, view[2]}, steps.compute, MemorySpace::UB));
+    loadTile(b, loc, x, ValueRange{row, offset, kb.index(0)}, chunkIn);
+    if (!steps.before.empty())
+      buildBefore(b, loc, steps, chunkIn, chunkWork);
+    ReduceOp::create(b, loc, partKind, chunkWork, part, b.getDenseI64ArrayAttr({1}), acc,
+                     ReduceOrder::Sequential);
+    accumulateChunk(b, loc, first, combine, part, total, acc);
+  });
   if (kind == "mean")
     scale(b, loc, total, 1.0 / static_cast<double>(view[1]), acc);
   if (!steps.after.empty())

@@ -48,10 +48,29 @@ void emitCast(OpBuilder &b, Location loc, Operation *cast, Value input, Value ou
 void buildRowReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
                        std::array<int64_t, 3> view, StringRef kind, Type acc);
 
+/// Calls `body(offset, size, first)` for each chunk of [0, total): a loop
+/// over the whole chunks of `chunk`, then the shorter tail once, with
+/// buffers of its own size (a load past the row's end would read zeros into
+/// a max, min or product). `first` (i1) is true for the first chunk.
+void forEachChunk(KernelBuilder &kb, int64_t total, int64_t chunk,
+                  function_ref<void(Value offset, int64_t size, Value first)> body);
+
+/// `total` = `part` for the first chunk, else combine(`total`, `part`)
+/// (`add`, `max`, `min`, `mul`), in `acc`.
+void accumulateChunk(OpBuilder &b, Location loc, Value first, StringRef combine, Value part,
+                     Value total, Type acc);
+
+/// The longest chunk of a row of `total` elements whose buffers, at
+/// `bytesPerElement` per element (a whole chunk's and the tail's), and
+/// `fixedBytes` fit `ub`; 0 when none does.
+int64_t chunkThatFits(int64_t total, int64_t bytesPerElement, int64_t fixedBytes, int64_t ub);
+
 std::optional<std::string> whyReductionNotLowerable(Operation *op, const LoweringContext &context);
 std::optional<std::string> whyNormalizationNotLowerable(Operation *op,
                                                         const LoweringContext &context);
 void populateNormalizationLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
+std::optional<std::string> whySoftmaxNotLowerable(Operation *op, const LoweringContext &context);
+void populateSoftmaxLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 std::optional<std::string> whyPoolingNotLowerable(Operation *op, const LoweringContext &context);
 void populatePoolingLoweringPatterns(RewritePatternSet &patterns, LoweringContext &context);
 std::optional<std::string> whyInterpolationNotLowerable(Operation *op,

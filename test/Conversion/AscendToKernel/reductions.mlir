@@ -254,3 +254,32 @@ func.func @topk(%x: tensor<2x16x4xf32>, %k: tensor<1xi64>) -> (tensor<2x3x4xf32>
   %w, %j = ascend.TopKV2 %x, %k {name = "bottomk", largest = false} : (tensor<2x16x4xf32>, tensor<1xi64>) -> (tensor<2x16x2xf32>, tensor<2x16x2xi64>)
   return %v, %i, %j : tensor<2x3x4xf32>, tensor<2x3x4xi64>, tensor<2x16x2xi64>
 }
+
+// Issue 56: no softmax needs a whole [reduced, inner] slab in UB. Over
+// NCHW's C of a 1024x1024 map it takes columns of the map (each column its
+// own softmax); over 100,003 classes it takes the row in chunks, three
+// passes (max, sum of exp, output), the last chunk in buffers of its own
+// size. A chunked ReduceMax stops at the row's end too: zeros read past it
+// would win over negative values.
+// CHECK-LABEL: akernel.kernel @per_pixel
+// CHECK-SAME: tiling = {columns = 1489 : i64, rows = 1 : i64, tiles = 705 : i64}
+// CHECK: akernel.load {{.*}} : memref<1x5x1048576xf32, {{.*}}> -> memref<1x5x1489xf32, #akernel.space<ub>>
+// CHECK-LABEL: akernel.kernel @classes
+// CHECK-SAME: tiling = {chunk = 10922 : i64, columns = 1 : i64, rows = 1 : i64, tiles = 2 : i64}
+// CHECK: scf.for %{{.*}} = %c0 to %c98298 step %c10922
+// CHECK: akernel.vreduce "max" {{.*}} : memref<1x10922x1xf32, #akernel.space<ub>>
+// CHECK: akernel.load %{{.*}}[%{{.*}}, %c98298, %{{.*}}] -> {{.*}} -> memref<1x1705x1xf32, #akernel.space<ub>>
+// CHECK: akernel.vreduce "max" {{.*}} : memref<1x1705x1xf32, #akernel.space<ub>>
+// CHECK: akernel.vreduce "sum"
+// CHECK: akernel.vreduce "sum" {{.*}} : memref<1x1705x1xf32, #akernel.space<ub>>
+// CHECK: akernel.store {{.*}} : memref<1x10922x1xf32, #akernel.space<ub>> -> memref<2x100003x1xf32
+// CHECK: akernel.store {{.*}} : memref<1x1705x1xf32, #akernel.space<ub>> -> memref<2x100003x1xf32
+// CHECK-LABEL: akernel.kernel @top
+// CHECK: scf.for %{{.*}} = %c0 to %c98304 step %c8192
+// CHECK: akernel.load %{{.*}}[%{{.*}}, %c98304, %c0] -> {{.*}} -> memref<1x1699x1xf32, #akernel.space<ub>>
+func.func @softmax_large(%x: tensor<1x5x1024x1024xf32>, %l: tensor<2x100003xf32>) -> (tensor<1x5x1024x1024xf32>, tensor<2x100003xf32>, tensor<2x1xf32>) {
+  %y = ascend.SoftmaxV2 %x {name = "per_pixel", axes = array<i64: 1>} : tensor<1x5x1024x1024xf32>
+  %z = ascend.LogSoftmaxV2 %l {name = "classes", axes = array<i64: -1>} : tensor<2x100003xf32>
+  %m = ascend.ReduceMax %l {name = "top", axes = array<i64: 1>, keep_dims = true} : (tensor<2x100003xf32>) -> tensor<2x1xf32>
+  return %y, %z, %m : tensor<1x5x1024x1024xf32>, tensor<2x100003xf32>, tensor<2x1xf32>
+}
