@@ -115,7 +115,8 @@ def run_single(node, inputs, output, feeds, initializers=()):
     plan = ascendprec.plan(onnx_model(node, inputs, output, initializers), **SOC)
     generic = [op.name for op in plan.ops if not op.kernel]
     assert not generic, f"not lowered: {generic}"
-    return plan.run(feeds).outputs[output].astype(np.float64)
+    result = plan.run(feeds).outputs[output]
+    return result if result.dtype.kind in "iu" else result.astype(np.float64)
 
 
 @pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
@@ -152,3 +153,22 @@ def test_reduction_chunks_stop_at_the_row_end(op, identity):
                      "y", {"x": x})
     want = x.max(axis=1, keepdims=True) if op == "ReduceMax" else x.min(axis=1, keepdims=True)
     assert np.array_equal(got, want.astype(np.float64))
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ReduceSum"])
+def test_reduction_over_channels_of_a_large_map(op):
+    # A segmentation head: per pixel, the class (ArgMax) or the channel sum
+    # over 6 classes of a 1024x1024 map; one column of C fits UB, a whole
+    # [C, H*W] slab does not.
+    scores = rendered_image(6, 1024, 1024) * 4.0
+    if op == "ArgMax":
+        node, inits = helper.make_node(op, ["x"], ["y"], axis=1, keepdims=0), []
+    else:  # opset 13 on: the axes are an input
+        node = helper.make_node(op, ["x", "axes"], ["y"], keepdims=0)
+        inits = [numpy_helper.from_array(np.array([1], np.int64), "axes")]
+    got = run_single(node, [("x", [1, 6, 1024, 1024])], "y", {"x": scores}, inits)
+    if op == "ArgMax":
+        assert np.array_equal(got, np.argmax(scores, axis=1))
+    else:
+        want = scores.astype(np.float64).sum(axis=1)
+        assert np.max(np.abs(got - want)) <= 1e-5

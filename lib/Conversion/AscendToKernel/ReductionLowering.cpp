@@ -181,27 +181,42 @@ void buildBefore(OpBuilder &b, Location loc, const RowSteps &steps, Value in, Va
     vectorOp(b, loc, steps.before, ValueRange{in}, work, steps.compute);
 }
 
-/// Whole rows in UB: one tree reduction per tile of rows.
+/// Whole rows in UB: one tree reduction per tile of rows. With `columns`
+/// below the inner size, one row per step and `columns` of its inner axis
+/// (a reduction over NCHW's C of a large map): each column reduces alone,
+/// so the bits are those of whole rows.
 void buildRowsInUB(KernelBuilder &kb, Value x, Value y, std::array<int64_t, 3> view,
-                   VectorTiling rows, const RowSteps &steps, Type acc) {
+                   VectorTiling rows, int64_t columns, const RowSteps &steps, Type acc) {
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   Type data = getElementTypeOrSelf(x.getType());
-  kb.setStepTiling("rows", rows);
-  Value in = kb.alloc({rows.tile, view[1], view[2]}, data, MemorySpace::UB);
+  int64_t columnSteps = ceilDiv(view[2], columns);
+  if (columnSteps == 1) {
+    kb.setStepTiling("rows", rows);
+  } else {
+    kb.setDoubleBuffer();
+    kb.setTiling({{"rows", 1}, {"columns", columns}, {"tiles", rows.tiles}});
+  }
+  Value in = kb.alloc({rows.tile, view[1], columns}, data, MemorySpace::UB);
   Value work = steps.before.empty()
                    ? in
-                   : kb.alloc({rows.tile, view[1], view[2]}, steps.compute, MemorySpace::UB);
+                   : kb.alloc({rows.tile, view[1], columns}, steps.compute, MemorySpace::UB);
   // The reduced row in the output's dtype (the index dtype of argmax/argmin);
   // a step after the reduction works on it in place when it is `acc`.
   Type outType = getElementTypeOrSelf(y.getType());
-  Value out = kb.alloc({rows.tile, 1, view[2]}, outType, MemorySpace::UB);
+  Value out = kb.alloc({rows.tile, 1, columns}, outType, MemorySpace::UB);
   Value total = steps.after.empty() ? Value()
                 : outType == acc    ? out
-                                    : kb.alloc({rows.tile, 1, view[2]}, acc, MemorySpace::UB);
+                                    : kb.alloc({rows.tile, 1, columns}, acc, MemorySpace::UB);
   Value tile = kb.openTileLoop(rows.tiles, rows.blockDim);
   Value row = arith::MulIOp::create(b, loc, tile, kb.index(rows.tile));
-  loadTile(b, loc, x, ValueRange{row, kb.index(0), kb.index(0)}, in);
+  Value column = kb.index(0);
+  if (columnSteps > 1) {
+    row = arith::DivUIOp::create(b, loc, tile, kb.index(columnSteps));
+    column = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, tile, kb.index(columnSteps)), kb.index(columns));
+  }
+  loadTile(b, loc, x, ValueRange{row, kb.index(0), column}, in);
   if (!steps.before.empty())
     buildBefore(b, loc, steps, in, work);
   ReduceOp::create(b, loc, steps.reduce, work, total ? total : out, b.getDenseI64ArrayAttr({1}),
@@ -210,7 +225,7 @@ void buildRowsInUB(KernelBuilder &kb, Value x, Value y, std::array<int64_t, 3> v
     vectorOp(b, loc, steps.after, ValueRange{total}, total, acc);
   if (total && total != out)
     kernel::CastOp::create(b, loc, total, out, RoundingMode::Rint);
-  storeTile(b, loc, out, y, ValueRange{row, kb.index(0), kb.index(0)});
+  storeTile(b, loc, out, y, ValueRange{row, kb.index(0), column});
   kb.closeLoop();
 }
 
@@ -302,15 +317,36 @@ VectorTiling rowsInUB(std::array<int64_t, 3> view, const RowSteps &steps, Type d
                          context.facts, context.vectorCores);
 }
 
+/// When whole rows do not fit: the columns of one row's inner axis per step
+/// that fit UB double-buffered (0 when not even one column does, or the
+/// inner axis is a single column).
+int64_t columnsInUB(std::array<int64_t, 3> view, const RowSteps &steps, Type data, Type acc,
+                    Type out, const LoweringContext &context) {
+  if (view[2] < 2)
+    return 0;
+  int64_t workBytes = steps.before.empty() ? 0 : elementBytes(steps.compute);
+  int64_t perColumn = rowBytes({1, view[1], 1}, elementBytes(data), workBytes, elementBytes(acc),
+                               elementBytes(out));
+  return std::min(view[2], context.facts.ub / (2 * perColumn));
+}
+
 void buildSteppedReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
                            std::array<int64_t, 3> view, const RowSteps &steps, Type acc) {
   Type data = getElementTypeOrSelf(x.getType());
   kb.setDoubleBuffer();
-  VectorTiling rows = rowsInUB(view, steps, data, acc, getElementTypeOrSelf(y.getType()), context);
+  Type out = getElementTypeOrSelf(y.getType());
+  VectorTiling rows = rowsInUB(view, steps, data, acc, out, context);
   int64_t workBytes = steps.before.empty() ? 0 : elementBytes(steps.compute);
-  if (rows.tile > 0)
-    buildRowsInUB(kb, x, y, view, rows, steps, acc);
-  else
+  int64_t columns = rows.tile > 0 ? 0 : columnsInUB(view, steps, data, acc, out, context);
+  if (rows.tile > 0) {
+    buildRowsInUB(kb, x, y, view, rows, view[2], steps, acc);
+  } else if (columns > 0) {
+    VectorTiling oneRow;
+    oneRow.tile = 1;
+    oneRow.tiles = view[0] * ceilDiv(view[2], columns);
+    oneRow.blockDim = std::min(oneRow.tiles, context.vectorCores);
+    buildRowsInUB(kb, x, y, view, oneRow, columns, steps, acc);
+  } else
     buildChunked(kb, context, x, y, view, steps, acc,
                  elementBytes(data) + workBytes + elementBytes(acc));
 }
@@ -450,7 +486,8 @@ ascendprec::kernel::whyReductionNotLowerable(Operation *op, const LoweringContex
   } else if (isArgKind(*kind)) {
     // Chunks would have to carry each partial extreme's value and offset.
     RowSteps steps = rowStepsOf(op, *kind, data);
-    if (rowsInUB(*view, steps, data, data, out, context).tile == 0)
+    if (rowsInUB(*view, steps, data, data, out, context).tile == 0 &&
+        columnsInUB(*view, steps, data, data, out, context) == 0)
       return std::string("reduces rows too long for UB (an arg reduction needs the whole row)");
   }
   return std::nullopt;

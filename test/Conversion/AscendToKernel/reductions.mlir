@@ -283,3 +283,16 @@ func.func @softmax_large(%x: tensor<1x5x1024x1024xf32>, %l: tensor<2x100003xf32>
   %m = ascend.ReduceMax %l {name = "top", axes = array<i64: 1>, keep_dims = true} : (tensor<2x100003xf32>) -> tensor<2x1xf32>
   return %y, %z, %m : tensor<1x5x1024x1024xf32>, tensor<2x100003xf32>, tensor<2x1xf32>
 }
+
+// A reduction whose [reduced, inner] slab does not fit UB but whose columns
+// do (a segmentation head's class per pixel over C of a 1024x1024 map)
+// takes columns of the inner axis, one row per step: each column reduces
+// alone, the bits are those of whole rows.
+// CHECK-LABEL: akernel.kernel @classes_per_pixel
+// CHECK-SAME: tiling = {columns = 2340 : i64, rows = 1 : i64, tiles = 449 : i64}
+// CHECK: akernel.load {{.*}} : memref<1x6x1048576xf32, {{.*}}> -> memref<1x6x2340xf32, #akernel.space<ub>>
+// CHECK: akernel.vreduce "argmax" {{.*}} : memref<1x6x2340xf32, #akernel.space<ub>> -> memref<1x1x2340xi32, #akernel.space<ub>>
+func.func @argmax_large(%x: tensor<1x6x1024x1024xf32>) -> tensor<1x1024x1024xi32> {
+  %y = ascend.ArgMaxV2 %x {name = "classes_per_pixel", axis = 1 : i64} : (tensor<1x6x1024x1024xf32>) -> tensor<1x1024x1024xi32>
+  return %y : tensor<1x1024x1024xi32>
+}
