@@ -172,3 +172,32 @@ def test_reduction_over_channels_of_a_large_map(op):
     else:
         want = scores.astype(np.float64).sum(axis=1)
         assert np.max(np.abs(got - want)) <= 1e-5
+
+
+def test_instance_norm_of_planes_larger_than_ub():
+    # A style-transfer block: InstanceNorm over 3 channels of 1024x1021 (the
+    # last chunk of each plane is shorter).
+    image = rendered_image(3, 1024, 1021)
+    scale = numpy_helper.from_array(np.array([1.5, 0.5, -1.0], np.float32), "s")
+    bias = numpy_helper.from_array(np.array([0.1, 0.0, 0.3], np.float32), "b")
+    got = run_single(helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"]),
+                     [("x", [1, 3, 1024, 1021])], "y", {"x": image}, [scale, bias])
+    x = image.astype(np.float64)
+    mean = x.mean(axis=(2, 3), keepdims=True)
+    var = x.var(axis=(2, 3), keepdims=True)
+    want = (x - mean) / np.sqrt(var + 1e-5) * np.array([1.5, 0.5, -1.0]).reshape(1, 3, 1, 1) + \
+        np.array([0.1, 0.0, 0.3]).reshape(1, 3, 1, 1)
+    assert np.max(np.abs(got - want)) <= 2e-5
+
+
+def test_layer_norm_of_a_row_longer_than_ub():
+    x = logits_like(2, 100003)
+    gamma = np.linspace(0.5, 1.5, 100003).astype(np.float32)
+    beta = np.linspace(-0.1, 0.1, 100003).astype(np.float32)
+    got = run_single(helper.make_node("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1),
+                     [("x", [2, 100003])], "y", {"x": x},
+                     [numpy_helper.from_array(gamma, "g"), numpy_helper.from_array(beta, "b")])
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=1, keepdims=True)
+    want = (x64 - mean) / np.sqrt(x64.var(axis=1, keepdims=True) + 1e-5) * gamma + beta
+    assert np.max(np.abs(got - want)) <= 2e-5

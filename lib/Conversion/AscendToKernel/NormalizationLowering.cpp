@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace ascendprec;
 using namespace ascendprec::kernel;
@@ -105,6 +107,108 @@ RowPlan planNorm(NormT op, ShapedType type, int64_t bytesPerElement,
   return planRows(type, axes, bytesPerElement, context, perRow, fixed);
 }
 
+/// The chunk of a LayerNorm / InstanceNorm row too long for UB (0 when
+/// none fits): per element the input, x - mean, its square and the output,
+/// and LayerNorm's gamma and beta; a few statistics per row.
+template <typename NormT>
+int64_t normChunk(NormT op, ShapedType type, Type compute, const LoweringContext &context) {
+  constexpr bool perRowParams = std::is_same_v<NormT, ascend::InstanceNormOp>;
+  int64_t reduced = 1;
+  for (int64_t axis : normAxes(op))
+    reduced *= type.getDimSize(axis);
+  int64_t perElement = 2 * elementBytes(type) + 2 * elementBytes(compute) +
+                       (perRowParams ? 0 : 2 * elementBytes(op.getGamma().getType()));
+  return chunkThatFits(reduced, perElement, 16 * 8, context.facts.ub);
+}
+
+/// A LayerNorm or InstanceNorm row too long for UB, one row per step in
+/// three passes over its chunks, as CANN's norm kernels split a long reduce
+/// axis: the sum (the mean), the sum of squares about the mean (the
+/// variance), then the normalized output. The chunks' sums add in order.
+template <typename NormT>
+void buildChunkedNorm(KernelBuilder &kb, NormT op, std::array<int64_t, 3> view, int64_t chunk,
+                      Type data, Type compute, Type acc, const LoweringContext &context) {
+  constexpr bool perRowParams = std::is_same_v<NormT, ascend::InstanceNormOp>;
+  OpBuilder &b = kb.builder();
+  Location loc = kb.loc();
+  int64_t outer = view[0], reduced = view[1];
+  kb.setTiling({{"rows", 1}, {"chunk", chunk}, {"tiles", outer}});
+  Value x = kb.reshapeGM(kb.arg(0), {outer, reduced});
+  Value y = kb.reshapeGM(kb.output(0), {outer, reduced});
+  SmallVector<Value> stats = {kb.reshapeGM(kb.output(1), {outer, 1}),
+                              kb.reshapeGM(kb.output(2), {outer, 1})};
+  auto alloc = [&](ArrayRef<int64_t> shape, Type element) {
+    return kb.alloc(shape, getElementTypeOrSelf(element), MemorySpace::UB);
+  };
+  Type paramType = getElementTypeOrSelf(kb.arg(1).getType());
+  int64_t channels = perRowParams ? cast<ShapedType>(op.getX().getType()).getDimSize(1) : reduced;
+  Value gamma = kb.reshapeGM(kb.arg(1), {1, channels});
+  Value beta = kb.reshapeGM(kb.arg(2), {1, channels});
+  Value part = alloc({1, 1}, acc), mean = alloc({1, 1}, acc), variance = alloc({1, 1}, acc);
+  Value inverse = alloc({1, 1}, acc);
+  Value meanOut = alloc({1, 1}, stats[0].getType()), varianceOut = alloc({1, 1}, stats[1].getType());
+  Value rowGamma = perRowParams ? alloc({1, 1}, paramType) : Value();
+  Value rowBeta = perRowParams ? alloc({1, 1}, paramType) : Value();
+  struct ChunkBuffers {
+    Value in, centred, squares, out, gamma, beta;
+  };
+  std::map<int64_t, ChunkBuffers> buffers;
+  auto buffersFor = [&](int64_t size) -> ChunkBuffers & {
+    auto [it, added] = buffers.try_emplace(size);
+    if (added)
+      it->second = {alloc({1, size}, data), alloc({1, size}, compute), alloc({1, size}, compute),
+                    alloc({1, size}, y.getType()),
+                    perRowParams ? rowGamma : alloc({1, size}, paramType),
+                    perRowParams ? rowBeta : alloc({1, size}, paramType)};
+    return it->second;
+  };
+  Value row = kb.openTileLoop(outer, std::min(outer, context.vectorCores));
+  if (perRowParams)
+    for (auto [source, target] : {std::pair{gamma, rowGamma}, std::pair{beta, rowBeta}})
+      loadTile(b, loc, source, ValueRange{row}, target)
+          .setBroadcast(ArrayRef<int64_t>{outer / channels, channels});
+  auto axis = b.getDenseI64ArrayAttr({1});
+  double scale = 1.0 / static_cast<double>(reduced);
+  forEachChunk(kb, reduced, chunk, [&](Value offset, int64_t size, Value first) {
+    ChunkBuffers &c = buffersFor(size);
+    loadTile(b, loc, x, ValueRange{row, offset}, c.in);
+    ReduceOp::create(b, loc, "sum", c.in, part, axis, acc, ReduceOrder::Tree);
+    accumulateChunk(b, loc, first, "add", part, mean, acc);
+  });
+  vectorOp(b, loc, "muls", ValueRange{mean}, mean, acc).setParams(ArrayRef<double>{scale});
+  forEachChunk(kb, reduced, chunk, [&](Value offset, int64_t size, Value first) {
+    ChunkBuffers &c = buffersFor(size);
+    loadTile(b, loc, x, ValueRange{row, offset}, c.in);
+    vop(b, loc, "sub", {c.in, mean}, c.centred, compute);
+    vop(b, loc, "mul", {c.centred, c.centred}, c.squares, compute);
+    ReduceOp::create(b, loc, "sum", c.squares, part, axis, acc, ReduceOrder::Tree);
+    accumulateChunk(b, loc, first, "add", part, variance, acc);
+  });
+  vectorOp(b, loc, "muls", ValueRange{variance}, variance, acc).setParams(ArrayRef<double>{scale});
+  vectorOp(b, loc, "adds", ValueRange{variance}, inverse, acc)
+      .setParams(ArrayRef<double>{paramValue(op.getEpsilon())});
+  vop(b, loc, "rsqrt", inverse, inverse, acc);
+  forEachChunk(kb, reduced, chunk, [&](Value offset, int64_t size, Value) {
+    ChunkBuffers &c = buffersFor(size);
+    loadTile(b, loc, x, ValueRange{row, offset}, c.in);
+    if (!perRowParams) {
+      loadTile(b, loc, gamma, ValueRange{kb.index(0), offset}, c.gamma);
+      loadTile(b, loc, beta, ValueRange{kb.index(0), offset}, c.beta);
+    }
+    vop(b, loc, "sub", {c.in, mean}, c.centred, compute);
+    vop(b, loc, "mul", {c.centred, inverse}, c.centred, compute);
+    vop(b, loc, "mul", {c.centred, c.gamma}, c.centred, compute);
+    vop(b, loc, "add", {c.centred, c.beta}, c.centred, compute);
+    convertInto(b, loc, c.centred, c.out);
+    storeTile(b, loc, c.out, y, ValueRange{row, offset});
+  });
+  convertInto(b, loc, mean, meanOut);
+  convertInto(b, loc, variance, varianceOut);
+  storeTile(b, loc, meanOut, stats[0], ValueRange{row, kb.index(0)});
+  storeTile(b, loc, varianceOut, stats[1], ValueRange{row, kb.index(0)});
+  kb.closeLoop();
+}
+
 /// LayerNorm (gamma and beta per column, loaded once) and InstanceNorm
 /// (per channel, i.e. per row, loaded with each tile of rows) share one
 /// kernel: mean, variance, rsqrt(variance + epsilon), scale and shift.
@@ -129,6 +233,12 @@ struct RowNormLowering : OpRewritePattern<NormT> {
       return success();
     KernelBuilder kb(rewriter, context, op, Engine::Vector, adaptor.getOperands().getTypes(),
                      op->getResultTypes(), nodesOf(op));
+    if (plan.rows.tile == 0) {
+      buildChunkedNorm(kb, op, plan.view, normChunk(op, type, compute, context), data, compute,
+                       acc, context);
+      kb.replaceWithLaunch(rewriter, op, adaptor.getOperands());
+      return success();
+    }
     OpBuilder &b = kb.builder();
     Location loc = kb.loc();
     kb.setStepTiling("rows", plan.rows);
@@ -284,17 +394,20 @@ ascendprec::kernel::whyNormalizationNotLowerable(Operation *op, const LoweringCo
       return std::string("normalizes over other axes than gamma and beta cover");
     Type compute = Float32Type::get(op->getContext());
     if (planNorm(layerNorm, type, layerNormBytes(type.getElementType(), compute), context)
-            .rows.tile == 0)
-      return std::string("normalizes rows too long for UB");
+                .rows.tile == 0 &&
+        normChunk(layerNorm, type, compute, context) == 0)
+      return std::string("normalizes rows too long for UB even in chunks");
     return std::nullopt;
   }
   if (auto instanceNorm = dyn_cast<ascend::InstanceNormOp>(op)) {
     auto type = cast<ShapedType>(instanceNorm.getX().getType());
     Type compute = Float32Type::get(op->getContext());
-    if (type.getRank() < 3 ||
-        planNorm(instanceNorm, type, layerNormBytes(type.getElementType(), compute), context)
-                .rows.tile == 0)
-      return std::string("normalizes planes too large for UB");
+    if (type.getRank() < 3)
+      return std::string("normalizes a tensor without channels and pixels (rank below 3)");
+    if (planNorm(instanceNorm, type, layerNormBytes(type.getElementType(), compute), context)
+                .rows.tile == 0 &&
+        normChunk(instanceNorm, type, compute, context) == 0)
+      return std::string("normalizes planes too large for UB even in chunks");
     return std::nullopt;
   }
   return whySoftmaxNotLowerable(op, context);

@@ -132,6 +132,26 @@ func.func @instancenorm(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
   return %y : tensor<2x4x8x8xf32>
 }
 
+// A plane too large for UB (1024x1021) is normalized in chunks, three
+// passes (sum, sum of squares about the mean, output); the last chunk has
+// buffers of its own size.
+// CHECK-LABEL: akernel.kernel @big_in
+// CHECK-SAME: tiling = {chunk = 8188 : i64, rows = 1 : i64, tiles = 3 : i64}
+// CHECK: scf.for %{{.*}} = %c0 to %c1039876 step %c8188
+// CHECK: akernel.vreduce "sum" {{.*}} : memref<1x8188xf32, #akernel.space<ub>> -> memref<1x1xf32, #akernel.space<ub>>
+// CHECK: akernel.vreduce "sum" {{.*}} : memref<1x5628xf32, #akernel.space<ub>> -> memref<1x1xf32, #akernel.space<ub>>
+// CHECK: akernel.vop "mul"
+// CHECK: akernel.vreduce "sum" {{.*}} : memref<1x8188xf32, #akernel.space<ub>>
+// CHECK: akernel.vop "rsqrt"
+// CHECK: akernel.store {{.*}} : memref<1x8188xf32, #akernel.space<ub>> -> memref<3x1045504xf32
+func.func @instancenorm_large(%x: tensor<1x3x1024x1021xf32>) -> tensor<1x3x1024x1021xf32> {
+  %g = ascend.Const dense<1.0> : tensor<3xf32> {name = "big_in.g"}
+  %b = ascend.Const dense<0.0> : tensor<3xf32> {name = "big_in.b"}
+  %y, %m, %v = ascend.InstanceNorm %x, %g, %b {name = "big_in"}
+      : (tensor<1x3x1024x1021xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<1x3x1024x1021xf32>, tensor<1x3x1x1xf32>, tensor<1x3x1x1xf32>)
+  return %y : tensor<1x3x1024x1021xf32>
+}
+
 // A BERT-base LayerNorm: the rows per step leave room for gamma and beta
 // (loaded once) and each row's statistics, so the kernel fits UB (it failed
 // the buffer check before).
