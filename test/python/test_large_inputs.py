@@ -4,6 +4,8 @@ computes on the whole plane. Each op's fp32 run (must_keep_origin_dtype) is
 checked against an independent numpy version on a rendered image, not random
 data alone."""
 
+import warnings
+
 import numpy as np
 import onnx
 import pytest
@@ -112,9 +114,10 @@ def logits_like(rows, length):
 
 
 def run_single(node, inputs, output, feeds, initializers=()):
-    plan = ascendprec.plan(onnx_model(node, inputs, output, initializers), **SOC)
-    generic = [op.name for op in plan.ops if not op.kernel]
-    assert not generic, f"not lowered: {generic}"
+    # An op that is not lowered is a PlanWarning: here an error.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ascendprec.PlanWarning)
+        plan = ascendprec.plan(onnx_model(node, inputs, output, initializers), **SOC)
     result = plan.run(feeds).outputs[output]
     return result if result.dtype.kind in "iu" else result.astype(np.float64)
 
@@ -201,3 +204,56 @@ def test_layer_norm_of_a_row_longer_than_ub():
     mean = x64.mean(axis=1, keepdims=True)
     want = (x64 - mean) / np.sqrt(x64.var(axis=1, keepdims=True) + 1e-5) * gamma + beta
     assert np.max(np.abs(got - want)) <= 2e-5
+
+
+def pool_reference(x, kind, kernel, strides, pads, count_include_pad=0):
+    """ONNX MaxPool / AveragePool over the last two axes of [N, C, H, W],
+    padding never the maximum, counted in an average only when asked."""
+    n, c, h, w = x.shape
+    (kh, kw), (sh, sw), (pt, pl, pb, pr) = kernel, strides, pads
+    ho, wo = (h + pt + pb - kh) // sh + 1, (w + pl + pr - kw) // sw + 1
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pt, pb), (pl, pr)),
+                    constant_values=-np.inf if kind == "max" else 0.0)
+    valid = np.pad(np.ones((h, w)), ((pt, pb), (pl, pr)))
+    out = np.full((n, c, ho, wo), -np.inf if kind == "max" else 0.0)
+    count = np.zeros((ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            window = padded[:, :, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+            out = np.maximum(out, window) if kind == "max" else out + window
+            count += valid[i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+    if kind == "avg":
+        out /= kh * kw if count_include_pad else count
+    return out
+
+
+@pytest.mark.parametrize("kind,kernel,strides,pads,count_include_pad", [
+    # A ResNet stem's pooling at 1024x1024: padded on every side.
+    ("max", (3, 3), (2, 2), (1, 1, 1, 1), 0),
+    ("avg", (3, 3), (1, 1), (1, 1, 1, 1), 0),
+    ("avg", (5, 5), (2, 2), (2, 1, 2, 1), 1),
+])
+def test_padded_pooling_of_planes_larger_than_ub(kind, kernel, strides, pads, count_include_pad):
+    image = rendered_image(2, 1024, 1000) - 0.5  # negative values: padding must not win a max
+    attrs = dict(kernel_shape=list(kernel), strides=list(strides), pads=list(pads))
+    if kind == "avg":
+        attrs["count_include_pad"] = count_include_pad
+    op = "MaxPool" if kind == "max" else "AveragePool"
+    got = run_single(helper.make_node(op, ["x"], ["y"], **attrs), [("x", [1, 2, 1024, 1000])],
+                     "y", {"x": image})
+    onnx_pads = (pads[0], pads[1], pads[2], pads[3])
+    want = pool_reference(image, kind, kernel, strides, onnx_pads, count_include_pad)
+    assert got.shape == want.shape
+    assert np.max(np.abs(got - want)) <= 1e-6
+
+
+def test_one_dimensional_pooling_along_a_long_signal():
+    # A 1-D MaxPool over 100,003 audio samples, imported as [1, W] planes:
+    # cut along W.
+    t = np.arange(100003) / 16000.0
+    signal = (np.sin(2 * np.pi * 220 * t) * np.exp(-t) - 0.2).astype(np.float32)
+    x = np.stack([signal, -signal])[None]
+    got = run_single(helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[5], strides=[2],
+                                      pads=[2, 2]), [("x", [1, 2, 100003])], "y", {"x": x})
+    want = pool_reference(x[:, :, None, :], "max", (1, 5), (1, 2), (0, 2, 0, 2))[:, :, 0, :]
+    assert np.max(np.abs(got - want)) == 0

@@ -118,6 +118,21 @@ func.func @volume_pooling_big(%x: tensor<1x3x40x40x40xf16>) -> tensor<1x3x39x39x
   return %y : tensor<1x3x39x39x39xf16>
 }
 
+// A padded pooling of planes too large for UB (a ResNet stem's 3x3/2 max
+// pool at 1024x1000) is cut into windows of output rows too: the first
+// window has the top padding row before its 16 input rows, the other 63
+// share one shape (8 output rows from 17 input rows) and run in a loop.
+// CHECK-LABEL: akernel.kernel @stem_pool
+// CHECK-SAME: tiling = {planes = 1 : i64, rows = 8 : i64, tiles = 2 : i64}
+// CHECK: akernel.load {{.*}} -> memref<1x16x1000xf16, #akernel.space<ub>>
+// CHECK: akernel.vpool "max" {{.*}}pads = array<i64: 1, 0, 1, 1>{{.*}} : memref<1x16x1000xf16, #akernel.space<ub>> -> memref<1x8x500xf16, #akernel.space<ub>>
+// CHECK: scf.for %{{.*}} = %c0 to %c63 step %c1
+// CHECK: akernel.vpool "max" {{.*}}pads = array<i64: 0, 0, 1, 1>{{.*}} : memref<1x17x1000xf16, #akernel.space<ub>> -> memref<1x8x500xf16, #akernel.space<ub>>
+func.func @padded_pooling_big(%x: tensor<1x2x1024x1000xf16>) -> tensor<1x2x512x500xf16> {
+  %y = ascend.MaxPool %x {name = "stem_pool", ksize = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x1024x1000xf16>) -> tensor<1x2x512x500xf16>
+  return %y : tensor<1x2x512x500xf16>
+}
+
 // InstanceNorm: a row per (image, channel) over H*W; gamma and beta are
 // per channel, read with each tile of rows through a broadcast over the
 // images.
