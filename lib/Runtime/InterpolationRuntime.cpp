@@ -25,10 +25,7 @@ namespace {
 
 /// One tap along an axis: the index it reads (-1: padding, reads 0) and its
 /// weight.
-struct Tap {
-  int64_t index;
-  double weight;
-};
+using Tap = ResizeTap;
 
 int64_t clampIndex(int64_t i, int64_t size) { return std::min(std::max<int64_t>(i, 0), size - 1); }
 
@@ -84,6 +81,90 @@ std::vector<Tap> sampleTaps(InterpMode mode, bool alignCorners, InterpPadding pa
   return taps;
 }
 
+bool isHalfOrFloat(ElementType type) {
+  return type == ElementType::F32 || type == ElementType::F16 || type == ElementType::BF16;
+}
+
+/// A resize of fp32/fp16/bf16 tiles weighing in fp32 with IEEE overflow, on
+/// floats: each float multiply and add is the fp32 rounding of its exact
+/// result, which is what the general loop computes through doubles (the
+/// weight is the fp32 rounding of the taps' double product there too), so
+/// the bits are the same. Plane by plane for locality; a tail window's
+/// positions past the plane are left as they are (its store crops them).
+void resizeOnFloats(const Buffer &input, const Buffer &output, ElementType in, ElementType out,
+                    const std::vector<ResizeTaps> &rowTaps,
+                    const std::vector<ResizeTaps> &columnTaps) {
+  int64_t planes = output.sizes[0], height = input.sizes[1], width = input.sizes[2];
+  int64_t outH = static_cast<int64_t>(rowTaps.size()), outW = static_cast<int64_t>(columnTaps.size());
+  int64_t planeIn = height * width, planeOut = output.sizes[1] * output.sizes[2];
+  thread_local std::vector<float> wideIn, wideOut;
+  const float *source = reinterpret_cast<const float *>(input.data);
+  if (in != ElementType::F32) {
+    wideIn.resize(planes * planeIn);
+    widenToFloat(in, input.data, wideIn.data(), planes * planeIn);
+    source = wideIn.data();
+  }
+  float *target = reinterpret_cast<float *>(output.data);
+  if (out != ElementType::F32) {
+    wideOut.assign(planes * planeOut, 0.0f);
+    target = wideOut.data();
+  }
+  // Per output row, every position's tap weights (the fp32 rounding of the
+  // row and column weights' product, rows outer as the general loop adds
+  // them) and column indices, shared by the planes.
+  int64_t columns = columnTaps[0].count;
+  thread_local std::vector<float> weights;
+  thread_local std::vector<int32_t> columnIndex;
+  columnIndex.resize(outW * columns);
+  for (int64_t ow = 0; ow < outW; ++ow)
+    for (int64_t c = 0; c < columns; ++c)
+      columnIndex[ow * columns + c] = static_cast<int32_t>(columnTaps[ow].taps[c].index);
+  for (int64_t oh = 0; oh < outH; ++oh) {
+    const ResizeTaps &ys = rowTaps[oh];
+    int64_t rows = ys.count, perPosition = rows * columns;
+    weights.resize(outW * perPosition);
+    for (int64_t ow = 0, k = 0; ow < outW; ++ow)
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < columns; ++c)
+          weights[k++] = static_cast<float>(ys.taps[r].weight * columnTaps[ow].taps[c].weight);
+    for (int64_t plane = 0; plane < planes; ++plane) {
+      const float *x = source + plane * planeIn;
+      float *y = target + plane * planeOut + oh * output.sizes[2];
+      const float *w = weights.data();
+      const int32_t *at = columnIndex.data();
+      if (rows == 2 && columns == 2) {
+        const float *top = x + ys.taps[0].index * width, *bottom = x + ys.taps[1].index * width;
+        for (int64_t ow = 0; ow < outW; ++ow, w += 4, at += 2) {
+          float sum = 0.0f;
+          sum = sum + w[0] * top[at[0]];
+          sum = sum + w[1] * top[at[1]];
+          sum = sum + w[2] * bottom[at[0]];
+          sum = sum + w[3] * bottom[at[1]];
+          y[ow] = sum;
+        }
+        continue;
+      }
+      for (int64_t ow = 0; ow < outW; ++ow, at += columns) {
+        float sum = 0.0f;
+        for (int64_t r = 0; r < rows; ++r) {
+          const float *line = x + ys.taps[r].index * width;
+          for (int64_t c = 0; c < columns; ++c, ++w) {
+            float product = *w * line[at[c]];
+            sum = sum + product;
+          }
+        }
+        y[ow] = sum;
+      }
+    }
+  }
+  if (out == ElementType::F16)
+    narrowToHalf(target, reinterpret_cast<uint16_t *>(output.data), planes * planeOut,
+                 Overflow::IEEE);
+  else if (out == ElementType::BF16)
+    narrowToBFloat16(target, reinterpret_cast<uint16_t *>(output.data), planes * planeOut,
+                     Overflow::IEEE);
+}
+
 } // namespace
 
 extern "C" {
@@ -119,18 +200,26 @@ void ascendprec_rt_interp(int64_t inRank, void *inDesc, int64_t gridRank, void *
   auto windowTaps = [&](int64_t o, int64_t axis, int64_t tileSize) {
     ResizeTaps found = resizeTaps(mode, coordinates, o + window[6 + axis], window[axis],
                                   window[2 + axis]);
-    std::vector<Tap> taps;
     for (int k = 0; k < found.count; ++k)
-      taps.push_back({clampIndex(found.taps[k].index - window[4 + axis], tileSize),
-                      found.taps[k].weight});
-    return taps;
+      found.taps[k].index = clampIndex(found.taps[k].index - window[4 + axis], tileSize);
+    return found;
   };
-  std::vector<std::vector<Tap>> rowTaps, columnTaps;
+  // Fixed-size taps, kept across calls: a windowed resize calls this once
+  // per window.
+  thread_local std::vector<ResizeTaps> rowTaps, columnTaps;
+  rowTaps.clear();
+  columnTaps.clear();
   if (!hasGrid) {
     for (int64_t o = 0; o < outH; ++o)
       rowTaps.push_back(windowTaps(o, 0, height));
     for (int64_t o = 0; o < outW; ++o)
       columnTaps.push_back(windowTaps(o, 1, width));
+  }
+  // UB tiles are dense; the float path needs them so.
+  if (!hasGrid && overflowMode == Overflow::IEEE && acc == ElementType::F32 &&
+      isHalfOrFloat(in) && isHalfOrFloat(out) && input.contiguous() && output.contiguous()) {
+    resizeOnFloats(input, output, in, out, rowTaps, columnTaps);
+    return;
   }
   bool alignCorners = coordinates == InterpCoordinates::AlignCorners;
   for (int64_t oh = 0; oh < outH; ++oh)
@@ -142,13 +231,15 @@ void ascendprec_rt_interp(int64_t inRank, void *inDesc, int64_t gridRank, void *
         double gy = readValue(gridElement, grid.at(at + grid.strides[2]));
         columns = sampleTaps(mode, alignCorners, padding, gx, width);
         rows = sampleTaps(mode, alignCorners, padding, gy, height);
+      } else {
+        rows.assign(rowTaps[oh].taps.begin(), rowTaps[oh].taps.begin() + rowTaps[oh].count);
+        columns.assign(columnTaps[ow].taps.begin(),
+                       columnTaps[ow].taps.begin() + columnTaps[ow].count);
       }
-      const std::vector<Tap> &ys = hasGrid ? rows : rowTaps[oh];
-      const std::vector<Tap> &xs = hasGrid ? columns : columnTaps[ow];
       for (int64_t plane = 0; plane < planes; ++plane) {
         double sum = 0;
-        for (const Tap &y : ys)
-          for (const Tap &x : xs) {
+        for (const Tap &y : rows)
+          for (const Tap &x : columns) {
             if (y.index < 0 || x.index < 0)
               continue;
             double value = readValue(
