@@ -48,6 +48,7 @@ constexpr const char *kStyle =
     ".counts{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}"
     ".legend span{display:inline-block;padding:2px 10px;margin-right:6px}"
     "li.error{color:#b00}li.warning{color:#850}#filter{width:30em;font-size:14px}"
+    "#atc-refusals{color:#b00;font-weight:bold}"
     ".engines{margin-bottom:1em}.bar{display:inline-block;height:10px;background:#47a}"
     "#kernels{margin-bottom:1em}"
     // The page fits a 1400 px window whatever the names: the op and kernel
@@ -452,6 +453,11 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
      << " removed, " << report.constantsConverted << " constants converted, "
      << report.diagnostics.size()
      << (report.diagnostics.size() == 1 ? " diagnostic.</p>\n" : " diagnostics.</p>\n");
+  // ATC would not convert the model (E13010): the line report.txt and the
+  // terminal give, under the summary; each refused key is a diagnostic.
+  std::string refused = ::ascendprec::policy::atcRefusalSummary(report.atcRefusals);
+  if (!refused.empty())
+    os << "<p id=\"atc-refusals\">" << escapeHtml(refused) << "</p>\n";
   countsTable(os, "compute dtype", byDType);
   countsTable(os, "engine", byEngine);
   countsTable(os, "rule", byRule);

@@ -2,6 +2,7 @@
 
 #include "AscendPrec/Report/Report.h"
 
+#include "AscendPrec/Policy/AtcRefusals.h"
 #include "AscendPrec/Policy/ConfigFiles.h"
 
 #include "AscendPrec/Policy/Diagnostics.h"
@@ -136,6 +137,39 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
           json.attribute("message", jsonText(diag.message));
         });
     });
+    // ATC's refusals (E13010, policy/AtcRefusals.h): each parser key no
+    // CANN plugin registers, with its nodes; last, so that the keys above
+    // keep their places.
+    json.attributeObject("atc_refusals", [&] {
+      json.attribute("checked", report.atcChecked);
+      json.attribute("nodes", static_cast<int64_t>(
+                                  ::ascendprec::policy::atcRefusedNodeCount(report.atcRefusals)));
+      std::string summary = ::ascendprec::policy::atcRefusalSummary(report.atcRefusals);
+      if (summary.empty())
+        json.attribute("message", nullptr);
+      else
+        json.attribute("message", jsonText(summary));
+      json.attributeArray("op_types", [&] {
+        for (const ::ascendprec::policy::AtcRefusal &refusal : report.atcRefusals)
+          json.object([&] {
+            json.attribute("op_type", jsonText(refusal.opType));
+            json.attribute("domain", jsonText(refusal.domain));
+            json.attribute("opset", refusal.opset);
+            json.attribute("key", jsonText(refusal.key));
+            json.attribute("error_code", ::ascendprec::policy::kAtcRefusalCode);
+            json.attribute("node_count", static_cast<int64_t>(refusal.nodes.size()));
+            list("nodes", refusal.nodes);
+            if (refusal.pluginOpsets.empty())
+              json.attribute("plugin_opsets", nullptr);
+            else
+              json.attribute("plugin_opsets", jsonText(refusal.pluginOpsets));
+            if (refusal.wayForward.empty())
+              json.attribute("way_forward", nullptr);
+            else
+              json.attribute("way_forward", jsonText(refusal.wayForward));
+          });
+      });
+    });
   });
   os << "\n";
 }
@@ -196,6 +230,10 @@ void ascendprec::report::writeReportText(const ReportData &report, raw_ostream &
     os << "\n";
   };
   os << reportSummaryLine(report) << "\n";
+  // ATC would not convert the model (E13010): right under the summary.
+  std::string refused = ::ascendprec::policy::atcRefusalSummary(report.atcRefusals);
+  if (!refused.empty())
+    os << refused << "\n";
   line(header);
   size_t total = 0;
   for (size_t w : widths)

@@ -15,7 +15,8 @@ namespace ascendprec::session {
 
 mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
-          const ascendprec::ONNXImportOptions &importOptions) {
+          const ascendprec::ONNXImportOptions &importOptions,
+          ascendprec::ONNXImportStats *stats) {
   mlir::Location fileLoc = mlir::FileLineColLoc::get(&context, path, 0, 0);
   if (llvm::sys::fs::is_directory(path)) {
     mlir::emitError(fileLoc) << "cannot read the model '" << policy::escapeForDisplay(path)
@@ -31,7 +32,7 @@ loadModel(const std::string &path, llvm::SourceMgr &sourceMgr, mlir::MLIRContext
   // The extension's case does not matter: model.ONNX is an ONNX model.
   std::string extension = llvm::StringRef(path).rsplit('.').second.lower();
   if (extension == "onnx")
-    return ascendprec::importONNXFile(path, &context, nullptr, importOptions);
+    return ascendprec::importONNXFile(path, &context, stats, importOptions);
   if (extension != "mlir") {
     mlir::emitError(fileLoc) << "unsupported model file '"
                              << policy::escapeForDisplay(path)

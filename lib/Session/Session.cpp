@@ -20,6 +20,7 @@
 #include "AscendPrec/Session/PlannedIRWriter.h"
 #include "AscendPrec/Session/RunIo.h"
 #include "AscendPrec/Policy/Diagnostics.h"
+#include "AscendPrec/Policy/OnnxParserPlugins.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
@@ -121,12 +122,24 @@ ONNXImportOptions Session::onnxImportOptions() const {
     importOptions.inputShapes.push_back({shape.name, shape.dims});
   // graph_run_mode=1: training losses stay whole, as CANN's NLLLoss.
   importOptions.trainingGraph = resolvedPolicy->graphRunMode == 1;
+  importOptions.atcRefusalsAreErrors = settings.atcRefusalsAreErrors;
   return importOptions;
+}
+
+Status Session::checkBuiltInTables() const {
+  // Built into the library: a table that does not parse is the tool's fault.
+  std::string tableError;
+  if (!policy::OnnxParserPlugins::builtin(tableError))
+    return Status::internal("the built-in table of CANN's ONNX parser plugins does not parse: " +
+                            tableError);
+  return {};
 }
 
 Status Session::loadFile(const std::string &path, const std::string &runFolder) {
   if (Status ready = expect(resolvedPolicy != nullptr, "loading a model", "resolve()"); !ready)
     return ready;
+  if (Status tables = checkBuiltInTables(); !tables)
+    return tables;
   modelPath = path;
   std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   ONNXImportOptions importOptions = onnxImportOptions();
@@ -135,8 +148,9 @@ Status Session::loadFile(const std::string &path, const std::string &runFolder) 
     importOptions.runInputValues = readShapeDecidingInputs(runFolder);
   collector->startLoading();
   begin("load " + std::filesystem::path(path).filename().string());
+  importStats = ONNXImportStats();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      loadModel(path, sources, *mlirContext, importOptions);
+      loadModel(path, sources, *mlirContext, importOptions, &importStats);
   end();
   return unlessCancelled(loaded(std::move(module), *collector));
 }
@@ -144,12 +158,15 @@ Status Session::loadFile(const std::string &path, const std::string &runFolder) 
 Status Session::loadBytes(const std::string &bytes, const std::string &name) {
   if (Status ready = expect(resolvedPolicy != nullptr, "loading a model", "resolve()"); !ready)
     return ready;
+  if (Status tables = checkBuiltInTables(); !tables)
+    return tables;
   std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   ONNXImportOptions importOptions = onnxImportOptions();
   collector->startLoading();
   begin("load " + name);
+  importStats = ONNXImportStats();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      importONNX(bytes, name, mlirContext.get(), nullptr, importOptions);
+      importONNX(bytes, name, mlirContext.get(), &importStats, importOptions);
   end();
   return unlessCancelled(loaded(std::move(module), *collector));
 }
@@ -162,6 +179,7 @@ Status Session::loadModule(mlir::OwningOpRef<mlir::ModuleOp> module) {
   if (module->getContext() != mlirContext.get())
     return Status::user("", "the module was built in another MLIRContext: build it in the "
                             "session's context()");
+  importStats = ONNXImportStats(); // not an ONNX import: ATC's refusals unchecked
   std::unique_ptr<DiagnosticCollector> collector = collectDiagnostics(settings.explain);
   collector->startLoading();
   if (mlir::failed(mlir::verify(*module)))
@@ -227,6 +245,9 @@ Status Session::plan(OutputFolder *out, bool runFollows) {
   std::future<mlir::OwningOpRef<mlir::ModuleOp>> copied = std::async(
       std::launch::async, [&]() -> mlir::OwningOpRef<mlir::ModuleOp> { return planned->clone(); });
   reportData = ascend::collectReport(*planned);
+  // ATC's refusals come from the import, not the IR (an ONNX model only).
+  reportData.atcChecked = importStats.atcChecked;
+  reportData.atcRefusals = importStats.atcRefusals;
   // Runs lower their own copy (HostKernels.h), taken before planned.mlir's
   // writer swaps the weights out.
   if (runFollows)

@@ -156,17 +156,19 @@ def _progress(progress):
 def _session(model, options, *, explain=False, explain_only=(),
              keep_io_dtypes=True, fusion_respects_pins=False,
              full_constants=False, keep_imported=False, progress=None,
-             run_folder=None):
+             run_folder=None, atc_refusals="warn"):
     named = {name: _option_text(name, value)
              for name, value in options.items() if value is not None}
     if isinstance(explain_only, str):
         explain_only = [explain_only]
+    if atc_refusals not in ("warn", "error"):
+        raise ValueError("atc_refusals takes 'warn' or 'error', not %r" % (atc_refusals,))
     session = _ascendprec._Session(
         named, explain=_flag("explain", explain), explain_only=list(explain_only),
         keep_io_dtypes=_flag("keep_io_dtypes", keep_io_dtypes),
         fusion_respects_pins=_flag("fusion_respects_pins", fusion_respects_pins),
         full_constants=_flag("full_constants", full_constants), keep_imported=keep_imported,
-        progress=_progress(progress))
+        progress=_progress(progress), atc_refusals_error=atc_refusals == "error")
     session.resolve()
     if isinstance(model, (bytes, bytearray, memoryview)):
         session.load_bytes(bytes(model), "<bytes>.onnx")
@@ -218,6 +220,11 @@ class Plan:
                          for d in session.diagnostics() if d["severity"] == "warning"]
         self.summary = session.summary()
         self.ops = [Op(**op) for op in session.ops()]
+        #: ATC's refusals (E13010): one dict per parser key no CANN plugin
+        #: registers ("ai.onnx::13::DynamicQuantizeLinear"), with its nodes,
+        #: the opsets a plugin covers and the way forward; empty when ATC
+        #: would convert the model.
+        self.atc_refusals = session.atc_refusals()
         self._last_run = None
         self._spec = None
 
@@ -305,7 +312,7 @@ class Plan:
 
 def plan(model, soc_version=None, precision_mode=None, *, explain=False,
          explain_only=(), keep_io_dtypes=True, fusion_respects_pins=False,
-         full_constants=False, progress=None, **cann_options):
+         full_constants=False, progress=None, atc_refusals="warn", **cann_options):
     """Plans ``model`` (an .onnx or .mlir path, or ONNX bytes) under CANN's
     options, by CANN's names:
 
@@ -323,7 +330,10 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
     ``progress(event, text)`` hears of long phases ("begin", "step", "end",
     "warning"); ``progress=True`` prints them on stderr. ``explain=True``
     keeps why each op got its dtype (Plan.explain); ``explain_only`` names
-    nodes or op types ("OpType::Softmax")."""
+    nodes or op types ("OpType::Softmax"). A node CANN's ONNX parser has no
+    plugin for (ATC's E13010) is a PlanWarning and listed in
+    Plan.atc_refusals; ``atc_refusals="error"`` makes it an error instead,
+    as ATC refuses the model."""
     options = dict(cann_options, soc_version=soc_version,
                    precision_mode=precision_mode)
     session = _session(model, options, explain=explain,
@@ -331,7 +341,7 @@ def plan(model, soc_version=None, precision_mode=None, *, explain=False,
                                  keep_io_dtypes=keep_io_dtypes,
                                  fusion_respects_pins=fusion_respects_pins,
                                  full_constants=full_constants,
-                                 progress=progress)
+                                 progress=progress, atc_refusals=atc_refusals)
     planned = Plan(session, explained=explain)
     planned._spec = _spec_of(model, options, keep_io_dtypes, fusion_respects_pins)
     return planned

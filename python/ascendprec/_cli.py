@@ -51,7 +51,8 @@ _STAGING = re.compile(r"\.staging-([0-9]{1,7})")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 FLAGS = {"output", "data", "data-axis", "labels", "scheduler", "jobs", "threads",
          "reference-cache", "limit", "compare-modes", "search-precision", "search-budget",
-         "quiet", "kernel-cache", "keep-io-dtypes", "fusion-respects-pins", "class-axis"}
+         "quiet", "kernel-cache", "keep-io-dtypes", "fusion-respects-pins", "class-axis",
+         "atc-refusals"}
 IGNORED = {"explain", "full-constants", "run", "run-iterations"}
 # --threads as prec-compile bounds it (each is a thread of the host run).
 MAX_THREADS = 256
@@ -467,6 +468,16 @@ def run(argv):
     if "kernel-cache" in flags:
         from ._ascendprec import set_kernel_cache
         set_kernel_cache(flags["kernel-cache"])
+    plan_flags = {"keep_io_dtypes": flags.get("keep-io-dtypes", "true") != "false",
+                  "fusion_respects_pins": flags.get("fusion-respects-pins", "false") != "false"}
+    if flags.get("atc-refusals", "warn") == "error":
+        # As prec-compile --atc-refusals=error: a model ATC would refuse
+        # (E13010) is a user error before any sample runs (prec-compile has
+        # checked the flag's value).
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the dataset run shows them
+            _api.plan(model, atc_refusals="error", **plan_flags, **options)
     inputs = [model, flags["data"]] + [v for k, v in options.items()
                                        if _option_is_path(k) and v]
     out = _Signals.output = OutputFolder(flags["output"], inputs)
@@ -474,8 +485,6 @@ def run(argv):
     if client is not None:
         settings["jobs"] = 1
         settings["client"] = client
-    plan_flags = {"keep_io_dtypes": flags.get("keep-io-dtypes", "true") != "false",
-                  "fusion_respects_pins": flags.get("fusion-respects-pins", "false") != "false"}
     document, texts, evaluations = {"model": model, "data": flags["data"],
                                     "labels": flags.get("labels", ""),
                                     "options": options}, [], {}

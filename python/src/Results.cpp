@@ -89,7 +89,26 @@ py::dict summaryOf(const report::ReportData &report) {
   summary["est_us_by_engine"] = report.estUsByEngine();
   summary["options"] = report.options;
   summary["text"] = report::reportSummaryLine(report);
+  // ATC's refusals (E13010): nodes whose parser key no CANN plugin registers.
+  summary["atc_refused_nodes"] = policy::atcRefusedNodeCount(report.atcRefusals);
   return summary;
+}
+
+py::list atcRefusalsOf(const report::ReportData &report) {
+  py::list refusals;
+  for (const policy::AtcRefusal &refusal : report.atcRefusals) {
+    py::dict entry;
+    entry["op_type"] = refusal.opType;
+    entry["domain"] = refusal.domain;
+    entry["opset"] = refusal.opset;
+    entry["key"] = refusal.key;
+    entry["nodes"] = refusal.nodes;
+    entry["plugin_opsets"] = refusal.pluginOpsets;
+    entry["way_forward"] = refusal.wayForward;
+    entry["message"] = policy::atcRefusalMessage(refusal);
+    refusals.append(entry);
+  }
+  return refusals;
 }
 
 py::dict errorStatsOf(const session::ErrorStats &stats) {

@@ -19,8 +19,13 @@ namespace ascendprec::python {
 /// Each planned op: name, op type, dtypes, engine, rule, source, fusion,
 /// UB group, kernel, estimated and measured figures.
 pybind11::list opsOf(const report::ReportData &report);
-/// The plan's totals: SoC, mode, counts, estimated device time.
+/// The plan's totals: SoC, mode, counts, estimated device time, the nodes
+/// ATC would refuse.
 pybind11::dict summaryOf(const report::ReportData &report);
+/// ATC's refusals (E13010), one dict per parser key no CANN plugin
+/// registers: op_type, domain, opset, key, nodes, plugin_opsets,
+/// way_forward and the message prec-compile prints.
+pybind11::list atcRefusalsOf(const report::ReportData &report);
 pybind11::dict errorStatsOf(const session::ErrorStats &stats);
 pybind11::dict outputAccuracyOf(const session::OutputAccuracy &output);
 /// A run: per output and per op accuracy, host times, the error jumps.

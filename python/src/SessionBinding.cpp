@@ -256,6 +256,10 @@ public:
     requireIdle();
     return summaryOf(engine->report());
   }
+  py::list atcRefusals() const {
+    requireIdle();
+    return atcRefusalsOf(engine->report());
+  }
   std::string reportJson() const {
     requireIdle();
     std::string text;
@@ -446,7 +450,7 @@ void bindSession(py::module_ &module) {
       .def(py::init([](const py::dict &options, bool explain,
                        std::vector<std::string> explainOnly, bool keepIoDtypes,
                        bool fusionRespectsPins, bool fullConstants, bool keepImported,
-                       py::object progress) {
+                       py::object progress, bool atcRefusalsAreErrors) {
              session::PlanSettings settings;
              settings.explain = explain;
              settings.explainOnly = std::move(explainOnly);
@@ -454,6 +458,7 @@ void bindSession(py::module_ &module) {
              settings.fusionRespectsPins = fusionRespectsPins;
              settings.fullConstants = fullConstants;
              settings.keepImported = keepImported;
+             settings.atcRefusalsAreErrors = atcRefusalsAreErrors;
              return std::make_unique<PySession>(options, std::move(settings),
                                                 std::move(progress));
            }),
@@ -461,7 +466,7 @@ void bindSession(py::module_ &module) {
            py::arg("explain_only") = std::vector<std::string>{},
            py::arg("keep_io_dtypes") = true, py::arg("fusion_respects_pins") = false,
            py::arg("full_constants") = false, py::arg("keep_imported") = false,
-           py::arg("progress") = py::none())
+           py::arg("progress") = py::none(), py::arg("atc_refusals_error") = false)
       .def("resolve", &PySession::resolve)
       .def("load_file", &PySession::loadFile, py::arg("path"), py::arg("run_folder") = "")
       .def("load_bytes", &PySession::loadBytes, py::arg("data"), py::arg("name"))
@@ -477,6 +482,7 @@ void bindSession(py::module_ &module) {
       .def("write", &PySession::write, py::arg("folder"))
       .def("ops", &PySession::ops)
       .def("summary", &PySession::summary)
+      .def("atc_refusals", &PySession::atcRefusals)
       .def("report_json", &PySession::reportJson)
       .def("table", &PySession::table, py::arg("width") = 100)
       .def("accuracy", &PySession::accuracy)

@@ -96,6 +96,9 @@ int main(int argc, char **argv) {
 
   unsigned models = 0, full = 0, generic = 0, importFailed = 0, skipped = 0,
            unsupportedType = 0;
+  // Imported models ATC would refuse (E13010: a node without a parser
+  // plugin, data/onnx/parser-plugins.tsv), and of the generic ones.
+  unsigned atcRefused = 0, genericAtcRefused = 0;
   std::map<std::string, unsigned> unmapped;
   std::map<std::string, unsigned> planned, ruleErrors;
   std::vector<std::string> problems;
@@ -164,6 +167,10 @@ int main(int argc, char **argv) {
       for (const auto &[type, count] : stats.genericOpTypes)
         unmapped[type] += count;
       (stats.generic ? generic : full)++;
+      if (!stats.atcRefusals.empty()) {
+        ++atcRefused;
+        genericAtcRefused += stats.generic ? 1 : 0;
+      }
       if (listGeneric && stats.generic)
         std::cout << "  generic in " << file.parent_path().filename().string() << ":\n"
                   << warnings;
@@ -210,8 +217,10 @@ int main(int argc, char **argv) {
             << std::fixed << std::setprecision(1)
             << (models ? 100.0 * full / models : 0.0)
             << "% of the swept models have 0 generic ops; target 95%)"
-            << "\n  imported with ascend.generic: "
-            << generic << "\n  rejected for an unsupported element type (string, complex): "
+            << "\n  imported with ascend.generic: " << generic
+            << "\n  refused by ATC (E13010, no parser plugin): " << atcRefused << " ("
+            << genericAtcRefused << " of those with ascend.generic)"
+            << "\n  rejected for an unsupported element type (string, complex): "
             << unsupportedType;
   for (const std::string &model : rejectedModels)
     std::cout << " " << model;

@@ -127,3 +127,33 @@ def test_warnings_reach_python(example_onnx, mixlist):
     with pytest.warns(ascendprec.PlanWarning, match=r"keep_dtype entries match no op.*\[KD-4\]"):
         plan = ascendprec.plan(example_onnx, soc_version="Ascend910", keep_dtype=mixlist)
     assert any(w["rule"] == "KD-4" and w["file"] == mixlist for w in plan.warnings)
+
+
+def test_atc_refusals_reach_python(example_onnx, tmp_path):
+    # A model exported at opset 19: ATC's parser has no plugin for any
+    # standard op there (E13010, docs/onnx-import.md); planned all the same.
+    from onnx import TensorProto, helper
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    model.ir_version = 8
+    path = tmp_path / "opset19.onnx"
+    path.write_bytes(model.SerializeToString())
+    with pytest.warns(ascendprec.PlanWarning, match=r"E13010: No operator plugin is registered "
+                                                    r"for Op: relu, optype: ai\.onnx::19::Relu\."):
+        plan = ascendprec.plan(path, soc_version="Ascend910B3")
+    assert plan.summary["atc_refused_nodes"] == 1
+    [refusal] = plan.atc_refusals
+    assert refusal["key"] == "ai.onnx::19::Relu" and refusal["nodes"] == ["relu"]
+    assert refusal["plugin_opsets"] == "8-18"
+    assert refusal["way_forward"].startswith("export at opset 18 or lower")
+    assert json.loads(plan.to_json())["atc_refusals"]["nodes"] == 1
+    with pytest.raises(ascendprec.ModelError, match=r"E13010") as error:
+        ascendprec.plan(path, soc_version="Ascend910B3", atc_refusals="error")
+    assert error.value.node == "relu"
+    with pytest.raises(ValueError, match="atc_refusals takes 'warn' or 'error'"):
+        ascendprec.plan(path, soc_version="Ascend910B3", atc_refusals="ignore")
+    # A model ATC converts: nothing refused.
+    clean = ascendprec.plan(example_onnx, soc_version="Ascend910B3")
+    assert clean.atc_refusals == [] and clean.summary["atc_refused_nodes"] == 0

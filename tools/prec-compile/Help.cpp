@@ -25,7 +25,10 @@ std::string helpText() {
       "DIR/accuracy.json and DIR/run/output_<i>.pb.\n"
       "Nothing is written unless everything succeeds. Exit status: 0 success,\n"
       "1 user error (bad option, file or model; a rule that cannot be met),\n"
-      "2 internal error, 130 interrupted (Ctrl-C; nothing is left behind).\n\n"
+      "2 internal error, 130 interrupted (Ctrl-C; nothing is left behind).\n"
+      "A model ATC would refuse (E13010: a node CANN's ONNX parser has no plugin\n"
+      "for) is still planned, run and written, with a warning per op type and exit\n"
+      "status 0, unless --atc-refusals=error.\n\n"
       "Input and output:\n" +
       optionLine("--output=DIR", "output folder (required)") +
       optionLine("--session_options=FILE", "JSON object of CANN options; the command line wins") +
@@ -36,6 +39,10 @@ std::string helpText() {
       optionLine("--fusion-respects-pins",
                  "do not fuse a node pinned by customize_dtypes or keep_dtype (AscendPrec's "
                  "extension; CANN drops such pins, FU-2)") +
+      optionLine("--atc-refusals=warn|error",
+                 "a node ATC's ONNX parser has no plugin for (E13010, ATC would not convert "
+                 "the model): warn (default; planned, run and written all the same) or error "
+                 "(exit 1, nothing written; for CI)") +
       optionLine("--list-fusion-passes", "print every fusion pass and exit") +
       "\nMeasuring accuracy on the host CPU (device rounding emulated):\n" +
       optionLine("--run[=DIR]", "run the plan and its fp32 reference on the CPU; DIR holds "

@@ -79,6 +79,10 @@ struct DriverFlags {
   std::string output;
   bool quiet = false, explain = false, fullConstants = false, keepIo = true;
   bool fusionRespectsPins = false; ///< FU-2's opt-in
+  /// --atc-refusals=error: a node ATC's ONNX parser has no plugin for
+  /// (E13010) is a user error (exit 1, nothing written); warn (the
+  /// default): a warning, and the model is still planned and run.
+  bool atcRefusalsAreErrors = false;
 
   /// --explain=NODE,OpType::T: those only; empty with --explain: every op.
   std::vector<std::string> explainOnly;
@@ -115,6 +119,21 @@ std::optional<unsigned> positiveFlag(const std::string &name, const std::string 
   return static_cast<unsigned>(number);
 }
 
+/// --atc-refusals=warn|error (`value`, null when not given) into `flags`;
+/// false, with the error, for another value.
+bool readAtcRefusals(const std::string *value, DriverFlags &flags,
+                     policy::DiagnosticList &diags) {
+  if (!value)
+    return true;
+  if (*value != "warn" && *value != "error") {
+    diags.error({"<command line>"}, "--atc-refusals takes warn or error, not '" +
+                                        policy::escapeForDisplay(*value) + "'");
+    return false;
+  }
+  flags.atcRefusalsAreErrors = *value == "error";
+  return true;
+}
+
 std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &parsed,
                                            policy::DiagnosticList &diags) {
   auto flag = [&](const std::string &name) -> const std::string * {
@@ -139,6 +158,8 @@ std::optional<DriverFlags> readDriverFlags(const policy::ParsedCommandLine &pars
   }
   flags.fullConstants = isSet("full-constants");
   flags.fusionRespectsPins = isSet("fusion-respects-pins");
+  if (!readAtcRefusals(flag("atc-refusals"), flags, diags))
+    return std::nullopt;
   flags.keepIo = !(flag("keep-io-dtypes") && *flag("keep-io-dtypes") == "false");
   if (const std::string *run = flag("run"); run && *run != "false") {
     if (run->empty()) {
@@ -352,6 +373,8 @@ int measure(session::Session &session, const DriverFlags &flags, OutputFolder &o
 std::string quietSummary(const session::Session &session, const std::string &where) {
   const report::ReportData &report = session.report();
   std::string text = report::reportSummaryLine(report);
+  if (std::string refused = policy::atcRefusalSummary(report.atcRefusals); !refused.empty())
+    text += "; " + refused;
   if (const std::optional<AccuracyResult> &accuracy = session.accuracy()) {
     double worst = 0;
     for (const OutputAccuracy &output : accuracy->outputs)
@@ -372,8 +395,12 @@ std::string fullSummary(const session::Session &session, const DriverFlags &flag
                         const std::string &where, const std::vector<std::string> &written,
                         unsigned width) {
   const report::ReportData &report = session.report();
-  std::string text = report::reportSummaryLine(report) + "\n" +
-                     report::reportTerminalTable(report, width);
+  std::string text = report::reportSummaryLine(report) + "\n";
+  // ATC would not convert the model (E13010; the warnings above say why):
+  // under the summary line, as in report.txt.
+  if (std::string refused = policy::atcRefusalSummary(report.atcRefusals); !refused.empty())
+    text += refused + "\n";
+  text += report::reportTerminalTable(report, width);
   if (std::string time = report::reportTimeLine(report); !time.empty())
     text += "\n" + time;
   if (size_t count = report.diagnostics.size())
@@ -436,7 +463,7 @@ int run(const std::vector<std::string> &args) {
   std::vector<std::string> toolFlags = {
       "output", "quiet", "explain", "keep-io-dtypes", "full-constants", "fusion-respects-pins",
       "run", "run-iterations", "run-seed", "run-range", "threads", "compare-modes",
-      "search-precision", "search-budget", "kernel-cache"};
+      "search-precision", "search-budget", "kernel-cache", "atc-refusals"};
   toolFlags.insert(toolFlags.end(), datasetFlags().begin(), datasetFlags().end());
   std::optional<policy::ParsedCommandLine> parsed =
       policy::parseCannArguments(args, toolFlags, diags);
@@ -481,6 +508,7 @@ int run(const std::vector<std::string> &args) {
   settings.explainOnly = flags->explainOnly;
   settings.keepIoDtypes = flags->keepIo;
   settings.fusionRespectsPins = flags->fusionRespectsPins;
+  settings.atcRefusalsAreErrors = flags->atcRefusalsAreErrors;
   settings.fullConstants = flags->fullConstants;
   settings.keepImported = flags->compareModes;
   session::Session session(parsed->options, settings, &observer);

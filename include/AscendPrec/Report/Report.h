@@ -9,6 +9,7 @@
 #ifndef ASCENDPREC_REPORT_REPORT_H
 #define ASCENDPREC_REPORT_REPORT_H
 
+#include "AscendPrec/Policy/AtcRefusals.h"
 #include "AscendPrec/Support/MLIR.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -122,6 +123,12 @@ struct ReportData {
     std::string severity, rule, location, message;
   };
   std::vector<Diagnostic> diagnostics;
+  /// ATC's refusals (E13010): the parser keys of the ONNX model that no
+  /// CANN plugin registers, with their nodes (data/onnx/
+  /// parser-plugins.tsv). `atcChecked` when the model was ONNX and its
+  /// nodes were checked (an .mlir model is not).
+  bool atcChecked = false;
+  std::vector<policy::AtcRefusal> atcRefusals;
 
   /// Planned ops only (what "ops" counts in the summary).
   size_t plannedCount() const;

@@ -79,6 +79,10 @@ struct PlanSettings {
   std::vector<std::string> explainOnly; ///< nodes and OpType::T; empty: all
   bool keepIoDtypes = true;             ///< --keep-io-dtypes
   bool fusionRespectsPins = false;      ///< FU-2's opt-in
+  /// --atc-refusals=error: a node ATC's ONNX parser has no plugin for
+  /// (E13010) fails the load, as ATC fails; by default it is a warning and
+  /// the model is still planned and run (report().atcRefusals lists them).
+  bool atcRefusalsAreErrors = false;
   bool fullConstants = false;           ///< planned.mlir with every weight
   /// Keep the imported model for compareModes and searchPrecision (a
   /// copy of the model before planning).
@@ -206,8 +210,12 @@ public:
   llvm::SourceMgr &sourceMgr() { return sources; }
 
 private:
-  /// --input_shape and graph_run_mode as the ONNX importer takes them.
+  /// --input_shape, graph_run_mode and --atc-refusals as the ONNX importer
+  /// takes them.
   ONNXImportOptions onnxImportOptions() const;
+  /// An internal error when a table built into the library (CANN's ONNX
+  /// parser plugins) does not parse.
+  Status checkBuiltInTables() const;
   Status loaded(mlir::OwningOpRef<mlir::ModuleOp> module, class DiagnosticCollector &collector);
   /// The kernels a run executes: the host's (HostKernels.h) when a copy of
   /// the plan was kept for them, else the device's.
@@ -255,6 +263,9 @@ private:
   bool isPlanned = false;
   llvm::StringMap<mlir::ElementsAttr> modelConstants;
   std::vector<report::ReportData::Diagnostic> loadDiagnostics;
+  /// What the ONNX import's pre-check found (ATC's refusals), for the
+  /// report; unchecked for an .mlir model.
+  ONNXImportStats importStats;
   std::vector<Diagnostic> collected;
   report::ReportData reportData;
   AccuracyRun runSettings;

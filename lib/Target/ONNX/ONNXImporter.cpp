@@ -11,6 +11,7 @@
 #include "ONNXImporter.h"
 
 #include "GraphOrder.h"
+#include "PluginCheck.h"
 
 #include "AscendPrec/Dialect/Ascend/IR/OpTypes.h"
 #include "AscendPrec/Dialect/Ascend/IR/ValueNames.h"
@@ -342,9 +343,8 @@ void Importer::warnAboutGenericNodes(Block *body) {
   }
 }
 
-/// The name a node's ops get: its own, else its first named output's
-/// (stable across runs), else "<op type>_<node index>".
-static std::string nodeName(const onnx::NodeProto &node, unsigned index) {
+std::string ascendprec::onnximport::importedNodeName(const onnx::NodeProto &node,
+                                                    unsigned index) {
   std::string name = node.name();
   for (int i = 0; name.empty() && i < node.output_size(); ++i)
     name = node.output(i);
@@ -357,7 +357,7 @@ void Importer::prepareWhileInferring() {
   const onnx::GraphProto &graph = model.graph();
   mainGraphLocs.reserve(graph.node_size());
   for (int i = 0; i < graph.node_size(); ++i)
-    mainGraphLocs.push_back(nodeLoc(nodeName(graph.node(i), i)));
+    mainGraphLocs.push_back(nodeLoc(importedNodeName(graph.node(i), i)));
   // Small initializers' values and names (large ones become resources at
   // their first use); a malformed one is left for its first use to report.
   for (const onnx::TensorProto &init : graph.initializer()) {
@@ -446,7 +446,7 @@ bool Importer::foldKnownShapeVector(NodeConverter &converter) {
 }
 
 LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index) {
-  std::string name = nodeName(node, index);
+  std::string name = importedNodeName(node, index);
   bool inMainGraph = scopes.empty() && index < mainGraphLocs.size();
   NodeConverter converter(
       node, name, inMainGraph ? mainGraphLocs[index] : nodeLoc(name), builder, opset,
@@ -547,6 +547,19 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, unsigned index)
   if (converted) {
     if (stats)
       ++stats->dedicated;
+    // ATC has no plugin for QuantizeLinear/DequantizeLinear (E13010, the
+    // warning above): a QDQ model reaches CANN as AMCT's deploy model, which
+    // is what its int8 nodes became. Said once per model.
+    if (defaultDomain && !remarkedQdq &&
+        (node.op_type() == "QuantizeLinear" || node.op_type() == "DequantizeLinear")) {
+      remarkedQdq = true;
+      emitRemark(fileLoc())
+          << "QuantizeLinear/DequantizeLinear nodes are planned as AMCT's deploy model "
+             "(AscendQuant, AscendAntiQuant, int8 cube ops with AscendDequant): ATC has no "
+             "plugin for QuantizeLinear or DequantizeLinear (E13010), so a QDQ model reaches "
+             "CANN through AMCT (convert_qat_model), and that deploy model is what this plan "
+             "models (docs/quantization.md)";
+    }
     // A plan made for a run's input value says so: another value would
     // give other shapes (CANN reads it when the graph runs).
     if (!converter.runValuesUsed.empty()) {
@@ -673,18 +686,52 @@ LogicalResult Importer::validateModel() {
   for (const auto &import : model.opset_import())
     if (import.domain().empty() || import.domain() == "ai.onnx")
       opset = import.version();
+  // ATC's pre-check, on the model the checker accepted (its graphs sorted):
+  // with --atc-refusals=error a node without a parser plugin ends it here.
+  if (failed(checkParserPlugins()))
+    return failure();
   if (validation.stream) {
     // The opset's warning waits too: a crash of inference is reported alone.
     inferenceStream = std::move(validation.stream);
     return success();
   }
   warnAboutOpset();
+  warnAboutAtcRefusals();
   return reportShapeInference(validation);
 }
 
 void Importer::warnAboutOpset() {
   if (opset < 6 || opset > 17)
     emitWarning(fileLoc()) << "opset " << opset << " is outside the tested range 6..17";
+}
+
+LogicalResult Importer::checkParserPlugins() {
+  std::string tableError;
+  const policy::OnnxParserPlugins *plugins = policy::OnnxParserPlugins::builtin(tableError);
+  if (!plugins) {
+    error() << "internal error: the built-in table of CANN's ONNX parser plugins does not "
+               "parse ("
+            << tableError << "); please report it";
+    return failure();
+  }
+  atcRefusals = findAtcRefusals(model, *plugins);
+  if (stats) {
+    stats->atcChecked = true;
+    stats->atcRefusals = atcRefusals;
+  }
+  if (!options.atcRefusalsAreErrors || atcRefusals.empty())
+    return success();
+  // As ATC stops: the E13010 lines, and nothing planned.
+  for (const policy::AtcRefusal &refusal : atcRefusals)
+    emitError(nodeLoc(refusal.nodes.front())) << policy::atcRefusalMessage(refusal);
+  return failure();
+}
+
+void Importer::warnAboutAtcRefusals() {
+  // A model ATC refuses is still planned and run for the user: the host can
+  // run these ops (docs/decisions.md, "ATC's refusals").
+  for (const policy::AtcRefusal &refusal : atcRefusals)
+    emitWarning(nodeLoc(refusal.nodes.front())) << policy::atcRefusalMessage(refusal);
 }
 
 LogicalResult Importer::finishInference() {
@@ -695,6 +742,7 @@ LogicalResult Importer::finishInference() {
     return failure();
   }
   warnAboutOpset();
+  warnAboutAtcRefusals();
   return reportShapeInference(inferred);
 }
 

@@ -204,6 +204,10 @@ private:
   std::function<Type(const std::string &)> typeOf;
 };
 
+/// The name a node's ops get: its own, else its first named output's
+/// (stable across runs), else "<op type>_<index>" (its index in its graph).
+std::string importedNodeName(const onnx::NodeProto &node, unsigned index);
+
 /// Whether input `i` of `node` only decides the shape of its result (the
 /// axes of a reduction, Slice's starts/ends/axes/steps, Pad's pads, Tile's
 /// repeats): a run's value may stand in for it (runInputValues).
@@ -366,6 +370,14 @@ private:
   /// warning when it failed.
   LogicalResult reportShapeInference(const ValidationResult &validation);
   void warnAboutOpset();
+  /// ATC's pre-check against the table of CANN's ONNX parser plugins
+  /// (PluginCheck.h): fills `atcRefusals`; with
+  /// ONNXImportOptions::atcRefusalsAreErrors a refused node is an error and
+  /// the import fails.
+  LogicalResult checkParserPlugins();
+  /// One warning per refused parser key, in ATC's words (E13010), where
+  /// warnAboutOpset says its own.
+  void warnAboutAtcRefusals();
   /// Waits for a streamed inference to end, then says what validateModel
   /// would have said after it.
   LogicalResult finishInference();
@@ -446,6 +458,10 @@ private:
   std::vector<std::vector<std::string>> scopes;
   bool failedLookup = false;
   bool reportedInitializerError = false; ///< said why a lookup failed
+  /// The parser keys no CANN plugin registers (checkParserPlugins).
+  std::vector<policy::AtcRefusal> atcRefusals;
+  /// Said that QDQ nodes are planned as AMCT's deploy model (once).
+  bool remarkedQdq = false;
 };
 
 } // namespace ascendprec::onnximport

@@ -11,6 +11,12 @@
 using namespace mlir;
 using namespace ascendprec;
 
+namespace {
+/// What a node ATC's ONNX parser has no plugin for (E13010) is: prec-compile
+/// --atc-refusals spelled the same.
+enum class AtcRefusalMode { Warn, Error };
+} // namespace
+
 void ascendprec::registerImportONNXTranslation() {
   // Made when the translation is registered, before the command line is
   // parsed; a library-level static would exist in every embedding tool.
@@ -19,6 +25,13 @@ void ascendprec::registerImportONNXTranslation() {
       llvm::cl::desc("CANN's graph_run_mode: 1 imports a training graph (losses as "
                      "CANN's NLLLoss)"),
       llvm::cl::init(0));
+  static llvm::cl::opt<AtcRefusalMode> atcRefusals(
+      "atc-refusals",
+      llvm::cl::desc("a node CANN's ONNX parser has no plugin for (ATC's E13010)"),
+      llvm::cl::values(clEnumValN(AtcRefusalMode::Warn, "warn", "a warning (default)"),
+                       clEnumValN(AtcRefusalMode::Error, "error",
+                                  "an error: the import fails, as ATC does")),
+      llvm::cl::init(AtcRefusalMode::Warn));
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model into the ascend dialect",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) -> OwningOpRef<Operation *> {
@@ -26,6 +39,7 @@ void ascendprec::registerImportONNXTranslation() {
         const llvm::MemoryBuffer *input = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         ONNXImportOptions options;
         options.trainingGraph = graphRunMode == 1;
+        options.atcRefusalsAreErrors = atcRefusals.getValue() == AtcRefusalMode::Error;
         OwningOpRef<ModuleOp> module =
             importONNX(input->getBuffer(), input->getBufferIdentifier(), context, nullptr, options);
         return OwningOpRef<Operation *>(module.release().getOperation());

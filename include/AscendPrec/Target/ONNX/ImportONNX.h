@@ -3,6 +3,7 @@
 #ifndef ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
 #define ASCENDPREC_TARGET_ONNX_IMPORTONNX_H
 
+#include "AscendPrec/Policy/AtcRefusals.h"
 #include "AscendPrec/Support/MLIR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -23,6 +24,11 @@ struct ONNXImportStats {
   unsigned folded = 0;    ///< shape computations evaluated at import
   /// Op types that became ascend.generic, with their counts.
   std::map<std::string, unsigned> genericOpTypes;
+  /// Whether the model got as far as ATC's pre-check (its checker passed).
+  bool atcChecked = false;
+  /// The parser keys no CANN plugin registers, with their nodes: ATC
+  /// refuses the model with E13010 (policy/AtcRefusals.h).
+  std::vector<policy::AtcRefusal> atcRefusals;
 };
 
 /// What the user says about the model's inputs (ATC's --input_shape).
@@ -41,6 +47,9 @@ struct ONNXImportOptions {
   /// SoftmaxCrossEntropyLoss become CANN's NLLLoss (after LogSoftmaxV2), as
   /// the training adapters build them, instead of their ONNX function bodies.
   bool trainingGraph = false;
+  /// --atc-refusals=error: a node ATC's ONNX parser has no plugin for
+  /// (E13010) is an error that stops the import, instead of a warning.
+  bool atcRefusalsAreErrors = false;
 };
 
 /// Imports the ONNX model in `bytes` (read from `path`, used in locations
