@@ -60,7 +60,7 @@ def strip(text):
     return "".join(out)
 
 
-SCOPE = re.compile(r"\b(namespace|class|struct|union|enum|extern\s*\"C\")\b[^;(){}]*$")
+SCOPE = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b[^;(){}]*$")
 
 
 def functions(path):

@@ -2,6 +2,7 @@
 
 #include "AscendPrec/Execution/AICpuOps.h"
 #include "AscendPrec/Execution/Einsum.h"
+#include "AICpuMaxPool.h"
 
 #include "IndexMovement.h"
 
@@ -240,6 +241,12 @@ bool exec::canRunAICpu(kernel::AICPUCallOp op, unsigned numOutputs, std::string 
   }
   if (op.getOpType() == "Einsum")
     return numOutputs == 1 && einsumPlanOf(op, why).has_value();
+  if (op.getOpType() == "MaxPool") {
+    if (numOutputs == 1 && op.getBuffers().size() == 2)
+      return true;
+    why = "an AI CPU MaxPool with " + std::to_string(op.getBuffers().size()) + " buffers";
+    return false;
+  }
   if (op.getOpType() == "Cumsum") {
     // x, axis (read when the kernel runs), y.
     if (numOutputs == 1 && op.getBuffers().size() == 3 &&
@@ -283,6 +290,11 @@ bool exec::runAICpu(kernel::AICPUCallOp op, ArrayRef<const HostTensor *> inputs,
       return true;
     }
     return runReverseSequence(op, *inputs[0], *inputs[1], *outputs.front(), error);
+  }
+  if (op.getOpType() == "MaxPool") {
+    if (!canRunAICpu(op, outputs.size(), error) || inputs.size() != 1)
+      return false;
+    return runAICpuMaxPool(op, *inputs[0], *outputs.front(), error);
   }
   if (op.getOpType() == "Cumsum") {
     if (!canRunAICpu(op, outputs.size(), error) || inputs.size() != 2)

@@ -19,6 +19,10 @@ const std::vector<FusionPassInfo> &fusionPasses() {
        "[batch, K, N], one BatchMatMulV2 (named as the Einsum) contracts them, and the "
        "result is reshaped and transposed to the output; CANN has no AI Core Einsum "
        "kernel"},
+      {"ConcatExt2FusionPass", FusionKind::Graph, true, "ConcatV2 tree",
+       "a ConcatV2 of more than 63 inputs (static shapes), which CANN's kernel does not "
+       "take: children of 63 inputs each, named <name>/ConcatV2<index><rank>, joined by a "
+       "ConcatV2 under the original name, split again while it has more than 63 (ST-2)"},
       {"ConvBatchnormFusionPass", FusionKind::Graph, true, "Conv2D",
        "Conv2D with a constant filter (and bias) followed by an inference BatchNorm with "
        "constant statistics, the Conv's only user: the BatchNorm is folded into the filter "

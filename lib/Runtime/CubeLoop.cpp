@@ -401,6 +401,378 @@ const KeptList *keepEveryTileOfB(const Buffer &bGm, std::vector<int64_t> &bOffse
   return &fresh;
 }
 
+/// One operand of a cube loop: its GM buffer and tile, how it is loaded,
+/// which offset is K's (-1: none), its offsets and load parameters.
+struct CubeOperand {
+  Buffer gm, tile;
+  LoadMode load;
+  int32_t kSlot;
+  std::vector<int64_t> &offsets, &params;
+};
+
+struct KRange {
+  int64_t begin, end, step;
+};
+
+/// One ascendprec_rt_cube_loop call: what its operands allow decided once,
+/// then the fast paths tried in order (each multiplies the whole loop, or
+/// a prefix of its K steps, or nothing) and the steps left run one by one.
+class CubeLoop {
+public:
+  CubeLoop(CubeOperand a, CubeOperand b, Buffer acc, KRange k, ElementType in,
+           int32_t elementBytes, bool initAtZero, bool bReadOnly);
+  void run();
+
+private:
+  bool multipliedSparsePatches();
+  bool multipliedSpreadPatches();
+  bool multipliedDirectPatches();
+  /// K steps done from the start by mmadSteps (0: none).
+  int64_t stepsInOnePass();
+  int64_t multiplyInOnePass(const uint8_t *aData, LhsLayout layout, int64_t realK,
+                            int64_t aRows, uint8_t *into);
+  int64_t multiplySingleUseB(const uint8_t *aData, LhsLayout layout, int64_t realK,
+                             int64_t aRows, uint8_t *into);
+  void step(int64_t kAt, bool &mayHoldNegZero);
+  /// Where the step's A is read from (`layout`, the K columns that count).
+  const uint8_t *stepA(const KeptTile *kept, LhsLayout &layout, int64_t &depth);
+  const KeptList *everyTileOfB() {
+    return keepEveryTileOfB(b.gm, b.offsets, b.kSlot, b.load, b.tile, b.params, in, constantB,
+                            kRange.begin, kRange.end, kRange.step);
+  }
+  /// Every step's tile of B, kept, as bytes; empty when one does not fit.
+  const std::vector<const uint8_t *> &keptBytesOfB();
+
+  CubeOperand a, b;
+  Buffer acc;
+  KRange kRange;
+  ElementType in;
+  int32_t elementBytes;
+  bool initAtZero;
+  int64_t m, k, n;
+  PatchPlane plane;
+  bool patches = false, pointwise = false, keepB = false, keepPlainB = false,
+       constantB = false, singleUseB = false;
+  uint64_t planEpoch = 0;
+  /// A tile's rows past the map's last output position read zero patches:
+  /// from +0, they all come to the same sums. The multiply runs `rows`
+  /// (the map's `mapRows` and the first past them), copied to the others.
+  int64_t mapRows = 0, rows = 0;
+};
+
+CubeLoop::CubeLoop(CubeOperand a, CubeOperand b, Buffer acc, KRange kRange, ElementType in,
+                   int32_t elementBytes, bool initAtZero, bool bReadOnly)
+    : a(a), b(b), acc(acc), kRange(kRange), in(in), elementBytes(elementBytes),
+      initAtZero(initAtZero) {
+  m = a.tile.sizes[0];
+  k = a.tile.sizes[1];
+  n = b.tile.sizes[1];
+  // img2col tiles K-major, for 16- and 32-bit elements.
+  patches = a.load == LoadMode::Img2Col && (elementBytes == 2 || elementBytes == 4) &&
+            patchPlaneOf(a.gm, a.offsets, a.params, plane);
+  // A 1x1 convolution, stride 1, unpadded, over whole planes: its patch
+  // matrix is the map itself, K-major.
+  pointwise = patches && plane.kernelH == 1 && plane.kernelW == 1 && plane.strideH == 1 &&
+              plane.strideW == 1 && plane.padTop == 0 && plane.padLeft == 0 &&
+              plane.outH == plane.height && plane.outW == plane.width &&
+              plane.columnStride == 1 && plane.rowStride == plane.width;
+  // Tiles of B the kernel only reads are kept, planned: the gathers for
+  // as long as they are a model's weights, else for the launch.
+  keepB = bReadOnly && b.tile.contiguous() &&
+          (b.load == LoadMode::Transpose || b.load == LoadMode::TransposedFilter ||
+           b.load == LoadMode::GroupedFilter);
+  // Plain tiles for the launch only: every M tile of an N offset multiplies
+  // the same tiles (read from GM instead, their rows lie GM's stride apart,
+  // and each multiply copied or planned them again). Not across launches:
+  // kept in the constant tiles, BERT-base's weights took 160 MB more at
+  // the peak (the tiles' cap) for 0-6% of its run time (session 43).
+  keepPlainB = bReadOnly && b.tile.contiguous() && b.load == LoadMode::Plain;
+  // A model's weights: their tiles are kept across launches while the
+  // constant tiles have room, else for the launch.
+  constantB = keepB && isRememberedConstant(b.gm);
+  // A kept tile's address names its contents for the launch, or for as
+  // long as the constant tiles stay when B is a model's weights.
+  planEpoch = constantB ? (constantTilesGeneration() | (uint64_t{1} << 63)) : launchOfThread;
+  mapRows = rows = m;
+  if (patches && initAtZero && kRange.begin == 0 && in != ElementType::I8) {
+    mapRows = std::clamp<int64_t>(plane.outH * plane.outW - a.offsets[a.gm.rank - 3], 0, m);
+    rows = std::min(mapRows + 1, m);
+  }
+  // A plain fp32 B that no other tile of A multiplies in the launch (A's
+  // rows fit one tile) is read where it lies in GM: kept, each of its tiles
+  // was copied and planned for one use (a recognizer's 120 x 6625
+  // classifier weights, in 40 x 176 tiles: twice the multiply's time).
+  singleUseB = !patches && b.load == LoadMode::Plain && in == ElementType::F32 &&
+               b.kSlot >= 0 && a.gm.rank >= 2 &&
+               a.gm.numElements() / std::max<int64_t>(1, a.gm.sizes[a.gm.rank - 1]) <= m;
+}
+
+const std::vector<const uint8_t *> &CubeLoop::keptBytesOfB() {
+  thread_local std::vector<const uint8_t *> bytes;
+  bytes.clear();
+  if (const KeptList *list = everyTileOfB())
+    bytes = list->bytes;
+  return bytes;
+}
+
+/// A packed depthwise group's patches multiply straight from the map when
+/// B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
+/// kept, with its nonzeros listed.
+bool CubeLoop::multipliedSparsePatches() {
+  if (!(patches && keepB && initAtZero && kRange.begin == 0 && kRange.step > 0))
+    return false;
+  thread_local std::vector<SparseStep> steps;
+  steps.clear();
+  const KeptList *list = everyTileOfB();
+  for (size_t s = 0; list && list->listed && s < list->tiles.size(); ++s)
+    steps.push_back({kRange.begin + static_cast<int64_t>(s) * kRange.step, &list->tiles[s]->plan});
+  auto *sums = reinterpret_cast<float *>(acc.data);
+  if (steps.empty() || static_cast<int64_t>(steps.size()) !=
+                           (kRange.end - kRange.begin + kRange.step - 1) / kRange.step)
+    return false;
+  int64_t window = plane.kernelH * plane.kernelW;
+  if (!list->sparse || list->sparse->window != window)
+    layOutSparseSteps(steps, window, list->sparse.emplace());
+  std::fill_n(sums, m * n, 0.0f);
+  return multiplySparsePatches(in, a.gm.data, plane, a.offsets[a.gm.rank - 3], m, k, steps,
+                               *list->sparse, sums, n);
+}
+
+/// A transposed convolution's spread input multiplies only where it holds
+/// map values (SpreadPatches.cpp): every step's tile of B kept.
+bool CubeLoop::multipliedSpreadPatches() {
+  PatchPlane spread;
+  if (!(a.load == LoadMode::Img2Col && !patches && keepB && initAtZero && kRange.begin == 0 &&
+        kRange.step == k && (elementBytes == 2 || elementBytes == 4) &&
+        patchPlaneOf(a.gm, a.offsets, a.params, spread, /*allowSpread=*/true) &&
+        (spread.spreadH > 1 || spread.spreadW > 1)))
+    return false;
+  const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
+  return !tilesOfB.empty() &&
+         multiplySpreadPatches(in, a.gm.data, spread, a.offsets[a.gm.rank - 3], m, k, tilesOfB,
+                               reinterpret_cast<float *>(acc.data), n);
+}
+
+/// A convolution with stride 1 along W multiplies from a padded copy of
+/// its map's rows, the vector across output positions (DirectPatches.cpp):
+/// every step's tile of B kept. A 1x1 convolution over whole planes reads
+/// its patches in place instead, unless its N is one tile of 16 (the
+/// multiply across N then runs one vector, and the detector's 48 -> 12 1x1
+/// convolution took 3.6 ms that way, 0.8 ms directly; with wider N the
+/// in-place multiply was faster). Not for maps under 8 columns wide: each
+/// vector then holds one output row's few positions (a squeeze-excitation's
+/// 1x1 convolution on a 1x1 map filled one lane in 16 and took 0.4 ms of
+/// PP-OCR's recognizer).
+bool CubeLoop::multipliedDirectPatches() {
+  if (!(patches && (!pointwise || n == 16) && keepB && initAtZero && kRange.begin == 0 &&
+        kRange.step == k && plane.strideW == 1 && plane.outW >= kDirectPatchesFromWidth))
+    return false;
+  const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
+  return !tilesOfB.empty() &&
+         multiplyDirectPatches(in, a.gm.data, plane, a.offsets[a.gm.rank - 3], m, k, tilesOfB,
+                               reinterpret_cast<float *>(acc.data), n, planEpoch);
+}
+
+/// A plain fp32 B read where it lies in GM (singleUseB), every step of
+/// `realK` at once; 0 when its tiles are not evenly strided rows.
+int64_t CubeLoop::multiplySingleUseB(const uint8_t *aData, LhsLayout layout, int64_t realK,
+                                     int64_t aRows, uint8_t *into) {
+  thread_local std::vector<const uint8_t *> inGm;
+  thread_local std::vector<const RhsPlan *> unplanned;
+  static const RhsPlan kUnplanned;
+  inGm.clear();
+  int64_t ldb = 0;
+  for (int64_t s = 0; s < realK / k; ++s) {
+    b.offsets[b.kSlot] = kRange.begin + s * kRange.step;
+    InPlace at;
+    if (!readInPlace(b.gm, b.offsets, k, n, /*transposed=*/false, at) || at.column != 1 ||
+        (ldb != 0 && at.row != ldb))
+      break;
+    ldb = at.row;
+    inGm.push_back(at.start);
+  }
+  unplanned.assign(inGm.size(), &kUnplanned); // (an fp32 B needs no plan)
+  if (static_cast<int64_t>(inGm.size()) == realK / k && ldb > 0 &&
+      mmadSteps(in, aData, layout, inGm, unplanned, into, aRows, n, k, k, ldb))
+    return realK / k;
+  return 0;
+}
+
+/// The K steps of A (read where it lies, `layout`; `realK` columns real)
+/// times every step's tile of B, kept, in one pass that keeps blocks of
+/// sums in registers across steps (mmadSteps; the tile's sums went through
+/// memory once per step of 32 to 80). The steps within realK go, and a last
+/// step that reaches past it when its rows of B there are +0 (K's padding,
+/// whose +0 products mmadSteps applies). Returns the steps done (0: none,
+/// the step loop multiplies them).
+int64_t CubeLoop::multiplyInOnePass(const uint8_t *aData, LhsLayout layout, int64_t realK,
+                                    int64_t aRows, uint8_t *into) {
+  if (singleUseB && realK % k == 0)
+    if (int64_t done = multiplySingleUseB(aData, layout, realK, aRows, into))
+      return done;
+  const KeptList *list = everyTileOfB();
+  if (!list)
+    return 0;
+  auto total = static_cast<int64_t>(list->tiles.size());
+  int64_t whole = realK / k, partial = realK - whole * k;
+  int64_t steps = std::min(total, whole), lastK = k;
+  if (total > whole && partial > 0 &&
+      tileRowsAreZero(list->tiles[whole], partial, k, n, elementBytes)) {
+    steps = whole + 1;
+    lastK = partial;
+  }
+  if (steps <= 0)
+    return 0;
+  thread_local std::vector<const uint8_t *> bytes;
+  thread_local std::vector<const RhsPlan *> plans;
+  bytes.assign(list->bytes.begin(), list->bytes.begin() + steps);
+  plans.clear();
+  for (int64_t s = 0; s < steps; ++s)
+    plans.push_back(&list->tiles[s]->plan);
+  return mmadSteps(in, aData, layout, bytes, plans, into, aRows, n, k, lastK) ? steps : 0;
+}
+
+int64_t CubeLoop::stepsInOnePass() {
+  if (!(initAtZero && kRange.begin == 0 && kRange.step == k && k > 0))
+    return 0;
+  // A 1x1 convolution's map, K-major (a channel's plane per K index).
+  if (patches && pointwise && keepB && rows == m &&
+      a.offsets[a.gm.rank - 3] + m <= plane.outH * plane.outW)
+    return multiplyInOnePass(a.gm.data + (plane.base + a.offsets[a.gm.rank - 3]) * elementBytes,
+                             {1, plane.channelStride}, plane.channels, m, acc.data);
+  // A matmul's A where its tile lies inside GM (rows GM's row stride apart,
+  // K contiguous), B's tiles kept for the launch (BERT's matmuls walk K in
+  // steps of 64 or 72). A tile past A's last row (M not a multiple of the
+  // tile's) multiplies its rows inside A there, and its rows past the end
+  // read zeros: their sums (0 x B in K order from +0) are worked out once,
+  // from a row of zeros, and copied (the tile went through the loop step
+  // by step, gathering A and multiplying its zero rows: a recognizer's
+  // 40-row classifier matmul in 48-row tiles ran at a third of the rate).
+  if (patches || a.load != LoadMode::Plain || !(keepB || keepPlainB) ||
+      a.kSlot != a.gm.rank - 1 || a.gm.rank < 2)
+    return 0;
+  a.offsets[a.kSlot] = kRange.begin;
+  int64_t realK = a.gm.sizes[a.gm.rank - 1];
+  int64_t aRows = std::clamp<int64_t>(a.gm.sizes[a.gm.rank - 2] - a.offsets[a.gm.rank - 2], 0, m);
+  InPlace first;
+  if (aRows <= 0 || !readInPlace(a.gm, a.offsets, aRows, k, /*transposed=*/false, first) ||
+      first.column != 1)
+    return 0;
+  int64_t done = multiplyInOnePass(first.start, {first.row, 1}, realK, aRows, acc.data);
+  if (done > 0 && aRows < m) {
+    thread_local std::vector<uint8_t> zeros;
+    zeros.assign(realK * elementBytes, 0);
+    if (multiplyInOnePass(zeros.data(), {realK, 1}, realK, 1,
+                          acc.data + aRows * n * sizeof(float)) != done)
+      return 0; // the zero row went otherwise: the whole tile by the loop
+    mapRows = aRows;
+    rows = aRows + 1;
+  }
+  return done;
+}
+
+const uint8_t *CubeLoop::stepA(const KeptTile *kept, LhsLayout &layout, int64_t &depth) {
+  thread_local std::vector<uint8_t> patchPanel;
+  layout = {a.tile.strides[0], a.tile.strides[1]};
+  InPlace place;
+  if (patches && pointwise && a.offsets[a.gm.rank - 3] + rows <= plane.outH * plane.outW &&
+      a.offsets[a.gm.rank - 2] + k <= plane.channels) {
+    // A 1x1 convolution's patch column is a run of its channel's plane:
+    // the multiply reads the map where it is.
+    layout = {1, plane.channelStride};
+    return a.gm.data + (plane.base + a.offsets[a.gm.rank - 2] * plane.channelStride +
+                        a.offsets[a.gm.rank - 3]) * elementBytes;
+  }
+  if (patches) {
+    patchPanel.resize(m * k * elementBytes);
+    int64_t m0 = a.offsets[a.gm.rank - 3], k0 = a.offsets[a.gm.rank - 2];
+    // Columns past the last channel are zero (padding). When B's rows
+    // there are zero too, their products are +-0, which change no sum of
+    // an accumulator that started from +0 (it never holds -0): the
+    // multiply stops at the last real column, and those columns are not
+    // gathered (a depthwise group's tile is 9 real columns of 48).
+    int64_t realColumns =
+        std::clamp<int64_t>(plane.channels * plane.kernelH * plane.kernelW - k0, 0, k);
+    // (A sum can round to -0 when a factor is tiny: such a tile keeps
+    // every column, see CubeRuntime.cpp.)
+    if (initAtZero && kept && !kept->plan.dense && !kept->plan.tiny &&
+        (kept->plan.keptK.empty() || kept->plan.keptK.back() < realColumns))
+      depth = realColumns;
+    if (elementBytes == 2)
+      gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(a.gm.data), plane, m0, k0, rows,
+                          depth, reinterpret_cast<uint16_t *>(patchPanel.data()));
+    else
+      gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(a.gm.data), plane, m0, k0, rows,
+                          depth, reinterpret_cast<uint32_t *>(patchPanel.data()));
+    if (depth < k && holdsTiny(in, patchPanel.data(), rows * depth)) {
+      // The dropped columns are zeros: written out, the multiply sees K.
+      std::memset(patchPanel.data() + rows * depth * elementBytes, 0,
+                  (k - depth) * rows * elementBytes);
+      depth = k;
+    }
+    layout = {1, rows};
+    return patchPanel.data();
+  }
+  if ((a.load == LoadMode::Plain || a.load == LoadMode::Transpose) &&
+      readInPlace(a.gm, a.offsets, m, k, a.load == LoadMode::Transpose, place)) {
+    // Wholly inside GM: the multiply reads A where it is.
+    layout = {place.row, place.column};
+    return place.start;
+  }
+  loadTile(a.gm, a.tile, a.offsets, a.params, a.load);
+  return a.tile.data;
+}
+
+void CubeLoop::step(int64_t kAt, bool &mayHoldNegZero) {
+  if (a.kSlot >= 0)
+    a.offsets[a.kSlot] = kAt;
+  if (b.kSlot >= 0)
+    b.offsets[b.kSlot] = kAt;
+  bool init = initAtZero && kAt == 0;
+  bool loaded = false;
+  bool keptAsConstant;
+  const KeptTile *kept = keepB || keepPlainB
+                             ? keptTileOfB(b.gm, b.offsets, b.params, b.load, b.tile, in,
+                                           constantB, loaded, keptAsConstant)
+                             : nullptr;
+  // A plain tile of B wholly inside GM is read in place (rows of GM).
+  InPlace bPlace;
+  bool bInPlace = !kept && !loaded && b.load == LoadMode::Plain &&
+                  readInPlace(b.gm, b.offsets, k, n, /*transposed=*/false, bPlace) &&
+                  bPlace.column == 1;
+  if (!kept && !bInPlace && !loaded)
+    loadTile(b.gm, b.tile, b.offsets, b.params, b.load);
+  LhsLayout layout{};
+  int64_t depth = k;
+  const uint8_t *aData = stepA(kept, layout, depth);
+  if (kept)
+    mmadTile(in, aData, layout, kept->bytes.data(), n, kept->plan, acc.data, rows, n, depth, init,
+             &mayHoldNegZero);
+  else if (bInPlace)
+    // Wholly inside GM, the tile holds no padding: it multiplies whole,
+    // without scanning it for zero rows and columns (the same bits either
+    // way; the scan's strided walk of B's last column cost 5% of BERT's
+    // run).
+    mmadTile(in, aData, layout, bPlace.start, bPlace.row, RhsPlan(), acc.data, rows, n, k, init,
+             &mayHoldNegZero);
+  else
+    mmadTile(in, aData, layout, b.tile.data, n, acc.data, rows, n, k, init, &mayHoldNegZero);
+}
+
+void CubeLoop::run() {
+  if (multipliedSparsePatches() || multipliedSpreadPatches() || multipliedDirectPatches())
+    return;
+  // Whether the accumulator may hold -0 (only a tiny product rounds a sum
+  // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
+  bool mayHoldNegZero = true;
+  int64_t kFrom = kRange.begin + kRange.step * stepsInOnePass();
+  for (int64_t kAt = kFrom; kAt < kRange.end; kAt += kRange.step)
+    step(kAt, mayHoldNegZero);
+  auto *sums = reinterpret_cast<float *>(acc.data);
+  for (int64_t i = rows; i < m; ++i)
+    std::memcpy(sums + i * n, sums + mapRows * n, n * sizeof(float));
+}
+
 } // namespace
 
 uint64_t ascendprec::runtime::newLaunchId() { return ++launchesStarted; }
@@ -427,317 +799,19 @@ void ascendprec_rt_cube_loop(int64_t aRank, void *aDesc, int64_t aOffRank, void 
                              int64_t kBegin, int64_t kEnd, int64_t kStep, int32_t aMode,
                              int32_t aKSlot, int32_t bMode, int32_t bKSlot, int32_t inType,
                              int32_t elementBytes, int32_t initAtZero, int32_t bReadOnly) {
-  ElementType in = typeOf(inType);
-  Buffer aGm = bufferOf(aRank, aDesc, elementBytes), bGm = bufferOf(bRank, bDesc, elementBytes);
-  Buffer aTile = bufferOf(aTileRank, aTileDesc, elementBytes);
-  Buffer bTile = bufferOf(bTileRank, bTileDesc, elementBytes);
-  Buffer acc = bufferOf(accRank, accDesc, 4);
   thread_local std::vector<int64_t> aOffsets, bOffsets, aParams, bParams;
   readInt64s(aOffRank, aOffDesc, aOffsets);
   readInt64s(bOffRank, bOffDesc, bOffsets);
   readInt64s(aParamRank, aParamDesc, aParams);
   readInt64s(bParamRank, bParamDesc, bParams);
-  auto aLoad = static_cast<LoadMode>(aMode), bLoad = static_cast<LoadMode>(bMode);
-  int64_t m = aTile.sizes[0], k = aTile.sizes[1], n = bTile.sizes[1];
-
-  // img2col tiles K-major, for 16- and 32-bit elements.
-  PatchPlane plane;
-  bool patches = aLoad == LoadMode::Img2Col && (elementBytes == 2 || elementBytes == 4) &&
-                 patchPlaneOf(aGm, aOffsets, aParams, plane);
-  thread_local std::vector<uint8_t> patchPanel;
-  // A 1x1 convolution, stride 1, unpadded, over whole planes: its patch
-  // matrix is the map itself, K-major.
-  bool pointwise = patches && plane.kernelH == 1 && plane.kernelW == 1 && plane.strideH == 1 &&
-                   plane.strideW == 1 && plane.padTop == 0 && plane.padLeft == 0 &&
-                   plane.outH == plane.height && plane.outW == plane.width &&
-                   plane.columnStride == 1 && plane.rowStride == plane.width;
-  if (patches)
-    patchPanel.resize(m * k * elementBytes);
-  // Tiles of B the kernel only reads are kept, planned: the gathers for
-  // as long as they are a model's weights, else for the launch.
-  bool keepB = bReadOnly && bTile.contiguous() &&
-               (bLoad == LoadMode::Transpose || bLoad == LoadMode::TransposedFilter ||
-                bLoad == LoadMode::GroupedFilter);
-  // Plain tiles for the launch only: every M tile of an N offset multiplies
-  // the same tiles (read from GM instead, their rows lie GM's stride apart,
-  // and each multiply copied or planned them again). Not across launches:
-  // kept in the constant tiles, BERT-base's weights took 160 MB more at
-  // the peak (the tiles' cap) for 0-6% of its run time (session 43).
-  bool keepPlainB = bReadOnly && bTile.contiguous() && bLoad == LoadMode::Plain;
-  // A model's weights: their tiles are kept across launches while the
-  // constant tiles have room, else for the launch.
-  bool constantB = keepB && isRememberedConstant(bGm);
-
-  // A packed depthwise group's patches multiply straight from the map when
-  // B's zeros can be dropped (SparsePatches.cpp): every step's tile of B
-  // kept, with its nonzeros listed.
-
-  // A kept tile's address names its contents for the launch, or for as
-  // long as the constant tiles stay when B is a model's weights.
-  uint64_t planEpoch =
-      constantB ? (constantTilesGeneration() | (uint64_t{1} << 63)) : launchOfThread;
-  // Every step's tile of B, kept, as bytes; empty when one does not fit.
-  auto keptBytesOfB = [&]() -> const std::vector<const uint8_t *> & {
-    thread_local std::vector<const uint8_t *> bytes;
-    bytes.clear();
-    if (const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
-                                                constantB, kBegin, kEnd, kStep))
-      bytes = list->bytes;
-    return bytes;
-  };
-  // The first `steps` kept tiles of B, as mmadSteps takes them.
-  auto stepBytesOf = [&](const KeptList &list,
-                         int64_t steps) -> const std::vector<const uint8_t *> & {
-    thread_local std::vector<const uint8_t *> bytes;
-    bytes.assign(list.bytes.begin(), list.bytes.begin() + steps);
-    return bytes;
-  };
-  auto stepPlansOf = [&](const KeptList &list,
-                         int64_t steps) -> const std::vector<const RhsPlan *> & {
-    thread_local std::vector<const RhsPlan *> plans;
-    plans.clear();
-    for (int64_t s = 0; s < steps; ++s)
-      plans.push_back(&list.tiles[s]->plan);
-    return plans;
-  };
-  if (patches && keepB && initAtZero && kBegin == 0 && kStep > 0) {
-    thread_local std::vector<SparseStep> steps;
-    steps.clear();
-    const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
-                                            constantB, kBegin, kEnd, kStep);
-    for (size_t s = 0; list && list->listed && s < list->tiles.size(); ++s)
-      steps.push_back({kBegin + static_cast<int64_t>(s) * kStep, &list->tiles[s]->plan});
-    auto *sums = reinterpret_cast<float *>(acc.data);
-    if (!steps.empty() &&
-        static_cast<int64_t>(steps.size()) == (kEnd - kBegin + kStep - 1) / kStep) {
-      int64_t window = plane.kernelH * plane.kernelW;
-      if (!list->sparse || list->sparse->window != window)
-        layOutSparseSteps(steps, window, list->sparse.emplace());
-      std::fill_n(sums, m * n, 0.0f);
-      if (multiplySparsePatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, steps,
-                                *list->sparse, sums, n))
-        return;
-    }
-  }
-  // A transposed convolution's spread input multiplies only where it holds
-  // map values (SpreadPatches.cpp): every step's tile of B kept.
-  PatchPlane spread;
-  if (aLoad == LoadMode::Img2Col && !patches && keepB && initAtZero && kBegin == 0 &&
-      kStep == k && (elementBytes == 2 || elementBytes == 4) &&
-      patchPlaneOf(aGm, aOffsets, aParams, spread, /*allowSpread=*/true) &&
-      (spread.spreadH > 1 || spread.spreadW > 1)) {
-    const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
-    if (!tilesOfB.empty() &&
-        multiplySpreadPatches(in, aGm.data, spread, aOffsets[aGm.rank - 3], m, k, tilesOfB,
-                              reinterpret_cast<float *>(acc.data), n))
-      return;
-  }
-  // A convolution with stride 1 along W multiplies from a padded copy of
-  // its map's rows, the vector across output positions (DirectPatches.cpp):
-  // every step's tile of B kept. A 1x1 convolution over whole planes reads
-  // its patches in place below instead, unless its N is one tile of 16 (the
-  // multiply across N then runs one vector, and the detector's 48 -> 12
-  // 1x1 convolution took 3.6 ms that way, 0.8 ms directly; with wider N the
-  // in-place multiply was faster).
-  // Not for maps under 8 columns wide: each vector then holds one output
-  // row's few positions (a squeeze-excitation's 1x1 convolution on a 1x1
-  // map filled one lane in 16 and took 0.4 ms of PP-OCR's recognizer).
-  if (patches && (!pointwise || n == 16) && keepB && initAtZero && kBegin == 0 && kStep == k &&
-      plane.strideW == 1 && plane.outW >= kDirectPatchesFromWidth) {
-    const std::vector<const uint8_t *> &tilesOfB = keptBytesOfB();
-    if (!tilesOfB.empty() &&
-        multiplyDirectPatches(in, aGm.data, plane, aOffsets[aGm.rank - 3], m, k, tilesOfB,
-                              reinterpret_cast<float *>(acc.data), n, planEpoch))
-      return;
-  }
-  // Whether the accumulator may hold -0 (only a tiny product rounds a sum
-  // to -0, see CubeRuntime.cpp): unknown until a step initializes it.
-  bool mayHoldNegZero = true;
-  int64_t kFrom = kBegin;
-  // A tile's rows past the map's last output position read zero patches:
-  // from +0, they all come to the same sums (each row of B times 0, added
-  // in K order). The multiply runs over the map's rows and the first of
-  // those, which is copied to the others at the end (a squeeze-excitation's
-  // 1x1 convolution on a 1x1 map has 1 row of the map in a tile of 16).
-  int64_t mapRows = m, rows = m;
-  if (patches && initAtZero && kBegin == 0 && in != ElementType::I8) {
-    mapRows = std::clamp<int64_t>(plane.outH * plane.outW - aOffsets[aGm.rank - 3], 0, m);
-    rows = std::min(mapRows + 1, m);
-  }
-  // The K steps of A (read where it lies, `layout`; `realK` columns real)
-  // times every step's tile of B, kept, in one pass that keeps blocks of
-  // sums in registers across steps (mmadSteps; the tile's sums went
-  // through memory once per step of 32 to 80). The steps within realK go,
-  // and a last step that reaches past it when its rows of B there are +0
-  // (K's padding, whose +0 products mmadSteps applies). Returns the steps
-  // done (0: none, the loop below multiplies them).
-  // A plain fp32 B that no other tile of A multiplies in the launch (A's
-  // rows fit one tile) is read where it lies in GM: kept, each of its tiles
-  // was copied and planned for one use (a recognizer's 120 x 6625
-  // classifier weights, in 40 x 176 tiles: twice the multiply's time).
-  bool singleUseB = !patches && bLoad == LoadMode::Plain && in == ElementType::F32 &&
-                    bKSlot >= 0 && aGm.rank >= 2 &&
-                    aGm.numElements() / std::max<int64_t>(1, aGm.sizes[aGm.rank - 1]) <= m;
-  auto multiplyInOnePass = [&](const uint8_t *a, LhsLayout layout, int64_t realK,
-                               int64_t aRows, uint8_t *into) -> int64_t {
-    if (singleUseB && realK % k == 0) {
-      thread_local std::vector<const uint8_t *> inGm;
-      thread_local std::vector<const RhsPlan *> unplanned;
-      static const RhsPlan kUnplanned;
-      inGm.clear();
-      int64_t ldb = 0;
-      for (int64_t s = 0; s < realK / k; ++s) {
-        bOffsets[bKSlot] = kBegin + s * kStep;
-        InPlace at;
-        if (!readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, at) || at.column != 1 ||
-            (ldb != 0 && at.row != ldb))
-          break;
-        ldb = at.row;
-        inGm.push_back(at.start);
-      }
-      unplanned.assign(inGm.size(), &kUnplanned); // (an fp32 B needs no plan)
-      if (static_cast<int64_t>(inGm.size()) == realK / k && ldb > 0 &&
-          mmadSteps(in, a, layout, inGm, unplanned, into, aRows, n, k, k, ldb))
-        return realK / k;
-    }
-    const KeptList *list = keepEveryTileOfB(bGm, bOffsets, bKSlot, bLoad, bTile, bParams, in,
-                                            constantB, kBegin, kEnd, kStep);
-    if (!list)
-      return 0;
-    auto total = static_cast<int64_t>(list->tiles.size());
-    int64_t whole = realK / k, partial = realK - whole * k;
-    int64_t steps = std::min(total, whole), lastK = k;
-    if (total > whole && partial > 0 &&
-        tileRowsAreZero(list->tiles[whole], partial, k, n, elementBytes)) {
-      steps = whole + 1;
-      lastK = partial;
-    }
-    if (steps > 0 && mmadSteps(in, a, layout, stepBytesOf(*list, steps),
-                               stepPlansOf(*list, steps), into, aRows, n, k, lastK))
-      return steps;
-    return 0;
-  };
-  bool oneLoop = initAtZero && kBegin == 0 && kStep == k && k > 0;
-  // A 1x1 convolution's map, K-major (a channel's plane per K index).
-  if (oneLoop && patches && pointwise && keepB && rows == m &&
-      aOffsets[aGm.rank - 3] + m <= plane.outH * plane.outW)
-    kFrom += kStep * multiplyInOnePass(
-        aGm.data + (plane.base + aOffsets[aGm.rank - 3]) * elementBytes,
-        {1, plane.channelStride}, plane.channels, m, acc.data);
-  // A matmul's A where its tile lies inside GM (rows GM's row stride apart,
-  // K contiguous), B's tiles kept for the launch (BERT's matmuls walk K in
-  // steps of 64 or 72). A tile past A's last row (M not a multiple of the
-  // tile's) multiplies its rows inside A there, and its rows past the end
-  // read zeros: their sums (0 x B in K order from +0) are worked out once,
-  // from a row of zeros, and copied (the tile went through the loop step
-  // by step, gathering A and multiplying its zero rows: a recognizer's
-  // 40-row classifier matmul in 48-row tiles ran at a third of the rate).
-  InPlace aFirst;
-  if (oneLoop && kFrom == kBegin && !patches && aLoad == LoadMode::Plain &&
-      (keepB || keepPlainB) && aKSlot == aGm.rank - 1 && aGm.rank >= 2) {
-    aOffsets[aKSlot] = kBegin;
-    int64_t realK = aGm.sizes[aGm.rank - 1];
-    int64_t aRows = std::clamp<int64_t>(aGm.sizes[aGm.rank - 2] - aOffsets[aGm.rank - 2], 0, m);
-    if (aRows > 0 && readInPlace(aGm, aOffsets, aRows, k, /*transposed=*/false, aFirst) &&
-        aFirst.column == 1) {
-      int64_t done = multiplyInOnePass(aFirst.start, {aFirst.row, 1}, realK, aRows, acc.data);
-      if (done > 0 && aRows < m) {
-        thread_local std::vector<uint8_t> zeros;
-        zeros.assign(realK * elementBytes, 0);
-        if (multiplyInOnePass(zeros.data(), {realK, 1}, realK, 1,
-                              acc.data + aRows * n * sizeof(float)) == done) {
-          mapRows = aRows;
-          rows = aRows + 1;
-        } else {
-          done = 0; // the zero row went otherwise: the whole tile by the loop
-        }
-      }
-      kFrom += kStep * done;
-    }
-  }
-  for (int64_t kAt = kFrom; kAt < kEnd; kAt += kStep) {
-    if (aKSlot >= 0)
-      aOffsets[aKSlot] = kAt;
-    if (bKSlot >= 0)
-      bOffsets[bKSlot] = kAt;
-    bool init = initAtZero && kAt == 0;
-    bool loaded = false;
-    bool keptAsConstant;
-    const KeptTile *kept =
-        keepB || keepPlainB ? keptTileOfB(bGm, bOffsets, bParams, bLoad, bTile, in, constantB,
-                                          loaded, keptAsConstant)
-                            : nullptr;
-    // A plain tile of B wholly inside GM is read in place (rows of GM).
-    InPlace bPlace;
-    bool bInPlace = !kept && !loaded && bLoad == LoadMode::Plain &&
-                    readInPlace(bGm, bOffsets, k, n, /*transposed=*/false, bPlace) &&
-                    bPlace.column == 1;
-    if (!kept && !bInPlace && !loaded)
-      loadTile(bGm, bTile, bOffsets, bParams, bLoad);
-    const uint8_t *a = aTile.data;
-    LhsLayout layout{aTile.strides[0], aTile.strides[1]};
-    int64_t depth = k;
-    InPlace aPlace;
-    if (patches && pointwise &&
-        aOffsets[aGm.rank - 3] + rows <= plane.outH * plane.outW &&
-        aOffsets[aGm.rank - 2] + k <= plane.channels) {
-      // A 1x1 convolution's patch column is a run of its channel's plane:
-      // the multiply reads the map where it is.
-      a = aGm.data + (plane.base + aOffsets[aGm.rank - 2] * plane.channelStride +
-                      aOffsets[aGm.rank - 3]) * elementBytes;
-      layout = {1, plane.channelStride};
-    } else if (patches) {
-      int64_t m0 = aOffsets[aGm.rank - 3], k0 = aOffsets[aGm.rank - 2];
-      // Columns past the last channel are zero (padding). When B's rows
-      // there are zero too, their products are +-0, which change no sum of
-      // an accumulator that started from +0 (it never holds -0): the
-      // multiply stops at the last real column, and those columns are not
-      // gathered (a depthwise group's tile is 9 real columns of 48).
-      int64_t realColumns = std::clamp<int64_t>(
-          plane.channels * plane.kernelH * plane.kernelW - k0, 0, k);
-      // (A sum can round to -0 when a factor is tiny: such a tile keeps
-      // every column, see CubeRuntime.cpp.)
-      if (initAtZero && kept && !kept->plan.dense && !kept->plan.tiny &&
-          (kept->plan.keptK.empty() || kept->plan.keptK.back() < realColumns))
-        depth = realColumns;
-      if (elementBytes == 2)
-        gatherPatchesKMajor(reinterpret_cast<const uint16_t *>(aGm.data), plane, m0, k0, rows,
-                            depth, reinterpret_cast<uint16_t *>(patchPanel.data()));
-      else
-        gatherPatchesKMajor(reinterpret_cast<const uint32_t *>(aGm.data), plane, m0, k0, rows,
-                            depth, reinterpret_cast<uint32_t *>(patchPanel.data()));
-      if (depth < k && holdsTiny(in, patchPanel.data(), rows * depth)) {
-        // The dropped columns are zeros: written out, the multiply sees K.
-        std::memset(patchPanel.data() + rows * depth * elementBytes, 0,
-                    (k - depth) * rows * elementBytes);
-        depth = k;
-      }
-      a = patchPanel.data();
-      layout = {1, rows};
-    } else if ((aLoad == LoadMode::Plain || aLoad == LoadMode::Transpose) &&
-               readInPlace(aGm, aOffsets, m, k, aLoad == LoadMode::Transpose, aPlace)) {
-      // Wholly inside GM: the multiply reads A where it is.
-      a = aPlace.start;
-      layout = {aPlace.row, aPlace.column};
-    } else {
-      loadTile(aGm, aTile, aOffsets, aParams, aLoad);
-    }
-    if (kept)
-      mmadTile(in, a, layout, kept->bytes.data(), n, kept->plan, acc.data, rows, n, depth, init,
-               &mayHoldNegZero);
-    else if (bInPlace)
-      // Wholly inside GM, the tile holds no padding: it multiplies whole,
-      // without scanning it for zero rows and columns (the same bits
-      // either way; the scan's strided walk of B's last column cost 5% of
-      // BERT's run).
-      mmadTile(in, a, layout, bPlace.start, bPlace.row, RhsPlan(), acc.data, rows, n, k, init,
-               &mayHoldNegZero);
-    else
-      mmadTile(in, a, layout, bTile.data, n, acc.data, rows, n, k, init, &mayHoldNegZero);
-  }
-  auto *sums = reinterpret_cast<float *>(acc.data);
-  for (int64_t i = rows; i < m; ++i)
-    std::memcpy(sums + i * n, sums + mapRows * n, n * sizeof(float));
+  CubeLoop loop(
+      {bufferOf(aRank, aDesc, elementBytes), bufferOf(aTileRank, aTileDesc, elementBytes),
+       static_cast<LoadMode>(aMode), aKSlot, aOffsets, aParams},
+      {bufferOf(bRank, bDesc, elementBytes), bufferOf(bTileRank, bTileDesc, elementBytes),
+       static_cast<LoadMode>(bMode), bKSlot, bOffsets, bParams},
+      bufferOf(accRank, accDesc, 4), {kBegin, kEnd, kStep}, typeOf(inType), elementBytes,
+      initAtZero != 0, bReadOnly != 0);
+  loop.run();
 }
 
 } // extern "C"

@@ -87,6 +87,15 @@ inline constexpr llvm::StringLiteral kEinsumPass = "EinsumPass";
 /// EinsumPass does; false when the equation stays an Einsum.
 bool decomposeEinsum(EinsumOp einsum, NodeNames &names);
 
+/// CANN's ConcatExt2FusionPass, which splits a ConcatV2 of more inputs than
+/// its kernel takes into a tree (ConcatSplit.cpp, ST-2).
+inline constexpr llvm::StringLiteral kConcatSplitPass = "ConcatExt2FusionPass";
+inline constexpr int64_t kConcatMaxInputs = 63;
+
+/// Splits a ConcatV2 of static shape with more than 63 inputs into children
+/// of 63 and a base under its name; false when it has at most 63.
+bool splitWideConcat(ConcatV2Op concat, NodeNames &names);
+
 /// Every pattern, keyed by CANN's name.
 std::unique_ptr<FusionPattern> createFusionPattern(StringRef name);
 

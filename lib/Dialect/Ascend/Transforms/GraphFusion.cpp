@@ -88,6 +88,8 @@ public:
   void run(const FusionPattern &pattern);
   /// EinsumPass: every Einsum it can express, rewritten (FusionPatterns.h).
   void decomposeEinsums();
+  /// ConcatExt2FusionPass: every ConcatV2 of more than 63 inputs, split.
+  void splitWideConcats();
   /// Puts the FU-2 diagnostics on the module for the report.
   void recordDiagnostics();
 
@@ -242,6 +244,13 @@ void GraphFusionDriver::decomposeEinsums() {
     decomposeEinsum(einsum, names);
 }
 
+void GraphFusionDriver::splitWideConcats() {
+  SmallVector<ConcatV2Op> concats;
+  module.walk([&](ConcatV2Op op) { concats.push_back(op); });
+  for (ConcatV2Op concat : concats)
+    splitWideConcat(concat, names);
+}
+
 void GraphFusionDriver::recordDiagnostics() {
   if (diagnostics.empty())
     return;
@@ -273,6 +282,8 @@ struct GraphFusionPass : ascendprec::ascend::impl::GraphFusionBase<GraphFusionPa
         continue;
       if (info.name == kEinsumPass)
         driver.decomposeEinsums();
+      else if (info.name == kConcatSplitPass)
+        driver.splitWideConcats();
       else if (std::unique_ptr<FusionPattern> pattern = createFusionPattern(info.name))
         driver.run(*pattern);
     }

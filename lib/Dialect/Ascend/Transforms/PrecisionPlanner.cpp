@@ -28,6 +28,20 @@ using policy::PrecisionMode;
 
 namespace {
 
+/// ST-1: a 2-D MaxPool CANN's ONNX parser builds on the AI CPU instead of
+/// MaxPoolV3 (hicann/ops-nn common/src/framework/max_pool_onnx_plugin.cpp,
+/// ParseOpToGraphMaxPool: a window over 255 elements or a stride over 63,
+/// on every SoC before the Ascend950 family).
+bool parserSendsToAICpu(Operation *op) {
+  auto pool = dyn_cast<MaxPoolOp>(op);
+  if (!pool)
+    return false;
+  ArrayRef<int64_t> ksize = pool.getKsize(), strides = pool.getStrides();
+  return ksize.size() == 2 && strides.size() == 2 &&
+         (ksize[0] * ksize[1] > 255 || strides[0] > 63 || strides[1] > 63);
+}
+
+
 using policy::OpShape;
 using policy::Unit;
 
@@ -411,6 +425,14 @@ LogicalResult PrecisionPlanner::decideByRules(AscendOpInterface op, const OpShap
                            "element type (hifloat8)");
   if (choice->unit == Unit::AICPU)
     decision.engine = ascend::Engine::AICPU;
+  if (parserSendsToAICpu(op)) {
+    decision.engine = ascend::Engine::AICPU;
+    Fallback &fallback = parserAicpuFallbacks[{shape.query.opType, ""}];
+    if (fallback.nodes.empty())
+      fallback.loc = op->getLoc();
+    fallback.rule = "ST-1";
+    fallback.nodes.push_back(shape.query.nodeName);
+  }
   noteFallbacks(op, shape, plan, *choice, decision);
   decision.why = plan.why;
   return success();
@@ -570,6 +592,13 @@ void PrecisionPlanner::reportModelWarnings(Location loc) {
                   return std::string(count == 1 ? "op computes" : "ops compute") + " in " +
                          dtype + ", not float32, under force_fp32: no AI Core kernel of " +
                          opType + " on " + policy.soc.family + " has float32";
+                });
+  warnFallbacks(parserAicpuFallbacks, "ST-1",
+                [&](size_t count, const std::string &, const std::string &) {
+                  return std::string(count == 1 ? "op runs" : "ops run") +
+                         " on AI CPU, far slower than AI Core: CANN's ONNX parser sends a "
+                         "MaxPool whose window holds more than 255 elements or whose stride "
+                         "exceeds 63 there (max_pool_onnx_plugin.cpp), padded with -65504";
                 });
   warnFallbacks(aicpuFallbacks, "OP-4",
                 [&](size_t count, const std::string &opType, const std::string &dtype) {

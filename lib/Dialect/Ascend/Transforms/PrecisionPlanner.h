@@ -98,6 +98,8 @@ private:
     std::vector<std::string> nodes;
   };
   std::map<std::pair<std::string, std::string>, Fallback> aicpuFallbacks, fp32Fallbacks;
+  /// Ops CANN's ONNX parser sends to the AI CPU by their attributes (ST-1).
+  std::map<std::pair<std::string, std::string>, Fallback> parserAicpuFallbacks;
   /// Ops no kernel row fits, grouped by op type, origin dtype and cause, in
   /// model order, for one error per group naming its nodes.
   struct Unplannable {
