@@ -17,7 +17,7 @@ def plan(prec_opt, model, report, soc, mode, extra=""):
     subprocess.run([prec_opt, str(model), "--prec-graph-prepare",
                     f"--prec-precision-pipeline={pipeline}", "-o", "/dev/null"],
                    check=True)
-    nodes = json.load(open(report))["nodes"]
+    nodes = [n for n in json.load(open(report))["nodes"] if not n["inserted_cast"]]
     return {n["name"]: (n["compute_dtype"], n["input_dtypes"], n["output_dtypes"],
                         n["engine"]) for n in nodes}
 

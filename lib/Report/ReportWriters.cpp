@@ -80,14 +80,15 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
         });
       }
     });
+    // Every op the plan runs, the Casts planning inserted too (marked), as
+    // report.txt and the Python API's ops list them.
     json.attributeArray("nodes", [&] {
       for (const ReportNode &node : report.nodes) {
-        if (node.insertedCast)
-          continue;
         json.object([&] {
           json.attribute("name", jsonText(node.name));
           json.attribute("op_type", jsonText(node.opType));
           json.attribute("generic", node.generic);
+          json.attribute("inserted_cast", node.insertedCast);
           json.attribute("engine", jsonText(node.engine));
           json.attribute("origin_dtype", jsonText(node.originDType));
           json.attribute("compute_dtype", jsonText(node.computeDType));

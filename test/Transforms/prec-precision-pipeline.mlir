@@ -38,6 +38,7 @@
 // JSON:        "name": "stem.conv",
 // JSON-NEXT:   "op_type": "Conv2D",
 // JSON-NEXT:   "generic": false,
+// JSON-NEXT:   "inserted_cast": false,
 // JSON-NEXT:   "engine": "AICore-cube",
 // JSON-NEXT:   "origin_dtype": "float32",
 // JSON-NEXT:   "compute_dtype": "float16",

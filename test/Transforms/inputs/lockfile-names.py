@@ -75,7 +75,8 @@ def main():
             sys.exit(f"FAIL: planning under {mode} failed:\n"
                      + proc.stderr.decode("utf-8", "replace")[-2000:])
         data = json.loads(Path(report).read_bytes().decode("utf-8", "surrogateescape"))
-        return {n["name"]: (n["input_dtypes"], n["output_dtypes"]) for n in data["nodes"]}, \
+        return {n["name"]: (n["input_dtypes"], n["output_dtypes"]) for n in data["nodes"]
+                if not n["inserted_cast"]}, \
             proc.stderr.decode("utf-8", "replace")
 
     first, warnings = plan("force_fp16", work / f"fp16-{seed}.json")
