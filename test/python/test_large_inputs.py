@@ -257,3 +257,19 @@ def test_one_dimensional_pooling_along_a_long_signal():
                                       pads=[2, 2]), [("x", [1, 2, 100003])], "y", {"x": x})
     want = pool_reference(x[:, :, None, :], "max", (1, 5), (1, 2), (0, 2, 0, 2))[:, :, 0, :]
     assert np.max(np.abs(got - want)) == 0
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin"])
+def test_arg_reduction_over_a_row_longer_than_ub(op):
+    # A language model's next-token scores over 100,003 entries. Row 0's
+    # extreme appears twice, in different chunks (the first one wins); row
+    # 1 holds a NaN late in the row (NumPy's argmax and argmin return the
+    # first NaN).
+    x = logits_like(3, 100003)
+    sign = 1.0 if op == "ArgMax" else -1.0
+    x[0, 500] = x[0, 90000] = sign * 50.0
+    x[1, 77777] = np.nan
+    got = run_single(helper.make_node(op, ["x"], ["y"], axis=1, keepdims=0), [("x", [3, 100003])],
+                     "y", {"x": x})
+    want = np.argmax(x, axis=1) if op == "ArgMax" else np.argmin(x, axis=1)
+    assert list(got) == list(want) and want[0] == 500 and want[1] == 77777

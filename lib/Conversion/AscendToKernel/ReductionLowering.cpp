@@ -18,7 +18,8 @@
 // ArgMaxV2/ArgMin are a `vreduce "argmax"/"argmin"` comparing exactly in
 // the data's dtype and writing the index dtype: first index on ties, the
 // first NaN wins (NumPy); select_last_index is the importer's reversal.
-// LogSumExp and the arg kernels need whole rows in UB.
+// LogSumExp needs whole rows in UB; the arg kernels take rows too long for
+// UB in chunks (ArgChunks.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -330,6 +331,8 @@ int64_t columnsInUB(std::array<int64_t, 3> view, const RowSteps &steps, Type dat
   return std::min(view[2], context.facts.ub / (2 * perColumn));
 }
 
+bool isArgKind(StringRef kind) { return kind == "argmax" || kind == "argmin"; }
+
 void buildSteppedReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
                            std::array<int64_t, 3> view, const RowSteps &steps, Type acc) {
   Type data = getElementTypeOrSelf(x.getType());
@@ -346,9 +349,12 @@ void buildSteppedReduction(KernelBuilder &kb, const LoweringContext &context, Va
     oneRow.tiles = view[0] * ceilDiv(view[2], columns);
     oneRow.blockDim = std::min(oneRow.tiles, context.vectorCores);
     buildRowsInUB(kb, x, y, view, oneRow, columns, steps, acc);
-  } else
+  } else if (isArgKind(steps.reduce)) {
+    buildChunkedArgReduction(kb, context, x, y, view, steps.reduce);
+  } else {
     buildChunked(kb, context, x, y, view, steps, acc,
                  elementBytes(data) + workBytes + elementBytes(acc));
+  }
 }
 
 /// The dtypes of ReduceLogSumExp's steps: sub and exp in the compute dtype
@@ -402,8 +408,6 @@ std::optional<SmallVector<int64_t>> reducedAxes(Operation *op) {
     return SmallVector<int64_t>{axis.getInt()};
   return std::nullopt;
 }
-
-bool isArgKind(StringRef kind) { return kind == "argmax" || kind == "argmin"; }
 
 } // namespace
 
@@ -487,8 +491,9 @@ ascendprec::kernel::whyReductionNotLowerable(Operation *op, const LoweringContex
     // Chunks would have to carry each partial extreme's value and offset.
     RowSteps steps = rowStepsOf(op, *kind, data);
     if (rowsInUB(*view, steps, data, data, out, context).tile == 0 &&
-        columnsInUB(*view, steps, data, data, out, context) == 0)
-      return std::string("reduces rows too long for UB (an arg reduction needs the whole row)");
+        columnsInUB(*view, steps, data, data, out, context) == 0 &&
+        !canChunkArgReduction(*view, data, out, context))
+      return std::string("reduces rows too long for UB even in 64 chunks");
   }
   return std::nullopt;
 }

@@ -65,6 +65,14 @@ void accumulateChunk(OpBuilder &b, Location loc, Value first, StringRef combine,
 /// `fixedBytes` fit `ub`; 0 when none does.
 int64_t chunkThatFits(int64_t total, int64_t bytesPerElement, int64_t fixedBytes, int64_t ub);
 
+/// ArgMaxV2 / ArgMin (`kind` argmax / argmin) over rows of `x` ([outer,
+/// reduced, inner]) too long for UB, in chunks (ArgChunks.cpp); only when
+/// canChunkArgReduction.
+bool canChunkArgReduction(std::array<int64_t, 3> view, Type data, Type index,
+                          const LoweringContext &context);
+void buildChunkedArgReduction(KernelBuilder &kb, const LoweringContext &context, Value x, Value y,
+                              std::array<int64_t, 3> view, StringRef kind);
+
 std::optional<std::string> whyReductionNotLowerable(Operation *op, const LoweringContext &context);
 std::optional<std::string> whyNormalizationNotLowerable(Operation *op,
                                                         const LoweringContext &context);

@@ -331,3 +331,19 @@ func.func @argmax_large(%x: tensor<1x6x1024x1024xf32>) -> tensor<1x1024x1024xi32
   %y = ascend.ArgMaxV2 %x {name = "classes_per_pixel", axis = 1 : i64} : (tensor<1x6x1024x1024xf32>) -> tensor<1x1024x1024xi32>
   return %y : tensor<1x1024x1024xi32>
 }
+
+// An arg reduction over rows too long for UB (100,003 token scores) runs
+// chunk by chunk: each chunk's extreme and index, the index moved by the
+// chunk's offset, the row's pair replaced only when the chunk's is strictly
+// better or a NaN the row has not met (the first extreme of the row wins).
+// CHECK-LABEL: akernel.kernel @next_token
+// CHECK-SAME: tiling = {chunk = 16379 : i64, rows = 1 : i64, tiles = 3 : i64}
+// CHECK: akernel.vreduce "argmax" {{.*}} : memref<1x16379x1xf32, #akernel.space<ub>> -> memref<1x1x1xi32, #akernel.space<ub>>
+// CHECK: akernel.vop "adds" {{.*}}params = array<f64: 1.637900e+04>
+// CHECK: akernel.vop "cmp_gt"
+// CHECK: akernel.vop "is_nan"
+// CHECK: akernel.vop "select" {{.*}}{compute = i32}
+func.func @argmax_long(%x: tensor<3x100003xf32>) -> tensor<3xi32> {
+  %y = ascend.ArgMaxV2 %x {name = "next_token", axis = 1 : i64} : (tensor<3x100003xf32>) -> tensor<3xi32>
+  return %y : tensor<3xi32>
+}
