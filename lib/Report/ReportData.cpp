@@ -53,7 +53,12 @@ std::map<std::string, int64_t> ReportData::fusionsByPass() const {
 }
 
 size_t ReportData::genericCount() const {
-  return llvm::count_if(nodes, [](const ReportNode &n) { return n.generic; });
+  return llvm::count_if(nodes,
+                        [](const ReportNode &n) { return n.generic && n.unshapedBranch.empty(); });
+}
+
+size_t ReportData::unshapedBranchCount() const {
+  return llvm::count_if(nodes, [](const ReportNode &n) { return !n.unshapedBranch.empty(); });
 }
 
 size_t ReportData::distinctKernels() const {

@@ -445,8 +445,10 @@ void ascendprec::report::writeReportHtml(const ReportData &report, raw_ostream &
        << escapeHtml(report.precisionMode) << "</h1>\n<p id=\"summary\">";
   }
   os
-     << report.plannedCount() << " ops (" << report.genericCount() << " generic), "
-     << report.castsInserted << " casts inserted (red rows";
+     << report.plannedCount() << " ops (" << report.genericCount() << " generic";
+  if (size_t unshaped = report.unshapedBranchCount())
+    os << "; " << unshaped << " in If branches that cannot run with the given input shapes";
+  os << "), " << report.castsInserted << " casts inserted (red rows";
   if (int64_t inGroups = report.castsInBufferGroups())
     os << "; " << inGroups << " of them inside UB groups";
   os << "), " << report.castsRemoved

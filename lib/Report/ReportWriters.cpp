@@ -58,6 +58,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
     json.attributeObject("summary", [&] {
       json.attribute("ops", static_cast<int64_t>(report.plannedCount()));
       json.attribute("generic_ops", static_cast<int64_t>(report.genericCount()));
+      if (size_t unshaped = report.unshapedBranchCount())
+        json.attribute("ops_in_branches_without_shapes", static_cast<int64_t>(unshaped));
       counts("by_compute_dtype", byDType);
       counts("by_engine", byEngine);
       json.attribute("casts_inserted", report.castsInserted);
@@ -89,6 +91,8 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
           json.attribute("op_type", jsonText(node.opType));
           json.attribute("generic", node.generic);
           json.attribute("inserted_cast", node.insertedCast);
+          if (!node.unshapedBranch.empty())
+            json.attribute("branch_without_shapes", jsonText(node.unshapedBranch));
           json.attribute("engine", jsonText(node.engine));
           json.attribute("origin_dtype", jsonText(node.originDType));
           json.attribute("compute_dtype", jsonText(node.computeDType));

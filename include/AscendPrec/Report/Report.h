@@ -35,6 +35,9 @@ struct ReportNode {
   bool insertedCast = false; ///< a Cast materialization added
   /// An ascend.generic op: ONNX import had no dedicated op for it.
   bool generic = false;
+  /// A generic op of an If branch that cannot run with the given input
+  /// shapes (kUnshapedBranchAttr): the branch, else empty.
+  std::string unshapedBranch;
   /// Where the op sits inside control flow, outermost first
   /// ("If '/If_0' then / Loop '/Loop' body"); empty in the main graph.
   std::string region;
@@ -133,7 +136,10 @@ struct ReportData {
   /// Planned ops only (what "ops" counts in the summary).
   size_t plannedCount() const;
   /// Planned ops that are ascend.generic.
+  /// Generic ops, those of branches that cannot run at the given shapes
+  /// left out (unshapedBranchCount counts them).
   size_t genericCount() const;
+  size_t unshapedBranchCount() const;
   /// FU-1: how many fusions each pass made (graph fusions and UB groups).
   std::map<std::string, int64_t> fusionsByPass() const;
   /// Graph fusions only: ops absorbed, by pass.

@@ -50,11 +50,40 @@ static bool dependsOnDataSizedResult(Operation *op) {
   return false;
 }
 
+namespace {
+
+/// "If 'X' else branch" when `op` sits in a branch of an If in a function
+/// whose arguments all have static shapes.
+std::optional<std::string> branchWithStaticInputs(Operation *op) {
+  Operation *child = op;
+  for (Operation *parent = op->getParentOp(); parent; child = parent, parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<ascend::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    auto function = op->getParentOfType<FunctionOpInterface>();
+    if (!function || llvm::any_of(function.getArgumentTypes(), [](Type type) {
+          auto shaped = dyn_cast<ShapedType>(type);
+          return shaped && !shaped.hasStaticShape();
+        }))
+      return std::nullopt;
+    bool elseBranch = child->getParentRegion() == &ifOp->getRegion(1);
+    auto name = ifOp->getAttrOfType<StringAttr>("name");
+    return "If '" + (name ? name.str() : std::string("?")) + "' " +
+           (elseBranch ? "else" : "then") + " branch";
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
                                                               const LoweringContext &context) {
   auto ascendOp = dyn_cast<ascend::AscendOpInterface>(op);
   if (!ascendOp || ascendOp.holdsConstantData())
     return std::nullopt;
+  if (auto branch = op->getAttrOfType<StringAttr>(ascend::kUnshapedBranchAttr))
+    return "is a generic op of " + branch.str() +
+           ", which cannot run with the given input shapes (no shape follows for its values)";
   if (!ascendOp.hasDedicatedOp())
     return "is a generic op ('" + ascendOp.getOpType().str() +
            "' has no dedicated Ascend op, so no kernel)";
@@ -72,7 +101,14 @@ std::optional<std::string> ascendprec::kernel::whyNotLowerable(Operation *op,
     if (auto shaped = dyn_cast<ShapedType>(type); shaped && !shaped.hasStaticShape()) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "has a dynamic shape (" << type << "): give the input shapes (--input_shape)";
+      os << "has a dynamic shape (" << type << ")";
+      // With static model inputs, a branch whose shapes stay dynamic is
+      // one that cannot run with them (a window of another sample rate).
+      if (std::optional<std::string> branch = branchWithStaticInputs(op))
+        os << " in " << *branch << ", whose shapes do not follow from the model's input shapes: "
+           << "the branch cannot run with them";
+      else
+        os << ": give the input shapes (--input_shape)";
       return text;
     }
   StringRef opType = ascendOp.getOpType();

@@ -199,9 +199,13 @@ LogicalResult Importer::convertIf(NodeConverter &converter) {
   Value cond = converter.input(0);
   if (!cond)
     return failure();
+  // The branch being imported, for ops whose shapes do not follow in it.
+  branches.push_back({converter.name, false});
   std::unique_ptr<Block> thenBlock = importBody(*thenGraph, {}, converter.loc);
+  branches.back().second = true;
   std::unique_ptr<Block> elseBlock = thenBlock ? importBody(*elseGraph, {}, converter.loc)
                                                : nullptr;
+  branches.pop_back();
   if (!elseBlock)
     return failure();
   auto thenYield = cast<ascend::YieldOp>(thenBlock->getTerminator());

@@ -291,6 +291,31 @@ void Importer::convertGeneric(NodeConverter &converter) {
   // missing mapping, is what the user needs to hear.
   nodes.nodes.push_back(
       {converter.name, converter.rejection.empty() ? converter.untypedOutput : std::string()});
+  // Inside an If branch, a value without a shape at the given input shapes
+  // means the branch does not run with them (Silero VAD's 8 kHz branch at a
+  // 16 kHz window): said once per branch, and counted apart in the report.
+  // (An op fed a value without a shape is there for the same reason, whatever
+  // its converter said.)
+  bool shapeless = (converter.rejection.empty() && !converter.untypedOutput.empty()) ||
+                   llvm::any_of(operands, [](Value v) { return isa<UnrankedTensorType>(v.getType()); });
+  if (!branches.empty() && shapeless) {
+    const auto &[ifName, elseBranch] = branches.back();
+    auto same = [&](const UnshapedBranch &b) {
+      return b.ifName == ifName && b.elseBranch == elseBranch;
+    };
+    auto found = llvm::find_if(unshapedBranches, same);
+    if (found == unshapedBranches.end()) {
+      std::string output = converter.untypedOutput;
+      for (size_t i = 0; output.empty() && i < operands.size(); ++i)
+        if (isa<UnrankedTensorType>(operands[i].getType()))
+          output = node.input(i);
+      unshapedBranches.push_back({ifName, elseBranch, converter.loc, converter.name, output, 0});
+      found = std::prev(unshapedBranches.end());
+    }
+    generic->setAttr(ascend::kUnshapedBranchAttr,
+                     builder.getStringAttr("If '" + ifName + "' " +
+                                           (elseBranch ? "else" : "then") + " branch"));
+  }
   if (nodes.reason.empty())
     nodes.reason = converter.rejection;
   if (stats) {
@@ -340,6 +365,36 @@ void Importer::warnAboutGenericNodes(Block *body) {
       warning << " and " << count - kNamed << " more";
     warning << (count == 1 ? " is" : " are") << " imported as ascend.generic \""
             << nodes.opType << "\"";
+  }
+}
+
+void Importer::warnAboutUnshapedBranches(Block *body) {
+  for (UnshapedBranch &branch : unshapedBranches) {
+    std::string label = "If '" + branch.ifName + "' " + (branch.elseBranch ? "else" : "then") +
+                        " branch";
+    branch.ops = 0;
+    body->walk([&](ascend::GenericOp generic) {
+      if (auto tag = generic->getAttrOfType<StringAttr>(ascend::kUnshapedBranchAttr))
+        branch.ops += tag.getValue() == label;
+    });
+    if (branch.ops == 0)
+      continue;
+    bool otherAlsoUnshaped = llvm::any_of(unshapedBranches, [&](const UnshapedBranch &b) {
+      return b.ifName == branch.ifName && b.elseBranch != branch.elseBranch;
+    });
+    InFlightDiagnostic warning = emitWarning(*branch.loc);
+    warning << policy::escapeForDisplay(label)
+            << " cannot run with the given input shapes: ONNX shape inference gives no shape "
+               "to '"
+            << policy::escapeForDisplay(branch.firstOutput) << "' of node '"
+            << policy::escapeForDisplay(branch.firstNode) << "' and what follows, so "
+            << branch.ops << (branch.ops == 1 ? " op stays" : " ops stay")
+            << " generic, without kernels, counted apart in the report";
+    if (otherAlsoUnshaped)
+      warning << "; the other branch cannot run with them either: give --input_shape";
+    else
+      warning << "; the plan covers the condition being "
+              << (branch.elseBranch ? "true (the then branch)" : "false (the else branch)");
   }
 }
 
@@ -861,6 +916,7 @@ OwningOpRef<ModuleOp> Importer::run(onnx::ModelProto &&parsed) {
   // that stay.
   eraseDeadOps(*entry);
   warnAboutGenericNodes(entry);
+  warnAboutUnshapedBranches(entry);
   // The ops' result types are what the function returns.
   func.setType(builder.getFunctionType(inputTypes, TypeRange(ValueRange(results))));
   // The model's output names, for files that hold a run's outputs.

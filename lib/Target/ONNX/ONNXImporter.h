@@ -449,6 +449,21 @@ private:
     std::string reason; ///< the first dedicated op's verifier message
   };
   std::map<std::string, GenericNodes> genericNodes;
+  /// The If branches being imported, innermost last: the If's node name and
+  /// whether it is the else branch.
+  std::vector<std::pair<std::string, bool>> branches;
+  /// Branches with values ONNX's shape inference gives no shape at the
+  /// given input shapes (a branch for another sample rate), in model order.
+  struct UnshapedBranch {
+    std::string ifName;
+    bool elseBranch = false;
+    std::optional<Location> loc;
+    std::string firstNode, firstOutput;
+    size_t ops = 0;
+  };
+  std::vector<UnshapedBranch> unshapedBranches;
+  /// One warning per branch without shapes; after warnAboutGenericNodes.
+  void warnAboutUnshapedBranches(Block *body);
   /// The main graph's node locations, by node index (prepareWhileInferring).
   std::vector<Location> mainGraphLocs;
   /// Shape inference still running while the main graph is converted.

@@ -114,6 +114,8 @@ ReportData ascendprec::ascend::collectReport(ModuleOp module) {
     if (!decision)
       return;
     node.generic = !op.hasDedicatedOp();
+    if (auto branch = op->getAttrOfType<StringAttr>(kUnshapedBranchAttr))
+      node.unshapedBranch = branch.str();
     node.source = decision.getSource().str();
     // An op the library does not know runs on an engine nobody chose.
     node.engine = node.source == ::ascendprec::policy::kNoLibraryEntrySource
