@@ -24,13 +24,70 @@ using ::ascendprec::policy::jsonText;
 /// Microseconds to three decimals (nanoseconds; the model is not finer).
 static double roundedUs(double us) { return std::round(us * 1000.0) / 1000.0; }
 
+/// A JSON array of strings under `key`.
+static void writeList(llvm::json::OStream &json, StringRef key,
+                      const std::vector<std::string> &items) {
+  json.attributeArray(key, [&] {
+    for (const std::string &item : items)
+      json.value(jsonText(item));
+  });
+}
+
+/// One entry of report.json's `nodes`.
+static void writeNodeJson(llvm::json::OStream &json, const ReportNode &node,
+                          const ReportData &report) {
+  auto list = [&](StringRef key, const std::vector<std::string> &items) {
+    writeList(json, key, items);
+  };
+  json.attribute("name", jsonText(node.name));
+  json.attribute("op_type", jsonText(node.opType));
+  json.attribute("generic", node.generic);
+  json.attribute("inserted_cast", node.insertedCast);
+  if (!node.unshapedBranch.empty())
+    json.attribute("branch_without_shapes", jsonText(node.unshapedBranch));
+  json.attribute("engine", jsonText(node.engine));
+  json.attribute("origin_dtype", jsonText(node.originDType));
+  json.attribute("compute_dtype", jsonText(node.computeDType));
+  list("input_dtypes", node.inputDTypes);
+  list("output_dtypes", node.outputDTypes);
+  if (node.implMode.empty())
+    json.attribute("impl_mode", nullptr);
+  else
+    json.attribute("impl_mode", jsonText(node.implMode));
+  json.attribute("list", jsonText(node.list));
+  json.attribute("rule", jsonText(node.rule));
+  json.attribute("source", jsonText(node.source));
+  list("absorbed", node.absorbed);
+  if (!node.fusedBy.empty())
+    list("fused_by", node.fusedBy);
+  if (!node.bufferGroup.empty())
+    json.attribute("ub_group", jsonText(node.bufferGroup));
+  if (!node.bufferStep.empty())
+    json.attribute("ub_step", jsonText(node.bufferStep));
+  if (!node.region.empty())
+    json.attribute("region", jsonText(node.region));
+  if (report.lowered) {
+    if (node.kernel.empty())
+      json.attribute("kernel", nullptr);
+    else
+      json.attribute("kernel", jsonText(node.kernel));
+    if (node.estUs)
+      json.attribute("est_us", roundedUs(*node.estUs));
+    else
+      json.attribute("est_us", nullptr);
+  }
+  if (report.measured) {
+    if (node.relErr && std::isfinite(*node.relErr))
+      json.attribute("rel_err", *node.relErr);
+    else
+      json.attribute("rel_err", nullptr);
+  }
+}
+
 void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &os) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   auto list = [&](StringRef key, const std::vector<std::string> &items) {
-    json.attributeArray(key, [&] {
-      for (const std::string &item : items)
-        json.value(jsonText(item));
-    });
+    writeList(json, key, items);
   };
   auto counts = [&](StringRef key, const std::map<std::string, int64_t> &byKey) {
     json.attributeObject(key, [&] {
@@ -86,51 +143,7 @@ void ascendprec::report::writeReportJson(const ReportData &report, raw_ostream &
     // report.txt and the Python API's ops list them.
     json.attributeArray("nodes", [&] {
       for (const ReportNode &node : report.nodes) {
-        json.object([&] {
-          json.attribute("name", jsonText(node.name));
-          json.attribute("op_type", jsonText(node.opType));
-          json.attribute("generic", node.generic);
-          json.attribute("inserted_cast", node.insertedCast);
-          if (!node.unshapedBranch.empty())
-            json.attribute("branch_without_shapes", jsonText(node.unshapedBranch));
-          json.attribute("engine", jsonText(node.engine));
-          json.attribute("origin_dtype", jsonText(node.originDType));
-          json.attribute("compute_dtype", jsonText(node.computeDType));
-          list("input_dtypes", node.inputDTypes);
-          list("output_dtypes", node.outputDTypes);
-          if (node.implMode.empty())
-            json.attribute("impl_mode", nullptr);
-          else
-            json.attribute("impl_mode", jsonText(node.implMode));
-          json.attribute("list", jsonText(node.list));
-          json.attribute("rule", jsonText(node.rule));
-          json.attribute("source", jsonText(node.source));
-          list("absorbed", node.absorbed);
-          if (!node.fusedBy.empty())
-            list("fused_by", node.fusedBy);
-          if (!node.bufferGroup.empty())
-            json.attribute("ub_group", jsonText(node.bufferGroup));
-          if (!node.bufferStep.empty())
-            json.attribute("ub_step", jsonText(node.bufferStep));
-          if (!node.region.empty())
-            json.attribute("region", jsonText(node.region));
-          if (report.lowered) {
-            if (node.kernel.empty())
-              json.attribute("kernel", nullptr);
-            else
-              json.attribute("kernel", jsonText(node.kernel));
-            if (node.estUs)
-              json.attribute("est_us", roundedUs(*node.estUs));
-            else
-              json.attribute("est_us", nullptr);
-          }
-          if (report.measured) {
-            if (node.relErr && std::isfinite(*node.relErr))
-              json.attribute("rel_err", *node.relErr);
-            else
-              json.attribute("rel_err", nullptr);
-          }
-        });
+        json.object([&] { writeNodeJson(json, node, report); });
       }
     });
     json.attributeArray("diagnostics", [&] {
