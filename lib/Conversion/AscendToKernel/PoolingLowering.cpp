@@ -163,13 +163,24 @@ auto withPlanes(int64_t leading, ArrayRef<int64_t> spatial) {
   return shape;
 }
 
+/// A pooling's planes (N*C) and its input's and output's spatial shapes.
+struct PoolShapes {
+  int64_t planes;
+  SmallVector<int64_t> inSpatial, outSpatial;
+};
+
+PoolShapes poolShapes(Operation *op) {
+  auto in = cast<ShapedType>(op->getOperand(0).getType());
+  auto out = cast<ShapedType>(op->getResult(0).getType());
+  return {in.getDimSize(0) * in.getDimSize(1), spatialShape(in), spatialShape(out)};
+}
+
 /// As many whole planes (or volumes) per step as fit.
 void buildWholePlanes(KernelBuilder &kb, Operation *op, VectorTiling tiling, Type data, Type acc,
                       bool averageExclusive) {
-  auto in = cast<ShapedType>(op->getOperand(0).getType());
-  auto out = cast<ShapedType>(op->getResult(0).getType());
-  int64_t planes = in.getDimSize(0) * in.getDimSize(1);
-  SmallVector<int64_t> inSpatial = spatialShape(in), outSpatial = spatialShape(out);
+  PoolShapes shapes = poolShapes(op);
+  int64_t planes = shapes.planes;
+  const SmallVector<int64_t> &inSpatial = shapes.inSpatial, &outSpatial = shapes.outSpatial;
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   kb.setStepTiling("planes", tiling);
@@ -196,10 +207,9 @@ void buildWholePlanes(KernelBuilder &kb, Operation *op, VectorTiling tiling, Typ
 /// rows before them and the rows past its tile as padding.
 void buildWindows(KernelBuilder &kb, Operation *op, const PoolPlan &plan, Type data, Type acc,
                   bool averageExclusive) {
-  auto in = cast<ShapedType>(op->getOperand(0).getType());
-  auto out = cast<ShapedType>(op->getResult(0).getType());
-  int64_t planes = in.getDimSize(0) * in.getDimSize(1);
-  SmallVector<int64_t> inSpatial = spatialShape(in), outSpatial = spatialShape(out);
+  PoolShapes shapes = poolShapes(op);
+  int64_t planes = shapes.planes;
+  const SmallVector<int64_t> &inSpatial = shapes.inSpatial, &outSpatial = shapes.outSpatial;
   OpBuilder &b = kb.builder();
   Location loc = kb.loc();
   kb.setDoubleBuffer();
